@@ -1,0 +1,68 @@
+//===- AstUtil.h - Small AST helpers for the capture analysis ---*- C++ -*-===//
+//
+// Naming callees the way the catalog does, reading source text through
+// macros, unwrapping implicit conversions, and telling whether a stream
+// argument means the legacy default stream.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CAPTURE_LINT_ASTUTIL_H
+#define CAPTURE_LINT_ASTUTIL_H
+
+#include "clang/AST/Expr.h"
+#include "clang/AST/ExprCXX.h"
+#include <optional>
+#include <string>
+
+namespace clang {
+class ASTContext;
+class SourceManager;
+} // namespace clang
+
+namespace capture_lint {
+
+/// The function a call or construction invokes, if known statically.
+const clang::FunctionDecl *calleeOf(const clang::Stmt *S);
+
+/// The catalog's name for a function: the qualified name without template
+/// arguments ("at::TensorBase::size", "cudaMalloc").
+std::string catalogName(const clang::FunctionDecl *FD);
+
+/// Source text of \p E as written in the file (macro arguments resolved to
+/// their spelling). Empty when it cannot be recovered.
+std::string sourceText(const clang::Expr *E, const clang::ASTContext &Ctx);
+
+/// A location in a file for diagnostics: a call written as a macro argument
+/// (CUDA_CHECK(cudaMalloc(...))) maps to where the argument is spelled, a
+/// call produced by a macro body maps to the macro's use.
+clang::SourceLocation fileLoc(clang::SourceLocation L,
+                              const clang::SourceManager &SM);
+
+/// Strips parentheses, implicit casts, temporaries and converting
+/// constructors down to what the user wrote.
+const clang::Expr *unwrap(const clang::Expr *E);
+
+/// The declaration an argument names after unwrapping (a variable, an
+/// enumerator), or null.
+const clang::NamedDecl *namedDeclOf(const clang::Expr *E);
+
+/// The variable an expression refers to as the base of a pointer, array or
+/// address (`p`, `&x`, `buf.data()`, `(void*)p`), or null.
+const clang::VarDecl *baseVarOf(const clang::Expr *E);
+
+/// If \p Arg denotes the legacy default stream, how it was written
+/// ("defaulted", "0", "nullptr", "cudaStreamLegacy"...); otherwise nullopt.
+std::optional<std::string> legacyStreamSpelling(const clang::Expr *Arg,
+                                                const clang::ASTContext &Ctx);
+
+/// A key identifying the stream (or graph object) an expression denotes,
+/// for pairing begin and end calls; empty when it cannot be determined.
+std::string streamKey(const clang::Expr *E);
+
+/// Evaluates an integer constant (an enumerator, a literal), if possible.
+std::optional<int64_t> constantInt(const clang::Expr *E,
+                                   const clang::ASTContext &Ctx);
+
+} // namespace capture_lint
+
+#endif // CAPTURE_LINT_ASTUTIL_H

@@ -1,0 +1,174 @@
+//===- Catalog.h - What each API does under stream capture ------*- C++ -*-===//
+//
+// The API catalog is data: JSON files, one per API family, that say for each
+// runtime/driver/library call what happens to it while a stream is capturing,
+// per capture mode, plus which calls open and close a capture region and
+// which calls query the capture status (guards). This header is the in-memory
+// model and the loader. The loader validates every field and reports errors
+// naming the file, the entry and the field; it never aborts.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CAPTURE_LINT_CATALOG_H
+#define CAPTURE_LINT_CATALOG_H
+
+#include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+
+#include <array>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace capture_lint {
+
+/// The hazard classes; each maps to one clang-tidy check.
+enum class Hazard {
+  Sync,         // capture-sync-call
+  HostRead,     // capture-host-read
+  Allocation,   // capture-allocation
+  LegacyStream, // capture-legacy-stream
+  ShapeQuery,   // a taint source for capture-shape-branch
+  None,         // known and harmless (documents the catalog's knowledge)
+};
+
+/// Capture modes, in the order of cudaStreamCaptureMode's enumerators.
+enum class CaptureMode { Global = 0, ThreadLocal = 1, Relaxed = 2, Unknown = 3 };
+
+/// What a call does while a stream is capturing in a given mode.
+enum class Behaviour {
+  Illegal,  // fails, and invalidates the capture
+  Eager,    // runs once at capture time and is not recorded in the graph
+  Note,     // legal, but worth a remark (an allocation from a graph pool)
+  Captured, // recorded into the graph
+  Legal,    // allowed, not part of the graph (queries, stream creation)
+};
+
+llvm::StringRef hazardName(Hazard H);
+llvm::StringRef modeName(CaptureMode M);
+llvm::StringRef behaviourName(Behaviour B);
+std::optional<Hazard> parseHazard(llvm::StringRef S);
+std::optional<CaptureMode> parseMode(llvm::StringRef S);
+std::optional<Behaviour> parseBehaviour(llvm::StringRef S);
+
+/// The stream argument of an API: where it is, and whether leaving it out
+/// means the legacy default stream.
+struct StreamArg {
+  unsigned Index = 0;
+  bool DefaultIsLegacy = true;
+};
+
+/// A condition on an argument: the entry applies only when the argument
+/// names one of these declarations (e.g. Tensor::to only with kCPU).
+struct ArgCondition {
+  unsigned Index = 0;
+  std::vector<std::string> AnyOf;
+};
+
+/// One API call the catalog knows.
+struct ApiEntry {
+  std::string Name;                  // qualified for C++ ("at::Tensor::item")
+  std::vector<std::string> Variants; // _v2, _ptsz, _ptds, macro targets...
+  std::string Display;               // how a diagnostic names it
+  Hazard Class = Hazard::None;
+  std::array<Behaviour, 3> Modes = {Behaviour::Legal, Behaviour::Legal,
+                                    Behaviour::Legal};
+  std::string Error; // "cudaErrorStreamCaptureUnsupported (900)"
+  std::optional<StreamArg> Stream;
+  /// For copies: the argument holding the cudaMemcpyKind, and the
+  /// destination pointer argument (used for D2H tracking).
+  std::optional<unsigned> CopyKindArg;
+  std::optional<unsigned> CopyDstArg;
+  std::optional<ArgCondition> WhenArg;
+  std::string Message; // what it does, e.g. "allocates device memory"
+  std::string Fix;     // what to do instead
+  std::string Source;  // the capture-rules.md row it comes from
+  std::string Family;  // the catalog file's family
+  std::string File;    // where it was loaded from
+
+  Behaviour behaviourIn(CaptureMode M) const {
+    return Modes[M == CaptureMode::Unknown ? 0 : static_cast<int>(M)];
+  }
+};
+
+/// A call that begins or ends a capture region.
+struct RegionApi {
+  enum Role { Begin, End };
+  std::string Name;
+  std::vector<std::string> Variants;
+  Role Kind = Begin;
+  std::string Group; // begin and end of one group pair up
+  /// Argument index of the stream, or -1 when the region is keyed by the
+  /// implicit object (at::cuda::CUDAGraph::capture_begin).
+  int StreamArg = 0;
+  std::optional<unsigned> ModeArg;
+  CaptureMode DefaultMode = CaptureMode::Global;
+  std::string Source;
+  std::string Family;
+  std::string File;
+};
+
+/// A call that reports whether a stream is capturing.
+struct GuardApi {
+  std::string Name;
+  std::vector<std::string> Variants;
+  /// Argument index of the status out-parameter, or -1 when the status is
+  /// the return value.
+  int StatusArg = -1;
+  /// Enumerator names (qualified or not) that mean "not capturing".
+  std::vector<std::string> NoneValues;
+  std::string Source;
+  std::string Family;
+  std::string File;
+};
+
+/// The effective catalog: the built-in files plus user files, later files
+/// overriding earlier entries of the same name.
+class Catalog {
+public:
+  /// Parses one catalog document. \p Origin names it in error messages.
+  llvm::Error addDocument(llvm::StringRef Text, llvm::StringRef Origin);
+  /// Reads and parses a file.
+  llvm::Error addFile(llvm::StringRef Path);
+  /// Adds the catalog compiled into the tool.
+  void addBuiltin();
+
+  const ApiEntry *findApi(llvm::StringRef QualifiedName) const;
+  const RegionApi *findRegionApi(llvm::StringRef QualifiedName) const;
+  const GuardApi *findGuard(llvm::StringRef QualifiedName) const;
+
+  /// Names (with variants) of every region-begin call, for matchers.
+  std::vector<std::string> beginNames() const;
+
+  const std::vector<std::unique_ptr<ApiEntry>> &apis() const { return Apis; }
+  const std::vector<std::unique_ptr<RegionApi>> &regions() const {
+    return Regions;
+  }
+  const std::vector<std::unique_ptr<GuardApi>> &guards() const {
+    return Guards;
+  }
+
+  /// The effective catalog as one JSON document (same schema as the files).
+  std::string toJson() const;
+
+private:
+  std::vector<std::unique_ptr<ApiEntry>> Apis;
+  std::vector<std::unique_ptr<RegionApi>> Regions;
+  std::vector<std::unique_ptr<GuardApi>> Guards;
+  llvm::StringMap<ApiEntry *> ApiByName;
+  llvm::StringMap<RegionApi *> RegionByName;
+  llvm::StringMap<GuardApi *> GuardByName;
+};
+
+/// The built-in catalog files, compiled in: (file name, JSON text).
+struct BuiltinCatalogFile {
+  const char *Name;
+  const char *Text;
+};
+llvm::ArrayRef<BuiltinCatalogFile> builtinCatalogFiles();
+
+} // namespace capture_lint
+
+#endif // CAPTURE_LINT_CATALOG_H

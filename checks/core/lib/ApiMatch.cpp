@@ -1,0 +1,61 @@
+//===- ApiMatch.cpp - Matching calls against catalog entries --------------===//
+
+#include "capture_lint/ApiMatch.h"
+#include "capture_lint/AstUtil.h"
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Expr.h"
+
+using namespace clang;
+
+namespace capture_lint {
+
+static bool conditionHolds(const CallExpr *Call, const ArgCondition &C) {
+  if (C.Index >= Call->getNumArgs())
+    return false;
+  const NamedDecl *D = namedDeclOf(Call->getArg(C.Index));
+  if (!D)
+    return false;
+  std::string Plain = D->getNameAsString();
+  std::string Qualified = D->getQualifiedNameAsString();
+  for (const std::string &Want : C.AnyOf)
+    if (Want == Plain || Want == Qualified)
+      return true;
+  return false;
+}
+
+const ApiEntry *matchApi(const CallExpr *Call, const Catalog &Cat) {
+  if (!Call)
+    return nullptr;
+  const FunctionDecl *FD = Call->getDirectCallee();
+  if (!FD)
+    return nullptr;
+  const ApiEntry *E = Cat.findApi(catalogName(FD));
+  if (!E)
+    return nullptr;
+  if (E->WhenArg && !conditionHolds(Call, *E->WhenArg))
+    return nullptr;
+  return E;
+}
+
+bool copiesDeviceToHost(const CallExpr *Call, const ApiEntry &Entry,
+                        const ASTContext &Ctx) {
+  if (!Entry.CopyDstArg || *Entry.CopyDstArg >= Call->getNumArgs())
+    return false;
+  if (!Entry.CopyKindArg)
+    return true;
+  if (*Entry.CopyKindArg >= Call->getNumArgs())
+    return false;
+  auto Kind = constantInt(Call->getArg(*Entry.CopyKindArg), Ctx);
+  return Kind && *Kind == 2; // cudaMemcpyDeviceToHost, hipMemcpyDeviceToHost
+}
+
+const VarDecl *deviceToHostDestination(const CallExpr *Call,
+                                       const ApiEntry &Entry,
+                                       const ASTContext &Ctx) {
+  if (!copiesDeviceToHost(Call, Entry, Ctx))
+    return nullptr;
+  return baseVarOf(Call->getArg(*Entry.CopyDstArg));
+}
+
+} // namespace capture_lint

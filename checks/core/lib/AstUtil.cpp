@@ -1,0 +1,209 @@
+//===- AstUtil.cpp - Small AST helpers for the capture analysis -----------===//
+
+#include "capture_lint/AstUtil.h"
+
+#include "clang/AST/ASTContext.h"
+#include "clang/Basic/SourceManager.h"
+#include "clang/AST/DeclCXX.h"
+#include "clang/Lex/Lexer.h"
+
+using namespace clang;
+
+namespace capture_lint {
+
+const FunctionDecl *calleeOf(const Stmt *S) {
+  if (const auto *Call = dyn_cast<CallExpr>(S))
+    return Call->getDirectCallee();
+  if (const auto *Construct = dyn_cast<CXXConstructExpr>(S))
+    return Construct->getConstructor();
+  return nullptr;
+}
+
+std::string catalogName(const FunctionDecl *FD) {
+  if (!FD)
+    return "";
+  std::string Name;
+  llvm::raw_string_ostream OS(Name);
+  PrintingPolicy Policy(FD->getASTContext().getLangOpts());
+  Policy.SuppressTemplateArgsInCXXConstructors = true;
+  Policy.SuppressUnwrittenScope = true; // drop inline namespaces
+  FD->printQualifiedName(OS, Policy);
+  OS.flush();
+  // printQualifiedName prints class template arguments (std::vector<int>);
+  // the catalog names templates without them.
+  std::string Out;
+  int Depth = 0;
+  for (char C : Name) {
+    if (C == '<')
+      ++Depth;
+    else if (C == '>')
+      Depth = Depth > 0 ? Depth - 1 : 0;
+    else if (Depth == 0)
+      Out += C;
+  }
+  return Out;
+}
+
+SourceLocation fileLoc(SourceLocation L, const SourceManager &SM) {
+  if (L.isInvalid() || L.isFileID())
+    return L;
+  return SM.getFileLoc(L);
+}
+
+std::string sourceText(const Expr *E, const ASTContext &Ctx) {
+  if (!E)
+    return "";
+  const SourceManager &SM = Ctx.getSourceManager();
+  CharSourceRange Range = Lexer::makeFileCharRange(
+      CharSourceRange::getTokenRange(E->getSourceRange()), SM,
+      Ctx.getLangOpts());
+  if (Range.isInvalid()) {
+    // A whole expression inside one macro argument: use its spelling.
+    SourceLocation B = SM.getSpellingLoc(E->getBeginLoc());
+    SourceLocation End = SM.getSpellingLoc(E->getEndLoc());
+    Range = CharSourceRange::getTokenRange(B, End);
+  }
+  bool Invalid = false;
+  StringRef Text = Lexer::getSourceText(Range, SM, Ctx.getLangOpts(), &Invalid);
+  if (Invalid || Text.size() > 200)
+    return "";
+  return Text.str();
+}
+
+const Expr *unwrap(const Expr *E) {
+  while (E) {
+    const Expr *Next = E->IgnoreParenImpCasts();
+    if (const auto *M = dyn_cast<MaterializeTemporaryExpr>(Next))
+      Next = M->getSubExpr();
+    else if (const auto *B = dyn_cast<CXXBindTemporaryExpr>(Next))
+      Next = B->getSubExpr();
+    else if (const auto *F = dyn_cast<CXXFunctionalCastExpr>(Next))
+      Next = F->getSubExpr();
+    else if (const auto *C = dyn_cast<CXXConstructExpr>(Next)) {
+      if (C->getNumArgs() >= 1 && !C->getArg(0)->isDefaultArgument() &&
+          (C->getNumArgs() == 1 || C->getArg(1)->isDefaultArgument()))
+        Next = C->getArg(0);
+    } else if (const auto *D = dyn_cast<CXXDefaultArgExpr>(Next))
+      Next = D->getExpr();
+    if (Next == E)
+      return E;
+    E = Next;
+  }
+  return E;
+}
+
+const NamedDecl *namedDeclOf(const Expr *E) {
+  E = unwrap(E);
+  if (const auto *DRE = dyn_cast_or_null<DeclRefExpr>(E))
+    return DRE->getDecl();
+  if (const auto *ME = dyn_cast_or_null<MemberExpr>(E))
+    return ME->getMemberDecl();
+  return nullptr;
+}
+
+const VarDecl *baseVarOf(const Expr *E) {
+  while (E) {
+    E = E->IgnoreParenCasts();
+    if (const auto *U = dyn_cast<UnaryOperator>(E)) {
+      if (U->getOpcode() == UO_AddrOf || U->getOpcode() == UO_Deref) {
+        E = U->getSubExpr();
+        continue;
+      }
+      return nullptr;
+    }
+    if (const auto *A = dyn_cast<ArraySubscriptExpr>(E)) {
+      E = A->getBase();
+      continue;
+    }
+    if (const auto *M = dyn_cast<CXXMemberCallExpr>(E)) {
+      // buf.data()
+      E = M->getImplicitObjectArgument();
+      continue;
+    }
+    if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(E)) {
+      // buf[i], *it
+      if ((Op->getOperator() == OO_Subscript || Op->getOperator() == OO_Star) &&
+          Op->getNumArgs() >= 1) {
+        E = Op->getArg(0);
+        continue;
+      }
+      return nullptr;
+    }
+    if (const auto *ME = dyn_cast<MemberExpr>(E)) {
+      // s.field, p->field
+      E = ME->getBase();
+      continue;
+    }
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
+      return dyn_cast<VarDecl>(DRE->getDecl());
+    return nullptr;
+  }
+  return nullptr;
+}
+
+std::optional<int64_t> constantInt(const Expr *E, const ASTContext &Ctx) {
+  if (!E || E->isValueDependent() || E->isTypeDependent())
+    return std::nullopt;
+  if (const auto *D = dyn_cast<CXXDefaultArgExpr>(E))
+    E = D->getExpr();
+  Expr::EvalResult R;
+  if (E->EvaluateAsInt(R, Ctx))
+    return R.Val.getInt().getExtValue();
+  if (const auto *ECD = dyn_cast_or_null<EnumConstantDecl>(namedDeclOf(E)))
+    return ECD->getInitVal().getExtValue();
+  return std::nullopt;
+}
+
+std::optional<std::string> legacyStreamSpelling(const Expr *Arg,
+                                                const ASTContext &Ctx) {
+  if (!Arg)
+    return std::nullopt;
+  if (const auto *D = dyn_cast<CXXDefaultArgExpr>(Arg->IgnoreParens())) {
+    const Expr *Def = D->getExpr();
+    if (Def && Def->isNullPointerConstant(const_cast<ASTContext &>(Ctx),
+                                          Expr::NPC_ValueDependentIsNotNull))
+      return std::string("stream argument left at its default");
+    return std::nullopt;
+  }
+  if (Arg->isValueDependent())
+    return std::nullopt;
+  std::string Text = sourceText(Arg, Ctx);
+  if (Arg->isNullPointerConstant(const_cast<ASTContext &>(Ctx),
+                                 Expr::NPC_ValueDependentIsNotNull))
+    return Text.empty() ? std::string("null stream") : "'" + Text + "'";
+  // cudaStreamLegacy and hipStreamLegacy are the handle value 1 cast to a
+  // stream pointer.
+  const Expr *Stripped = Arg->IgnoreParenImpCasts();
+  if (const auto *Cast = dyn_cast<ExplicitCastExpr>(Stripped)) {
+    if (Cast->getType()->isPointerType()) {
+      if (auto V = constantInt(Cast->getSubExpr(), Ctx); V && *V == 1)
+        return Text.empty() ? std::string("the legacy stream handle")
+                            : "'" + Text + "'";
+    }
+  }
+  if (Text == "cudaStreamLegacy" || Text == "hipStreamLegacy")
+    return "'" + Text + "'";
+  return std::nullopt;
+}
+
+std::string streamKey(const Expr *E) {
+  if (!E)
+    return "";
+  E = unwrap(E);
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
+    return "d" + std::to_string(reinterpret_cast<uintptr_t>(
+                     DRE->getDecl()->getCanonicalDecl()));
+  if (const auto *ME = dyn_cast<MemberExpr>(E)) {
+    std::string Base = streamKey(ME->getBase());
+    if (Base.empty())
+      return "";
+    return Base + "." +
+           std::to_string(reinterpret_cast<uintptr_t>(
+               ME->getMemberDecl()->getCanonicalDecl()));
+  }
+  if (isa<CXXThisExpr>(E))
+    return "this";
+  return "";
+}
+
+} // namespace capture_lint

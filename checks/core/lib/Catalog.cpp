@@ -1,0 +1,540 @@
+//===- Catalog.cpp - Loading and validating the API catalog ---------------===//
+//
+// JSON is parsed with nlohmann/json. Exceptions are caught here and turned
+// into llvm::Error values that name the file, the entry and the field, so no
+// exception ever crosses into LLVM code.
+//
+//===----------------------------------------------------------------------===//
+
+#include "capture_lint/Catalog.h"
+
+#include "llvm/Support/MemoryBuffer.h"
+#include <nlohmann/json.hpp>
+
+using nlohmann::json;
+
+namespace capture_lint {
+
+llvm::StringRef hazardName(Hazard H) {
+  switch (H) {
+  case Hazard::Sync:
+    return "sync";
+  case Hazard::HostRead:
+    return "host-read";
+  case Hazard::Allocation:
+    return "allocation";
+  case Hazard::LegacyStream:
+    return "legacy-stream";
+  case Hazard::ShapeQuery:
+    return "shape-query";
+  case Hazard::None:
+    return "none";
+  }
+  return "none";
+}
+
+llvm::StringRef modeName(CaptureMode M) {
+  switch (M) {
+  case CaptureMode::Global:
+    return "global";
+  case CaptureMode::ThreadLocal:
+    return "thread_local";
+  case CaptureMode::Relaxed:
+    return "relaxed";
+  case CaptureMode::Unknown:
+    return "unknown";
+  }
+  return "unknown";
+}
+
+llvm::StringRef behaviourName(Behaviour B) {
+  switch (B) {
+  case Behaviour::Illegal:
+    return "illegal";
+  case Behaviour::Eager:
+    return "eager";
+  case Behaviour::Note:
+    return "note";
+  case Behaviour::Captured:
+    return "captured";
+  case Behaviour::Legal:
+    return "legal";
+  }
+  return "legal";
+}
+
+std::optional<Hazard> parseHazard(llvm::StringRef S) {
+  for (Hazard H : {Hazard::Sync, Hazard::HostRead, Hazard::Allocation,
+                   Hazard::LegacyStream, Hazard::ShapeQuery, Hazard::None})
+    if (hazardName(H) == S)
+      return H;
+  return std::nullopt;
+}
+
+std::optional<CaptureMode> parseMode(llvm::StringRef S) {
+  for (CaptureMode M : {CaptureMode::Global, CaptureMode::ThreadLocal,
+                        CaptureMode::Relaxed})
+    if (modeName(M) == S)
+      return M;
+  return std::nullopt;
+}
+
+std::optional<Behaviour> parseBehaviour(llvm::StringRef S) {
+  for (Behaviour B : {Behaviour::Illegal, Behaviour::Eager, Behaviour::Note,
+                      Behaviour::Captured, Behaviour::Legal})
+    if (behaviourName(B) == S)
+      return B;
+  return std::nullopt;
+}
+
+namespace {
+
+/// Thrown inside this file only, caught in addDocument.
+struct CatalogError {
+  std::string Message;
+};
+
+/// Reads fields of one JSON object and names the culprit when one is wrong.
+class EntryReader {
+public:
+  EntryReader(const json &Obj, std::string Where)
+      : Obj(Obj), Where(std::move(Where)) {
+    if (!Obj.is_object())
+      fail("", "expected an object");
+    for (auto It = Obj.begin(); It != Obj.end(); ++It)
+      Unused.push_back(It.key());
+  }
+
+  [[noreturn]] void fail(llvm::StringRef Field, llvm::StringRef What) const {
+    std::string Msg = Where;
+    if (!Field.empty())
+      Msg += ", field '" + Field.str() + "'";
+    Msg += ": " + What.str();
+    throw CatalogError{Msg};
+  }
+
+  bool has(const char *Field) const { return Obj.contains(Field); }
+
+  std::string string(const char *Field, bool Required) {
+    use(Field);
+    if (!Obj.contains(Field)) {
+      if (Required)
+        fail(Field, "missing required field");
+      return "";
+    }
+    const json &V = Obj.at(Field);
+    if (!V.is_string())
+      fail(Field, "expected a string");
+    std::string S = V.get<std::string>();
+    if (Required && S.empty())
+      fail(Field, "must not be empty");
+    return S;
+  }
+
+  std::vector<std::string> strings(const char *Field) {
+    use(Field);
+    std::vector<std::string> Out;
+    if (!Obj.contains(Field))
+      return Out;
+    const json &V = Obj.at(Field);
+    if (!V.is_array())
+      fail(Field, "expected an array of strings");
+    for (const json &E : V) {
+      if (!E.is_string() || E.get<std::string>().empty())
+        fail(Field, "expected an array of non-empty strings");
+      Out.push_back(E.get<std::string>());
+    }
+    return Out;
+  }
+
+  std::optional<long> integer(const char *Field, long Min, long Max) {
+    use(Field);
+    if (!Obj.contains(Field) || Obj.at(Field).is_null())
+      return std::nullopt;
+    const json &V = Obj.at(Field);
+    if (!V.is_number_integer())
+      fail(Field, "expected an integer");
+    long N = V.get<long>();
+    if (N < Min || N > Max)
+      fail(Field, "out of range [" + std::to_string(Min) + ", " +
+                      std::to_string(Max) + "]");
+    return N;
+  }
+
+  const json *object(const char *Field) {
+    use(Field);
+    if (!Obj.contains(Field) || Obj.at(Field).is_null())
+      return nullptr;
+    if (!Obj.at(Field).is_object())
+      fail(Field, "expected an object");
+    return &Obj.at(Field);
+  }
+
+  /// Unknown fields are errors: a typo must not silently drop knowledge.
+  void finish() {
+    // --export-catalog annotates entries with where they came from; accept
+    // those so an exported catalog loads again.
+    use("family");
+    use("file");
+    if (!Unused.empty())
+      fail(Unused.front(), "unknown field");
+  }
+
+  const std::string &where() const { return Where; }
+
+private:
+  void use(const char *Field) {
+    Unused.erase(std::remove(Unused.begin(), Unused.end(), Field),
+                 Unused.end());
+  }
+
+  const json &Obj;
+  std::string Where;
+  std::vector<std::string> Unused;
+};
+
+std::string entryWhere(llvm::StringRef Origin, llvm::StringRef Section,
+                       size_t Index, const json &Obj) {
+  std::string W = "catalog '" + Origin.str() + "': " + Section.str() + "[" +
+                  std::to_string(Index) + "]";
+  if (Obj.is_object() && Obj.contains("name") && Obj.at("name").is_string())
+    W += " ('" + Obj.at("name").get<std::string>() + "')";
+  return W;
+}
+
+std::unique_ptr<ApiEntry> readApi(EntryReader &R) {
+  auto E = std::make_unique<ApiEntry>();
+  E->Name = R.string("name", true);
+  E->Variants = R.strings("variants");
+  E->Display = R.string("display", false);
+  if (E->Display.empty())
+    E->Display = E->Name;
+  std::string H = R.string("hazard", true);
+  auto Class = parseHazard(H);
+  if (!Class)
+    R.fail("hazard", "'" + H +
+                         "' is not one of sync, host-read, allocation, "
+                         "legacy-stream, shape-query, none");
+  E->Class = *Class;
+  if (const json *Modes = R.object("modes")) {
+    EntryReader MR(*Modes, R.where() + ", field 'modes'");
+    const char *Keys[] = {"global", "thread_local", "relaxed"};
+    for (int I = 0; I < 3; ++I) {
+      std::string B = MR.string(Keys[I], true);
+      auto Beh = parseBehaviour(B);
+      if (!Beh)
+        MR.fail(Keys[I], "'" + B +
+                             "' is not one of illegal, eager, note, captured, legal");
+      E->Modes[I] = *Beh;
+    }
+    MR.finish();
+  } else {
+    R.fail("modes", "missing required field");
+  }
+  E->Error = R.string("error", false);
+  if (const json *S = R.object("stream_arg")) {
+    EntryReader SR(*S, R.where() + ", field 'stream_arg'");
+    StreamArg A;
+    auto Index = SR.integer("index", 0, 64);
+    if (!Index)
+      SR.fail("index", "missing required field");
+    A.Index = static_cast<unsigned>(*Index);
+    std::string Def = SR.string("default", false);
+    if (!Def.empty() && Def != "legacy" && Def != "none")
+      SR.fail("default", "'" + Def + "' is not one of legacy, none");
+    A.DefaultIsLegacy = Def != "none";
+    SR.finish();
+    E->Stream = A;
+  }
+  if (auto K = R.integer("copy_kind_arg", 0, 64))
+    E->CopyKindArg = static_cast<unsigned>(*K);
+  if (auto D = R.integer("copy_dst_arg", 0, 64))
+    E->CopyDstArg = static_cast<unsigned>(*D);
+  if (const json *W = R.object("when_arg")) {
+    EntryReader WR(*W, R.where() + ", field 'when_arg'");
+    ArgCondition C;
+    auto Index = WR.integer("index", 0, 64);
+    if (!Index)
+      WR.fail("index", "missing required field");
+    C.Index = static_cast<unsigned>(*Index);
+    C.AnyOf = WR.strings("any_of");
+    if (C.AnyOf.empty())
+      WR.fail("any_of", "missing required field");
+    WR.finish();
+    E->WhenArg = C;
+  }
+  E->Message = R.string("message", E->Class != Hazard::None);
+  E->Fix = R.string("fix", E->Class != Hazard::None &&
+                               E->Class != Hazard::ShapeQuery);
+  E->Source = R.string("source", true);
+  R.finish();
+  return E;
+}
+
+std::unique_ptr<RegionApi> readRegion(EntryReader &R, const json &Obj) {
+  auto E = std::make_unique<RegionApi>();
+  E->Name = R.string("name", true);
+  E->Variants = R.strings("variants");
+  std::string Role = R.string("role", true);
+  if (Role == "begin")
+    E->Kind = RegionApi::Begin;
+  else if (Role == "end")
+    E->Kind = RegionApi::End;
+  else
+    R.fail("role", "'" + Role + "' is not one of begin, end");
+  E->Group = R.string("group", true);
+  if (Obj.contains("stream_arg") && Obj.at("stream_arg").is_string()) {
+    if (R.string("stream_arg", false) != "object")
+      R.fail("stream_arg", "expected an index or \"object\"");
+    E->StreamArg = -1;
+  } else if (auto S = R.integer("stream_arg", 0, 64)) {
+    E->StreamArg = static_cast<int>(*S);
+  } else {
+    R.fail("stream_arg", "missing required field (an index or \"object\")");
+  }
+  if (auto M = R.integer("mode_arg", 0, 64))
+    E->ModeArg = static_cast<unsigned>(*M);
+  std::string Def = R.string("default_mode", false);
+  if (!Def.empty()) {
+    auto M = parseMode(Def);
+    if (!M)
+      R.fail("default_mode",
+             "'" + Def + "' is not one of global, thread_local, relaxed");
+    E->DefaultMode = *M;
+  }
+  E->Source = R.string("source", true);
+  R.finish();
+  return E;
+}
+
+std::unique_ptr<GuardApi> readGuard(EntryReader &R) {
+  auto E = std::make_unique<GuardApi>();
+  E->Name = R.string("name", true);
+  E->Variants = R.strings("variants");
+  if (auto S = R.integer("status_arg", -1, 64))
+    E->StatusArg = static_cast<int>(*S);
+  else
+    R.fail("status_arg", "missing required field (-1 for the return value)");
+  E->NoneValues = R.strings("none_values");
+  if (E->NoneValues.empty())
+    R.fail("none_values", "missing required field");
+  E->Source = R.string("source", true);
+  R.finish();
+  return E;
+}
+
+template <typename T>
+void index(llvm::StringMap<T *> &Map, T *E) {
+  Map[E->Name] = E;
+  for (const std::string &V : E->Variants)
+    Map[V] = E;
+}
+
+} // namespace
+
+llvm::Error Catalog::addDocument(llvm::StringRef Text, llvm::StringRef Origin) {
+  json Doc;
+  try {
+    Doc = json::parse(Text.begin(), Text.end());
+  } catch (const json::parse_error &E) {
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   "catalog '%s': malformed JSON: %s",
+                                   Origin.str().c_str(), E.what());
+  }
+  // Validate everything before adding anything: a bad file changes nothing.
+  std::vector<std::unique_ptr<ApiEntry>> NewApis;
+  std::vector<std::unique_ptr<RegionApi>> NewRegions;
+  std::vector<std::unique_ptr<GuardApi>> NewGuards;
+  try {
+    EntryReader Top(Doc, "catalog '" + Origin.str() + "'");
+    for (auto It = Doc.begin(); It != Doc.end(); ++It) {
+      llvm::StringRef K = It.key();
+      if (K != "family" && K != "description" && K != "apis" &&
+          K != "regions" && K != "guards" && K != "$schema")
+        Top.fail(K, "unknown top-level field (expected family, "
+                    "description, apis, regions, guards)");
+    }
+    std::string Family = Top.string("family", false);
+    Top.string("description", false);
+    auto Section = [&](const char *Name, auto Read, auto &Out) {
+      const json *Arr = Doc.contains(Name) ? &Doc.at(Name) : nullptr;
+      if (!Arr)
+        return;
+      if (!Arr->is_array())
+        Top.fail(Name, "expected an array");
+      for (size_t I = 0; I < Arr->size(); ++I) {
+        const json &Obj = (*Arr)[I];
+        EntryReader R(Obj, entryWhere(Origin, Name, I, Obj));
+        auto E = Read(R, Obj);
+        E->Family = Obj.contains("family") && Obj.at("family").is_string()
+                        ? Obj.at("family").get<std::string>()
+                        : Family;
+        E->File = Origin.str();
+        Out.push_back(std::move(E));
+      }
+    };
+    Section(
+        "apis", [](EntryReader &R, const json &) { return readApi(R); },
+        NewApis);
+    Section(
+        "regions",
+        [](EntryReader &R, const json &Obj) { return readRegion(R, Obj); },
+        NewRegions);
+    Section(
+        "guards", [](EntryReader &R, const json &) { return readGuard(R); },
+        NewGuards);
+  } catch (const CatalogError &E) {
+    return llvm::createStringError(llvm::inconvertibleErrorCode(), "%s",
+                                   E.Message.c_str());
+  } catch (const json::exception &E) {
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   "catalog '%s': %s", Origin.str().c_str(),
+                                   E.what());
+  }
+  for (auto &E : NewApis) {
+    index(ApiByName, E.get());
+    Apis.push_back(std::move(E));
+  }
+  for (auto &E : NewRegions) {
+    index(RegionByName, E.get());
+    Regions.push_back(std::move(E));
+  }
+  for (auto &E : NewGuards) {
+    index(GuardByName, E.get());
+    Guards.push_back(std::move(E));
+  }
+  return llvm::Error::success();
+}
+
+llvm::Error Catalog::addFile(llvm::StringRef Path) {
+  auto Buf = llvm::MemoryBuffer::getFile(Path, /*IsText=*/true);
+  if (!Buf)
+    return llvm::createStringError(Buf.getError(),
+                                   "catalog '%s': cannot read: %s",
+                                   Path.str().c_str(),
+                                   Buf.getError().message().c_str());
+  return addDocument((*Buf)->getBuffer(), Path);
+}
+
+void Catalog::addBuiltin() {
+  for (const BuiltinCatalogFile &F : builtinCatalogFiles()) {
+    // The build validates the built-in files (see tests), so an error here
+    // is a packaging bug; report it rather than abort.
+    if (llvm::Error E = addDocument(F.Text, F.Name))
+      llvm::errs() << "capture-lint: internal error in built-in "
+                   << llvm::toString(std::move(E)) << "\n";
+  }
+}
+
+const ApiEntry *Catalog::findApi(llvm::StringRef Name) const {
+  auto It = ApiByName.find(Name);
+  return It == ApiByName.end() ? nullptr : It->second;
+}
+
+const RegionApi *Catalog::findRegionApi(llvm::StringRef Name) const {
+  auto It = RegionByName.find(Name);
+  return It == RegionByName.end() ? nullptr : It->second;
+}
+
+const GuardApi *Catalog::findGuard(llvm::StringRef Name) const {
+  auto It = GuardByName.find(Name);
+  return It == GuardByName.end() ? nullptr : It->second;
+}
+
+std::vector<std::string> Catalog::beginNames() const {
+  std::vector<std::string> Names;
+  for (const auto &R : Regions) {
+    if (R->Kind != RegionApi::Begin)
+      continue;
+    Names.push_back(R->Name);
+    Names.insert(Names.end(), R->Variants.begin(), R->Variants.end());
+  }
+  return Names;
+}
+
+std::string Catalog::toJson() const {
+  json Doc;
+  Doc["description"] = "The effective capture-lint catalog: built-in files "
+                       "plus user catalogs, later entries overriding earlier "
+                       "ones of the same name.";
+  json ApisJ = json::array();
+  for (const auto &E : Apis) {
+    if (findApi(E->Name) != E.get())
+      continue; // overridden
+    json J;
+    J["name"] = E->Name;
+    if (!E->Variants.empty())
+      J["variants"] = E->Variants;
+    if (E->Display != E->Name)
+      J["display"] = E->Display;
+    J["hazard"] = hazardName(E->Class).str();
+    J["modes"] = {{"global", behaviourName(E->Modes[0]).str()},
+                  {"thread_local", behaviourName(E->Modes[1]).str()},
+                  {"relaxed", behaviourName(E->Modes[2]).str()}};
+    if (!E->Error.empty())
+      J["error"] = E->Error;
+    if (E->Stream)
+      J["stream_arg"] = {{"index", E->Stream->Index},
+                         {"default", E->Stream->DefaultIsLegacy ? "legacy"
+                                                                : "none"}};
+    if (E->CopyKindArg)
+      J["copy_kind_arg"] = *E->CopyKindArg;
+    if (E->CopyDstArg)
+      J["copy_dst_arg"] = *E->CopyDstArg;
+    if (E->WhenArg)
+      J["when_arg"] = {{"index", E->WhenArg->Index},
+                       {"any_of", E->WhenArg->AnyOf}};
+    if (!E->Message.empty())
+      J["message"] = E->Message;
+    if (!E->Fix.empty())
+      J["fix"] = E->Fix;
+    J["source"] = E->Source;
+    J["family"] = E->Family;
+    J["file"] = E->File;
+    ApisJ.push_back(std::move(J));
+  }
+  json RegionsJ = json::array();
+  for (const auto &E : Regions) {
+    if (findRegionApi(E->Name) != E.get())
+      continue;
+    json J;
+    J["name"] = E->Name;
+    if (!E->Variants.empty())
+      J["variants"] = E->Variants;
+    J["role"] = E->Kind == RegionApi::Begin ? "begin" : "end";
+    J["group"] = E->Group;
+    if (E->StreamArg < 0)
+      J["stream_arg"] = "object";
+    else
+      J["stream_arg"] = E->StreamArg;
+    if (E->ModeArg)
+      J["mode_arg"] = *E->ModeArg;
+    if (E->Kind == RegionApi::Begin)
+      J["default_mode"] = modeName(E->DefaultMode).str();
+    J["source"] = E->Source;
+    J["family"] = E->Family;
+    J["file"] = E->File;
+    RegionsJ.push_back(std::move(J));
+  }
+  json GuardsJ = json::array();
+  for (const auto &E : Guards) {
+    if (findGuard(E->Name) != E.get())
+      continue;
+    json J;
+    J["name"] = E->Name;
+    if (!E->Variants.empty())
+      J["variants"] = E->Variants;
+    J["status_arg"] = E->StatusArg;
+    J["none_values"] = E->NoneValues;
+    J["source"] = E->Source;
+    J["family"] = E->Family;
+    J["file"] = E->File;
+    GuardsJ.push_back(std::move(J));
+  }
+  Doc["regions"] = std::move(RegionsJ);
+  Doc["guards"] = std::move(GuardsJ);
+  Doc["apis"] = std::move(ApisJ);
+  return Doc.dump(2) + "\n";
+}
+
+} // namespace capture_lint

@@ -1,0 +1,162 @@
+//===- ShapeTaint.cpp - Values that come from shapes or the device --------===//
+
+#include "capture_lint/ShapeTaint.h"
+#include "capture_lint/ApiMatch.h"
+#include "capture_lint/AstUtil.h"
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/DeclCXX.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+
+using namespace clang;
+
+namespace capture_lint {
+
+namespace {
+/// Collects every write to a local variable (initialisations and
+/// assignments) and every device-to-host copy destination in a body.
+class WriteCollector : public RecursiveASTVisitor<WriteCollector> {
+public:
+  struct Write {
+    const VarDecl *Var;
+    const Expr *Value;
+    SourceLocation Loc;
+  };
+  WriteCollector(const ASTContext &Ctx, const Catalog &Cat) : Ctx(Ctx), Cat(Cat) {}
+
+  bool VisitVarDecl(VarDecl *V) {
+    if (V->hasLocalStorage() && V->getInit())
+      Writes.push_back({V, V->getInit(), V->getLocation()});
+    return true;
+  }
+  bool VisitBinaryOperator(BinaryOperator *B) {
+    if (B->isAssignmentOp())
+      record(B->getLHS(), B->getRHS(), B->getOperatorLoc());
+    return true;
+  }
+  bool VisitCXXOperatorCallExpr(CXXOperatorCallExpr *Op) {
+    if (Op->isAssignmentOp() && Op->getNumArgs() == 2)
+      record(Op->getArg(0), Op->getArg(1), Op->getOperatorLoc());
+    return true;
+  }
+  bool VisitCallExpr(CallExpr *Call) {
+    if (const ApiEntry *E = matchApi(Call, Cat))
+      if (const VarDecl *V = deviceToHostDestination(Call, *E, Ctx))
+        CopyDestinations.insert(V);
+    return true;
+  }
+  bool TraverseLambdaExpr(LambdaExpr *) { return true; }
+
+  std::vector<Write> Writes;
+  llvm::DenseSet<const VarDecl *> CopyDestinations;
+
+private:
+  void record(const Expr *LHS, const Expr *RHS, SourceLocation Loc) {
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(LHS->IgnoreParenImpCasts()))
+      if (const auto *V = dyn_cast<VarDecl>(DRE->getDecl()))
+        if (V->hasLocalStorage())
+          Writes.push_back({V, RHS, Loc});
+  }
+  const ASTContext &Ctx;
+  const Catalog &Cat;
+};
+} // namespace
+
+ShapeTaint::ShapeTaint(const Stmt *Body, const ASTContext &Ctx,
+                       const Catalog &Cat, const AnalysisOptions &Opts)
+    : Ctx(Ctx), Cat(Cat), Opts(Opts) {
+  if (!Body)
+    return;
+  WriteCollector C(Ctx, Cat);
+  C.TraverseStmt(const_cast<Stmt *>(Body));
+  DeviceCopyDestinations = std::move(C.CopyDestinations);
+  // Propagate through variables until nothing changes; each round taints at
+  // least one more variable, so this ends after at most |Writes| rounds.
+  bool Changed = true;
+  while (Changed) {
+    Changed = false;
+    for (const auto &W : C.Writes) {
+      if (Tainted.count(W.Var))
+        continue;
+      if (auto S = dependency(W.Value)) {
+        VarTaint T;
+        T.Origin = S->VarOrigin.empty() ? S->What : S->VarOrigin;
+        T.DeviceValue = S->DeviceValue;
+        T.Loc = W.Loc;
+        Tainted[W.Var] = T;
+        Changed = true;
+      }
+    }
+  }
+}
+
+bool ShapeTaint::isShapeCall(const CallExpr *Call) const {
+  const auto *M = dyn_cast<CXXMemberCallExpr>(Call);
+  if (!M || !M->getMethodDecl())
+    return false;
+  const CXXMethodDecl *MD = M->getMethodDecl();
+  if (!MD->getIdentifier() ||
+      llvm::find(Opts.ShapeFunctions, MD->getName().str()) ==
+          Opts.ShapeFunctions.end())
+    return false;
+  auto IsTensorClass = [&](const CXXRecordDecl *RD) {
+    std::string Name = RD->getQualifiedNameAsString();
+    return llvm::find(Opts.TensorClasses, Name) != Opts.TensorClasses.end();
+  };
+  const CXXRecordDecl *RD = MD->getParent();
+  if (IsTensorClass(RD))
+    return true;
+  if (!RD->hasDefinition())
+    return false;
+  bool Found = false;
+  RD->forallBases([&](const CXXRecordDecl *Base) {
+    if (IsTensorClass(Base))
+      Found = true;
+    return true;
+  });
+  return Found;
+}
+
+std::optional<ShapeTaint::Source>
+ShapeTaint::directSource(const Expr *E) const {
+  if (const auto *Call = dyn_cast<CallExpr>(E)) {
+    if (isShapeCall(Call))
+      return Source{"'" + catalogName(Call->getDirectCallee()) + "'", false,
+                    {}, ""};
+    if (const ApiEntry *Entry = matchApi(Call, Cat)) {
+      if (Entry->Class == Hazard::ShapeQuery)
+        return Source{"'" + Entry->Display + "'", false, {}, ""};
+      if (Entry->Class == Hazard::HostRead)
+        return Source{"'" + Entry->Display + "'", true, {}, ""};
+    }
+  }
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
+    if (const auto *V = dyn_cast<VarDecl>(DRE->getDecl())) {
+      auto It = Tainted.find(V);
+      if (It != Tainted.end())
+        return Source{"'" + V->getNameAsString() + "'", It->second.DeviceValue,
+                      It->second.Loc, It->second.Origin};
+      if (DeviceCopyDestinations.count(V))
+        return Source{"'" + V->getNameAsString() + "'", true,
+                      V->getLocation(), "a device-to-host copy"};
+    }
+  }
+  return std::nullopt;
+}
+
+std::optional<ShapeTaint::Source>
+ShapeTaint::dependency(const Expr *E) const {
+  if (!E)
+    return std::nullopt;
+  if (auto S = directSource(E))
+    return S;
+  if (isa<LambdaExpr>(E))
+    return std::nullopt;
+  for (const Stmt *Child : E->children())
+    if (const auto *CE = dyn_cast_or_null<Expr>(Child))
+      if (auto S = dependency(CE))
+        return S;
+  return std::nullopt;
+}
+
+} // namespace capture_lint

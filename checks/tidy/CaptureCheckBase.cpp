@@ -1,0 +1,111 @@
+//===- CaptureCheckBase.cpp - Shared driver of the capture checks ---------===//
+
+#include "CaptureCheckBase.h"
+
+#include "capture_lint/FindingSink.h"
+#include "capture_lint/ProjectConfig.h"
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/DeclCXX.h"
+#include "clang/ASTMatchers/ASTMatchFinder.h"
+
+using namespace clang;
+using namespace clang::ast_matchers;
+
+namespace capture_lint::tidy {
+
+CaptureCheckBase::CaptureCheckBase(StringRef Name,
+                                   clang::tidy::ClangTidyContext *Context,
+                                   CheckKind Kind)
+    : ClangTidyCheck(Name, Context), Kind(Kind),
+      CatalogOption(Options.getLocalOrGlobal("CaptureCatalog", "")) {
+  Analysis.MaxCallDepth =
+      Options.getLocalOrGlobal("MaxCallDepth", 8u);
+}
+
+CaptureCheckBase::~CaptureCheckBase() = default;
+
+void CaptureCheckBase::storeOptions(
+    clang::tidy::ClangTidyOptions::OptionMap &Opts) {
+  Options.store(Opts, "CaptureCatalog", CatalogOption);
+  Options.store(Opts, "MaxCallDepth", Analysis.MaxCallDepth);
+}
+
+void CaptureCheckBase::registerMatchers(MatchFinder *Finder) {
+  auto Loaded =
+      effectiveCatalog(getCurrentMainFile(), splitCatalogList(CatalogOption));
+  if (!Loaded) {
+    configurationDiag("%0") << llvm::toString(Loaded.takeError());
+    return;
+  }
+  Cat = *Loaded;
+  BeginNames = Cat->beginNames();
+  std::vector<StringRef> Names(BeginNames.begin(), BeginNames.end());
+  Finder->addMatcher(
+      callExpr(callee(functionDecl(hasAnyName(Names))))
+          .bind("begin"),
+      this);
+}
+
+/// The function whose body holds \p S: the nearest enclosing function,
+/// method or lambda call operator.
+static const FunctionDecl *enclosingFunction(const Stmt &S, ASTContext &Ctx) {
+  DynTypedNodeList Parents = Ctx.getParents(S);
+  llvm::SmallVector<DynTypedNode, 8> Work(Parents.begin(), Parents.end());
+  unsigned Steps = 0;
+  while (!Work.empty() && ++Steps < 10000) {
+    DynTypedNode N = Work.pop_back_val();
+    if (const auto *FD = N.get<FunctionDecl>())
+      return FD;
+    if (const auto *L = N.get<LambdaExpr>())
+      return L->getCallOperator();
+    auto Next = Ctx.getParents(N);
+    if (!Next.empty())
+      Work.push_back(Next[0]);
+  }
+  return nullptr;
+}
+
+void CaptureCheckBase::check(const MatchFinder::MatchResult &Result) {
+  const auto *Begin = Result.Nodes.getNodeAs<CallExpr>("begin");
+  if (!Begin || !Cat)
+    return;
+  if (!Analyzer)
+    Analyzer = std::make_unique<CaptureAnalyzer>(*Result.Context, *Cat,
+                                                 Analysis);
+  Analyzer->analyzeFunction(enclosingFunction(*Begin, *Result.Context));
+  const std::vector<Finding> &All = Analyzer->findings();
+  for (; Emitted < All.size(); ++Emitted)
+    if (All[Emitted].Check == Kind)
+      emit(All[Emitted], *Result.SourceManager);
+}
+
+void CaptureCheckBase::emit(const Finding &F, const SourceManager &SM) {
+  DiagnosticIDs::Level Level = F.Level == Severity::Error ? DiagnosticIDs::Error
+                               : F.Level == Severity::Remark
+                                   ? DiagnosticIDs::Remark
+                                   : DiagnosticIDs::Warning;
+  diag(F.Loc, "%0", Level) << F.Message;
+  for (const DiagNote &N : F.Notes)
+    diag(N.Loc, "%0", DiagnosticIDs::Note) << N.Message;
+
+  if (FindingSink *Sink = FindingSink::current()) {
+    FindingRecord R;
+    R.Check = checkName(F.Check).str();
+    R.File = SM.getFilename(F.Loc).str();
+    R.Offset = SM.getFileOffset(F.Loc);
+    R.Api = F.Api;
+    R.Severity = severityName(F.Level).str();
+    if (F.RegionBegin.isValid()) {
+      R.RegionFile = SM.getFilename(F.RegionBegin).str();
+      R.RegionBeginLine = SM.getSpellingLineNumber(F.RegionBegin);
+    }
+    if (F.RegionEnd.isValid())
+      R.RegionEndLine = SM.getSpellingLineNumber(F.RegionEnd);
+    R.Mode = modeName(F.Mode).str();
+    R.Stream = F.Stream;
+    Sink->record(std::move(R));
+  }
+}
+
+} // namespace capture_lint::tidy

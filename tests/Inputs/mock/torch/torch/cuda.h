@@ -1,0 +1,5 @@
+// Mock torch::cuda.
+#pragma once
+namespace torch::cuda {
+void synchronize(int device = -1);
+} // namespace torch::cuda

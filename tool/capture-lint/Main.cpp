@@ -1,0 +1,278 @@
+//===- Main.cpp - The capture-lint command line ---------------------------===//
+//
+//   capture-lint [options] FILE... [-- COMPILER ARGS]
+//   capture-lint [options] -p BUILD_DIR [FILE...]
+//
+// Exit status: 0 clean, 1 findings (errors or warnings), 2 the tool could not
+// do its job (bad flags, missing files, unparseable sources, bad catalogs).
+//
+//===----------------------------------------------------------------------===//
+
+#include "Report.h"
+#include "Runner.h"
+#include "Version.h"
+
+#include "capture_lint/ProjectConfig.h"
+
+#include "llvm/Support/CrashRecoveryContext.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Process.h"
+#include "llvm/Support/Program.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <thread>
+
+using namespace capture_lint;
+
+extern volatile int CaptureModuleAnchorSource;
+static int CaptureModuleAnchor = CaptureModuleAnchorSource;
+
+static const char Usage[] = R"(USAGE: capture-lint [options] FILE... [-- COMPILER ARGS]
+       capture-lint [options] -p BUILD_DIR [FILE...]
+
+Finds code that breaks or silently corrupts CUDA/HIP graph capture.
+
+Inputs:
+  FILE...              .cu .cuh .hip .cpp .cc .cxx .h .hpp files
+  -p BUILD_DIR         read compile_commands.json from BUILD_DIR (nvcc and
+                       hipcc commands are translated); with no FILE, every
+                       file in it is analysed
+  -- ARGS              compile flags for every FILE (instead of defaults)
+
+Output:
+  --format=FORMAT      text (default), json or sarif
+  -o FILE              write the report to FILE (atomically) instead of stdout
+  --quiet              no summary line on stderr
+
+Analysis:
+  --checks=GLOB        which capture checks run (default: capture-*)
+  --catalog=FILE       add a catalog file (repeatable); a .capture-lint.json
+                       above each analysed file is used too
+  -j N                 analyse N files in parallel (default: all cores)
+
+Information:
+  --list-checks        print the enabled checks and exit
+  --export-catalog     print the effective API catalog as JSON and exit
+  --version, --help
+
+Exit status: 0 no findings, 1 findings, 2 the tool could not do its job.
+)";
+
+namespace {
+
+struct Options {
+  RunConfig Run;
+  std::string Format = "text";
+  std::string Output;
+  bool Quiet = false;
+  bool ListChecks = false;
+  bool ExportCatalog = false;
+  bool Version = false;
+  bool Help = false;
+};
+
+[[noreturn]] void usageError(const std::string &Msg) {
+  llvm::errs() << "capture-lint: error: " << Msg
+               << " (see capture-lint --help)\n";
+  std::exit(2);
+}
+
+/// Reads `--name=value` or `--name value` (and `-p DIR`, `-pDIR`).
+bool takeValue(llvm::StringRef Arg, llvm::StringRef Name, int &I, int Argc,
+               char **Argv, std::string &Out) {
+  if (Arg == Name) {
+    if (I + 1 >= Argc)
+      usageError("option '" + Name.str() + "' needs a value");
+    Out = Argv[++I];
+    return true;
+  }
+  if (Arg.starts_with(Name.str() + "=")) {
+    Out = Arg.substr(Name.size() + 1).str();
+    return true;
+  }
+  return false;
+}
+
+Options parseArgs(int Argc, char **Argv) {
+  Options O;
+  O.Run.Jobs = std::max(1u, std::thread::hardware_concurrency());
+  for (int I = 1; I < Argc; ++I) {
+    llvm::StringRef A = Argv[I];
+    std::string V;
+    if (A == "--") {
+      O.Run.HasExplicitFlags = true;
+      for (++I; I < Argc; ++I)
+        O.Run.ExplicitFlags.push_back(Argv[I]);
+      break;
+    }
+    if (A == "--help" || A == "-h")
+      O.Help = true;
+    else if (A == "--version")
+      O.Version = true;
+    else if (A == "--list-checks")
+      O.ListChecks = true;
+    else if (A == "--export-catalog")
+      O.ExportCatalog = true;
+    else if (A == "--quiet" || A == "-q")
+      O.Quiet = true;
+    else if (takeValue(A, "--format", I, Argc, Argv, V)) {
+      if (V != "text" && V != "json" && V != "sarif")
+        usageError("unknown format '" + V + "' (expected text, json, sarif)");
+      O.Format = V;
+    } else if (takeValue(A, "-o", I, Argc, Argv, V) ||
+               takeValue(A, "--output", I, Argc, Argv, V))
+      O.Output = V;
+    else if (takeValue(A, "--checks", I, Argc, Argv, V))
+      O.Run.ChecksGlob = V;
+    else if (takeValue(A, "--catalog", I, Argc, Argv, V))
+      O.Run.Catalogs.push_back(V);
+    else if (takeValue(A, "-p", I, Argc, Argv, V))
+      O.Run.BuildDir = V;
+    else if (A.starts_with("-p") && A.size() > 2 && !A.starts_with("-p="))
+      O.Run.BuildDir = A.substr(2).str();
+    else if (takeValue(A, "-j", I, Argc, Argv, V) ||
+             (A.starts_with("-j") && A.size() > 2 &&
+              (V = A.substr(2).str(), true))) {
+      unsigned N = 0;
+      if (llvm::StringRef(V).getAsInteger(10, N) || N == 0 || N > 1024)
+        usageError("-j needs a number between 1 and 1024, not '" + V + "'");
+      O.Run.Jobs = N;
+    } else if (A.starts_with("-") && A != "-")
+      usageError("unknown option '" + A.str() + "'");
+    else
+      O.Run.Files.push_back(A.str());
+  }
+  return O;
+}
+
+ToolPaths findToolPaths(const char *Argv0) {
+  ToolPaths P;
+  P.ResourceDir = CAPTURE_LINT_RESOURCE_DIR;
+  P.CudaPath = detectCudaPath();
+  std::string Exe = llvm::sys::fs::getMainExecutable(
+      Argv0, reinterpret_cast<void *>(&findToolPaths));
+  llvm::SmallString<256> Installed(llvm::sys::path::parent_path(Exe));
+  llvm::sys::path::append(Installed, "..", "share", "capture-lint", "compat");
+  if (llvm::sys::fs::is_directory(Installed))
+    P.CompatDir = std::string(Installed);
+  else
+    P.CompatDir = CAPTURE_LINT_SOURCE_COMPAT_DIR;
+  return P;
+}
+
+/// Writes through a temporary file and a rename, so a reader never sees a
+/// half-written report.
+bool writeOutput(const std::string &Path, const std::string &Text) {
+  if (Path.empty() || Path == "-") {
+    llvm::outs() << Text;
+    llvm::outs().flush();
+    return true;
+  }
+  std::string Tmp = Path + ".tmp." + std::to_string(llvm::sys::Process::getProcessId());
+  std::error_code EC;
+  {
+    llvm::raw_fd_ostream OS(Tmp, EC);
+    if (!EC) {
+      OS << Text;
+      OS.close();
+      EC = OS.error();
+    }
+  }
+  if (!EC)
+    EC = llvm::sys::fs::rename(Tmp, Path);
+  if (EC) {
+    llvm::sys::fs::remove(Tmp);
+    llvm::errs() << "capture-lint: error: cannot write '" << Path
+                 << "': " << EC.message() << "\n";
+    return false;
+  }
+  return true;
+}
+
+} // namespace
+
+int main(int Argc, char **Argv) {
+  (void)CaptureModuleAnchor;
+  Options O = parseArgs(Argc, Argv);
+  if (O.Help) {
+    llvm::outs() << Usage;
+    return 0;
+  }
+  if (O.Version) {
+    llvm::outs() << "capture-lint " << CAPTURE_LINT_VERSION << " (LLVM "
+                 << CAPTURE_LINT_LLVM_VERSION << ")\n";
+    return 0;
+  }
+
+  // Catalogs first: a bad one is a configuration error, not a finding.
+  std::vector<std::string> CatalogKeys = O.Run.Files;
+  if (CatalogKeys.empty())
+    CatalogKeys.push_back("./-");
+  std::shared_ptr<const Catalog> FirstCatalog;
+  for (const std::string &F : CatalogKeys) {
+    auto Cat = effectiveCatalog(F, O.Run.Catalogs);
+    if (!Cat) {
+      llvm::errs() << "capture-lint: error: " << llvm::toString(Cat.takeError())
+                   << "\n";
+      return 2;
+    }
+    if (!FirstCatalog)
+      FirstCatalog = *Cat;
+  }
+  if (O.ExportCatalog)
+    return writeOutput(O.Output, FirstCatalog->toJson()) ? 0 : 2;
+
+  std::vector<std::string> Checks = enabledChecks(O.Run.ChecksGlob);
+  if (Checks.empty()) {
+    llvm::errs() << "capture-lint: error: --checks='" << O.Run.ChecksGlob
+                 << "' enables no check; known checks:";
+    for (const CheckInfo &C : allChecks())
+      llvm::errs() << " " << C.Name;
+    llvm::errs() << "\n";
+    return 2;
+  }
+  if (O.ListChecks) {
+    std::string Text;
+    for (const std::string &C : Checks)
+      Text += C + "\n";
+    return writeOutput(O.Output, Text) ? 0 : 2;
+  }
+  if (O.Run.Files.empty() && O.Run.BuildDir.empty())
+    usageError("no input files (give FILE... or -p BUILD_DIR)");
+
+  O.Run.Paths = findToolPaths(Argv[0]);
+  llvm::CrashRecoveryContext::Enable();
+  Report R = runAnalysis(O.Run);
+
+  std::string Text;
+  llvm::raw_string_ostream OS(Text);
+  if (O.Format == "json")
+    writeJson(R, OS);
+  else if (O.Format == "sarif")
+    writeSarif(R, OS);
+  else
+    writeText(R, OS);
+  OS.flush();
+  bool Written = writeOutput(O.Output, Text);
+
+  for (const std::string &W : R.Warnings)
+    llvm::errs() << "capture-lint: warning: " << W << "\n";
+  if (!O.Quiet) {
+    unsigned Remarks = R.Findings.size() - R.failingFindings();
+    llvm::errs() << "capture-lint: " << R.FilesAnalyzed << " file"
+                 << (R.FilesAnalyzed == 1 ? "" : "s") << " analysed, "
+                 << R.failingFindings() << " finding"
+                 << (R.failingFindings() == 1 ? "" : "s");
+    if (Remarks)
+      llvm::errs() << " and " << Remarks << " remark" << (Remarks == 1 ? "" : "s");
+    if (!R.Errors.empty())
+      llvm::errs() << ", " << R.Errors.size() << " error"
+                   << (R.Errors.size() == 1 ? "" : "s")
+                   << " that kept files from being analysed";
+    llvm::errs() << "\n";
+  }
+  if (!Written || !R.Errors.empty())
+    return 2;
+  return R.failingFindings() ? 1 : 0;
+}

@@ -1,0 +1,377 @@
+//===- CompileFlags.cpp - Compile commands clang can parse ----------------===//
+
+#include "CompileFlags.h"
+
+#include "clang/Driver/Driver.h"
+#include "clang/Driver/Options.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Option/ArgList.h"
+#include "llvm/Option/OptTable.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Program.h"
+#include "llvm/Support/StringSaver.h"
+
+namespace capture_lint {
+
+std::string detectCudaPath() {
+  for (const char *Var : {"CUDA_HOME", "CUDA_PATH"})
+    if (const char *V = std::getenv(Var); V && *V &&
+                                          llvm::sys::fs::is_directory(V))
+      return V;
+  if (auto Nvcc = llvm::sys::findProgramByName("nvcc")) {
+    llvm::SmallString<256> Real;
+    if (!llvm::sys::fs::real_path(*Nvcc, Real)) {
+      llvm::StringRef Bin = llvm::sys::path::parent_path(Real);
+      return llvm::sys::path::parent_path(Bin).str();
+    }
+  }
+  if (llvm::sys::fs::is_directory("/usr/local/cuda/include"))
+    return "/usr/local/cuda";
+  return "";
+}
+
+SourceLanguage languageOfFile(llvm::StringRef File) {
+  llvm::StringRef Ext = llvm::sys::path::extension(File);
+  if (Ext == ".cu" || Ext == ".cuh")
+    return SourceLanguage::Cuda;
+  if (Ext == ".hip")
+    return SourceLanguage::Hip;
+  if (Ext == ".cpp" || Ext == ".cc" || Ext == ".cxx" || Ext == ".c++" ||
+      Ext == ".C" || Ext == ".h" || Ext == ".hpp" || Ext == ".hh" ||
+      Ext == ".hxx")
+    return SourceLanguage::Cxx;
+  return SourceLanguage::Unknown;
+}
+
+/// Flags every command gets: clang's resource directory (the tool does not
+/// live next to clang), and for CUDA the compat headers and host-only
+/// parsing.
+static void addEssentials(std::vector<std::string> &Args, SourceLanguage Lang,
+                          const ToolPaths &Paths, bool HasCudaPath) {
+  if (!Paths.ResourceDir.empty())
+    Args.push_back("-resource-dir=" + Paths.ResourceDir);
+  if (Lang == SourceLanguage::Cuda) {
+    Args.push_back("--cuda-host-only");
+    Args.push_back("-Wno-unknown-cuda-version");
+    if (!HasCudaPath && !Paths.CudaPath.empty())
+      Args.push_back("--cuda-path=" + Paths.CudaPath);
+    if (!Paths.CompatDir.empty()) {
+      // After the real include paths: only fills in headers CUDA 13 removed.
+      Args.push_back("-idirafter");
+      Args.push_back(Paths.CompatDir);
+    }
+    if (!Paths.CudaPath.empty()) {
+      llvm::SmallString<256> Cccl(Paths.CudaPath);
+      llvm::sys::path::append(Cccl, "include", "cccl");
+      if (llvm::sys::fs::is_directory(Cccl)) {
+        Args.push_back("-idirafter");
+        Args.push_back(std::string(Cccl));
+      }
+    }
+  } else if (Lang == SourceLanguage::Hip) {
+    Args.push_back("--offload-host-only");
+  }
+  Args.push_back("-Wno-unused-command-line-argument");
+}
+
+std::optional<std::vector<std::string>> defaultCommand(llvm::StringRef File,
+                                                       const ToolPaths &Paths) {
+  SourceLanguage Lang = languageOfFile(File);
+  std::vector<std::string> Args = {"clang++"};
+  switch (Lang) {
+  case SourceLanguage::Cuda:
+    Args.insert(Args.end(), {"-x", "cuda", "-std=c++17"});
+    break;
+  case SourceLanguage::Hip:
+    Args.insert(Args.end(), {"-x", "hip", "-std=c++17"});
+    break;
+  case SourceLanguage::Cxx:
+    Args.insert(Args.end(), {"-x", "c++", "-std=c++17"});
+    if (!Paths.CudaPath.empty()) {
+      Args.push_back("-isystem");
+      Args.push_back(Paths.CudaPath + "/include");
+    }
+    break;
+  case SourceLanguage::Unknown:
+    return std::nullopt;
+  }
+  addEssentials(Args, Lang, Paths, false);
+  Args.push_back(File.str());
+  return Args;
+}
+
+std::vector<std::string> explicitCommand(const std::vector<std::string> &Flags,
+                                         llvm::StringRef File,
+                                         const ToolPaths &Paths) {
+  std::vector<std::string> Args = {"clang++"};
+  Args.insert(Args.end(), Flags.begin(), Flags.end());
+  SourceLanguage Lang = languageOfFile(File);
+  bool HasCudaPath = false;
+  for (size_t I = 0; I < Flags.size(); ++I) {
+    llvm::StringRef F = Flags[I];
+    if (F == "cuda" && I > 0 && Flags[I - 1] == "-x")
+      Lang = SourceLanguage::Cuda;
+    if (F == "hip" && I > 0 && Flags[I - 1] == "-x")
+      Lang = SourceLanguage::Hip;
+    if (F.starts_with("--cuda-path") || F == "-nocudainc")
+      HasCudaPath = true;
+  }
+  addEssentials(Args, Lang, Paths, HasCudaPath);
+  Args.push_back(File.str());
+  return Args;
+}
+
+namespace {
+
+/// nvcc flags with no clang meaning for host-side analysis. Separate-value
+/// forms take the next argument too.
+const llvm::StringSet<> NvccDropped = {
+    "-forward-unknown-to-host-compiler", "--forward-unknown-to-host-compiler",
+    "--expt-relaxed-constexpr", "-expt-relaxed-constexpr",
+    "--expt-extended-lambda", "-expt-extended-lambda", "--extended-lambda",
+    "-extended-lambda", "-dc", "-dw", "--device-c", "--device-w",
+    "--use_fast_math", "-use_fast_math", "-lineinfo", "--generate-line-info",
+    "-G", "--device-debug", "-Wno-deprecated-gpu-targets", "--keep", "-keep",
+    "-res-usage", "--resource-usage", "-src-in-ptx", "--source-in-ptx",
+    "--restrict", "-restrict", "--allow-unsupported-compiler",
+    "-allow-unsupported-compiler", "--no-host-device-initializer-list",
+    "--no-host-device-move-forward", "-Werror", "-cuda",
+    "--cuda", "-ptx", "--ptx", "-cubin", "--cubin", "-fatbin", "--fatbin",
+    "--display-error-number", "-err-no", "--no-display-error-number",
+    "-no-err-no", "-MD", "-MMD", "-MP", "-static-global-template-stub=true",
+    "-static-global-template-stub=false"};
+const llvm::StringSet<> NvccDroppedWithValue = {
+    "--generate-code", "-gencode", "-arch", "--gpu-architecture", "-code",
+    "--gpu-code", "-ccbin", "--compiler-bindir", "--diag-suppress",
+    "-diag-suppress", "--diag-warn", "-diag-warn", "--diag-error",
+    "-diag-error", "-Xcudafe", "-Xptxas", "--ptxas-options", "-Xnvlink",
+    "--nvlink-options", "-Xarchive", "--archive-options", "-maxrregcount",
+    "--maxrregcount", "-t", "--threads", "--split-compile", "-split-compile",
+    "-time", "--time", "-cudart", "--cudart", "-cudadevrt", "--cudadevrt",
+    "-rdc", "--relocatable-device-code", "-MF", "-MT", "-MQ", "-ftz",
+    "--ftz", "-prec-div", "--prec-div", "-prec-sqrt", "--prec-sqrt",
+    "-fmad", "--fmad", "-Xlinker", "--linker-options", "-Werror",
+    "-odir", "--output-directory", "-keep-dir", "--keep-dir",
+    "-default-stream", "--default-stream", "-optf", "--options-file",
+    "-Xcompiler", "--compiler-options", "-std", "--std", "-x", "--x",
+    "--include-path", "--system-include", "--define-macro",
+    "--undefine-macro", "--pre-include"};
+
+/// Splits a flag into name and "=value" when the name is one of \p Set.
+bool splitJoined(llvm::StringRef Arg, const llvm::StringSet<> &Set,
+                 llvm::StringRef &Name, llvm::StringRef &Value) {
+  size_t Eq = Arg.find('=');
+  if (Eq == llvm::StringRef::npos)
+    return false;
+  Name = Arg.substr(0, Eq);
+  Value = Arg.substr(Eq + 1);
+  return Set.contains(Name);
+}
+
+class NvccTranslator {
+public:
+  NvccTranslator(llvm::StringRef Directory, std::vector<std::string> &Out,
+                 std::vector<std::string> &Warnings)
+      : Directory(Directory), Out(Out), Warnings(Warnings) {}
+
+  void run(const std::vector<std::string> &Args, unsigned Depth) {
+    for (size_t I = 0; I < Args.size(); ++I) {
+      llvm::StringRef A = Args[I];
+      auto Next = [&]() -> std::optional<std::string> {
+        if (I + 1 < Args.size())
+          return Args[++I];
+        Warnings.push_back("nvcc flag '" + A.str() + "' is missing its value");
+        return std::nullopt;
+      };
+      llvm::StringRef Name = A, Value;
+      bool Joined = splitJoined(A, NvccDroppedWithValue, Name, Value);
+      if (!Joined && NvccDroppedWithValue.contains(A)) {
+        auto V = Next();
+        if (!V)
+          continue;
+        handleValued(A, *V, Depth);
+        continue;
+      }
+      if (Joined) {
+        handleValued(Name, Value.str(), Depth);
+        continue;
+      }
+      if (NvccDropped.contains(A) || A.starts_with("-rdc=") ||
+          A.starts_with("-arch=") || A.starts_with("-Werror=") ||
+          A.starts_with("-Xcudafe=") || A.starts_with("--Werror="))
+        continue;
+      Out.push_back(A.str());
+    }
+  }
+
+private:
+  void handleValued(llvm::StringRef Name, const std::string &Value,
+                    unsigned Depth) {
+    if (Name == "-Xcompiler" || Name == "--compiler-options") {
+      llvm::SmallVector<llvm::StringRef, 8> Parts;
+      llvm::StringRef(Value).split(Parts, ',', -1, false);
+      for (llvm::StringRef P : Parts)
+        Out.push_back(P.trim().str());
+      return;
+    }
+    if (Name == "-std" || Name == "--std") {
+      Out.push_back("-std=" + Value);
+      return;
+    }
+    if (Name == "-x" || Name == "--x") {
+      Out.push_back("-x");
+      Out.push_back(Value == "cu" ? "cuda" : Value);
+      return;
+    }
+    if (Name == "-default-stream" || Name == "--default-stream") {
+      if (Value == "per-thread" || Value == "legacy")
+        Out.push_back("-fgpu-default-stream=" + Value);
+      return;
+    }
+    if (Name == "--include-path") {
+      Out.push_back("-I" + Value);
+      return;
+    }
+    if (Name == "--system-include") {
+      Out.push_back("-isystem");
+      Out.push_back(Value);
+      return;
+    }
+    if (Name == "--define-macro") {
+      Out.push_back("-D" + Value);
+      return;
+    }
+    if (Name == "--undefine-macro") {
+      Out.push_back("-U" + Value);
+      return;
+    }
+    if (Name == "--pre-include") {
+      Out.push_back("-include");
+      Out.push_back(Value);
+      return;
+    }
+    if (Name == "-optf" || Name == "--options-file") {
+      expandOptionsFile(Value, Depth);
+      return;
+    }
+    // Everything else in NvccDroppedWithValue is dropped.
+  }
+
+  void expandOptionsFile(const std::string &Path, unsigned Depth) {
+    if (Depth > 8) {
+      Warnings.push_back("--options-file nesting too deep at '" + Path + "'");
+      return;
+    }
+    llvm::SmallString<256> Full(Path);
+    if (!llvm::sys::path::is_absolute(Full) && !Directory.empty()) {
+      Full = Directory;
+      llvm::sys::path::append(Full, Path);
+    }
+    auto Buf = llvm::MemoryBuffer::getFile(Full);
+    if (!Buf) {
+      Warnings.push_back("cannot read nvcc options file '" +
+                         std::string(Full) +
+                         "': " + Buf.getError().message());
+      return;
+    }
+    llvm::BumpPtrAllocator Alloc;
+    llvm::StringSaver Saver(Alloc);
+    llvm::SmallVector<const char *, 32> Tokens;
+    llvm::cl::TokenizeGNUCommandLine((*Buf)->getBuffer(), Saver, Tokens);
+    std::vector<std::string> Args(Tokens.begin(), Tokens.end());
+    run(Args, Depth + 1);
+  }
+
+  llvm::StringRef Directory;
+  std::vector<std::string> &Out;
+  std::vector<std::string> &Warnings;
+};
+
+bool isNvcc(llvm::StringRef Compiler) {
+  llvm::StringRef Base = llvm::sys::path::filename(Compiler);
+  return Base == "nvcc" || Base.starts_with("nvcc-") || Base == "nvcc.exe";
+}
+
+/// Drops the flags clang's driver does not know, with a warning for each.
+void dropUnknownFlags(std::vector<std::string> &Args, llvm::StringRef Origin,
+                      std::vector<std::string> &Warnings) {
+  const llvm::opt::OptTable &Table = clang::driver::getDriverOptTable();
+  std::vector<const char *> Argv;
+  for (size_t I = 1; I < Args.size(); ++I)
+    Argv.push_back(Args[I].c_str());
+  unsigned MissingIndex = 0, MissingCount = 0;
+  llvm::opt::InputArgList Parsed =
+      Table.ParseArgs(Argv, MissingIndex, MissingCount,
+                      llvm::opt::Visibility(clang::driver::options::ClangOption));
+  llvm::StringSet<> Unknown;
+  for (const llvm::opt::Arg *A :
+       Parsed.filtered(clang::driver::options::OPT_UNKNOWN))
+    Unknown.insert(A->getAsString(Parsed));
+  if (Unknown.empty())
+    return;
+  std::vector<std::string> Kept = {Args.front()};
+  for (size_t I = 1; I < Args.size(); ++I) {
+    if (Unknown.contains(Args[I])) {
+      Warnings.push_back("dropping " + Origin.str() + " flag '" + Args[I] +
+                         "' that clang does not understand");
+      continue;
+    }
+    Kept.push_back(Args[I]);
+  }
+  Args = std::move(Kept);
+}
+
+} // namespace
+
+TranslatedCommand translateCommand(const std::vector<std::string> &Command,
+                                   llvm::StringRef File,
+                                   llvm::StringRef Directory,
+                                   const ToolPaths &Paths) {
+  TranslatedCommand Result;
+  if (Command.empty())
+    return Result;
+  llvm::StringRef Compiler = Command.front();
+  std::vector<std::string> Rest(Command.begin() + 1, Command.end());
+  std::vector<std::string> &Out = Result.Args;
+  Out.push_back("clang++");
+  bool FromNvcc = isNvcc(Compiler);
+  if (FromNvcc)
+    NvccTranslator(Directory, Out, Result.Warnings).run(Rest, 0);
+  else
+    Out.insert(Out.end(), Rest.begin(), Rest.end());
+
+  SourceLanguage Lang = languageOfFile(File);
+  bool HasCudaPath = false;
+  for (size_t I = 1; I < Out.size(); ++I) {
+    if (Out[I] == "-x" && I + 1 < Out.size()) {
+      if (Out[I + 1] == "cuda")
+        Lang = SourceLanguage::Cuda;
+      else if (Out[I + 1] == "hip")
+        Lang = SourceLanguage::Hip;
+    }
+    if (llvm::StringRef(Out[I]).starts_with("--cuda-path"))
+      HasCudaPath = true;
+  }
+  // nvcc compiles .cpp files as C++ unless told `-x cu`; its CUDA path is
+  // the one it was installed with.
+  if (FromNvcc && !HasCudaPath && llvm::sys::path::is_absolute(Compiler)) {
+    llvm::StringRef Root =
+        llvm::sys::path::parent_path(llvm::sys::path::parent_path(Compiler));
+    if (llvm::sys::fs::is_directory(Root + "/include")) {
+      Out.push_back("--cuda-path=" + Root.str());
+      HasCudaPath = true;
+    }
+  }
+  dropUnknownFlags(Out, FromNvcc ? "nvcc" : llvm::sys::path::filename(Compiler),
+                   Result.Warnings);
+  std::vector<std::string> Extra;
+  addEssentials(Extra, Lang, Paths, HasCudaPath);
+  // Before the input file, which stays where the database put it.
+  Out.insert(Out.end(), Extra.begin(), Extra.end());
+  return Result;
+}
+
+} // namespace capture_lint

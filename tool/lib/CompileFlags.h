@@ -1,0 +1,59 @@
+//===- CompileFlags.h - Compile commands clang can parse --------*- C++ -*-===//
+//
+// capture-lint parses sources with clang, but CUDA projects are built with
+// nvcc and HIP projects with hipcc. This file turns a compile command from a
+// compile database into one clang accepts (nvcc-only flags dropped or
+// translated, --options-file expanded, -Xcompiler unpacked, host-only
+// analysis requested) and builds working default commands for files given
+// without a database.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CAPTURE_LINT_TOOL_COMPILEFLAGS_H
+#define CAPTURE_LINT_TOOL_COMPILEFLAGS_H
+
+#include "llvm/ADT/StringRef.h"
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace capture_lint {
+
+/// Where the tool finds what it adds to every command.
+struct ToolPaths {
+  std::string ResourceDir; // clang's builtin headers
+  std::string CompatDir;   // CUDA 13 compat headers shipped with the tool
+  std::string CudaPath;    // empty when no CUDA install was found
+};
+
+/// Finds CUDA: $CUDA_HOME, $CUDA_PATH, nvcc on PATH, /usr/local/cuda.
+std::string detectCudaPath();
+
+enum class SourceLanguage { Cuda, Hip, Cxx, Unknown };
+SourceLanguage languageOfFile(llvm::StringRef File);
+
+struct TranslatedCommand {
+  std::vector<std::string> Args; // argv, starting with the compiler
+  std::vector<std::string> Warnings;
+};
+
+/// Translates a compile command (argv) for \p File as clang-tidy will run
+/// it. \p Directory resolves relative --options-file paths.
+TranslatedCommand translateCommand(const std::vector<std::string> &Command,
+                                   llvm::StringRef File,
+                                   llvm::StringRef Directory,
+                                   const ToolPaths &Paths);
+
+/// The default command for a file given without a database or `--` flags;
+/// nullopt when the extension is not one capture-lint knows.
+std::optional<std::vector<std::string>>
+defaultCommand(llvm::StringRef File, const ToolPaths &Paths);
+
+/// The command for a file given with explicit flags after `--`.
+std::vector<std::string> explicitCommand(const std::vector<std::string> &Flags,
+                                         llvm::StringRef File,
+                                         const ToolPaths &Paths);
+
+} // namespace capture_lint
+
+#endif // CAPTURE_LINT_TOOL_COMPILEFLAGS_H

@@ -1,0 +1,67 @@
+//===- JsonOutput.cpp - The documented JSON output ------------------------===//
+//
+// Stable fields (docs/usage.md): version, tool, findings[] {check, severity,
+// file, line, column, message, api, region {file, begin_line, end_line, mode,
+// stream}, notes[] {file, line, column, message}}, errors[], warnings[],
+// summary.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Report.h"
+#include "Version.h"
+
+#include <nlohmann/json.hpp>
+
+namespace capture_lint {
+
+using nlohmann::json;
+
+void writeJson(const Report &R, llvm::raw_ostream &OS) {
+  json Doc;
+  Doc["version"] = 1;
+  Doc["tool"] = {{"name", "capture-lint"}, {"version", CAPTURE_LINT_VERSION}};
+  json Findings = json::array();
+  for (const ReportFinding &F : R.Findings) {
+    json J;
+    J["check"] = F.Check;
+    J["severity"] = F.Severity;
+    J["file"] = F.Loc.File;
+    J["line"] = F.Loc.Line;
+    J["column"] = F.Loc.Column;
+    J["message"] = F.Message;
+    J["api"] = F.Api;
+    if (F.HasRegion)
+      J["region"] = {{"file", F.RegionFile},
+                     {"begin_line", F.RegionBeginLine},
+                     {"end_line", F.RegionEndLine
+                                      ? json(F.RegionEndLine)
+                                      : json(nullptr)},
+                     {"mode", F.Mode},
+                     {"stream", F.Stream}};
+    else
+      J["region"] = nullptr;
+    json Notes = json::array();
+    for (const ReportNote &N : F.Notes)
+      Notes.push_back({{"file", N.Loc.File},
+                       {"line", N.Loc.Line},
+                       {"column", N.Loc.Column},
+                       {"message", N.Message}});
+    J["notes"] = std::move(Notes);
+    Findings.push_back(std::move(J));
+  }
+  json Errors = json::array();
+  for (const ReportError &E : R.Errors)
+    Errors.push_back({{"file", E.Loc.File},
+                      {"line", E.Loc.Line},
+                      {"column", E.Loc.Column},
+                      {"message", E.Message}});
+  Doc["findings"] = std::move(Findings);
+  Doc["errors"] = std::move(Errors);
+  Doc["warnings"] = R.Warnings;
+  Doc["summary"] = {{"files", R.FilesAnalyzed},
+                    {"findings", R.Findings.size()},
+                    {"errors", R.Errors.size()}};
+  OS << Doc.dump(2, ' ', false, json::error_handler_t::replace) << "\n";
+}
+
+} // namespace capture_lint

@@ -1,0 +1,36 @@
+//===- Report.cpp - The checks' descriptions and shared report helpers ----===//
+
+#include "Report.h"
+
+namespace capture_lint {
+
+unsigned Report::failingFindings() const {
+  unsigned N = 0;
+  for (const ReportFinding &F : Findings)
+    if (F.Severity != "remark")
+      ++N;
+  return N;
+}
+
+llvm::ArrayRef<CheckInfo> allChecks() {
+  static const CheckInfo Checks[] = {
+      {"capture-sync-call",
+       "Synchronization or a query inside a CUDA/HIP graph capture region."},
+      {"capture-host-read",
+       "Device-to-host read inside a capture region (item(), .cpu(), a "
+       "synchronous D2H copy, or a host read of an async copy's "
+       "destination)."},
+      {"capture-allocation",
+       "Allocation or library set-up inside a capture region."},
+      {"capture-shape-branch",
+       "Host control flow on a tensor shape or a device value inside a "
+       "capture region: replays repeat the recorded path."},
+      {"capture-legacy-stream",
+       "Work on the legacy default stream while a stream is capturing."},
+      {"capture-unended-region",
+       "A capture begun in a function and never ended there."},
+  };
+  return Checks;
+}
+
+} // namespace capture_lint

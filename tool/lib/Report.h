@@ -1,0 +1,71 @@
+//===- Report.h - What one capture-lint run found ---------------*- C++ -*-===//
+//
+// The result of a run, independent of the output format: findings with
+// their notes and region, errors that kept a file from being analysed, and
+// warnings about the run itself (dropped flags, files missing from the
+// compile database). The text, JSON and SARIF writers all read this.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CAPTURE_LINT_TOOL_REPORT_H
+#define CAPTURE_LINT_TOOL_REPORT_H
+
+#include "llvm/Support/raw_ostream.h"
+#include <string>
+#include <vector>
+
+namespace capture_lint {
+
+struct ReportLocation {
+  std::string File; // absolute
+  unsigned Line = 0, Column = 0;
+  std::string LineText; // the source line, for carets
+};
+
+struct ReportNote {
+  ReportLocation Loc;
+  std::string Message;
+};
+
+struct ReportFinding {
+  std::string Check;
+  std::string Severity; // error, warning, remark
+  ReportLocation Loc;
+  std::string Message;
+  std::string Api;
+  bool HasRegion = false;
+  std::string RegionFile;
+  unsigned RegionBeginLine = 0, RegionEndLine = 0;
+  std::string Mode, Stream;
+  std::vector<ReportNote> Notes;
+};
+
+struct ReportError {
+  ReportLocation Loc; // File may be set without a line
+  std::string Message;
+};
+
+struct Report {
+  std::vector<ReportFinding> Findings;
+  std::vector<ReportError> Errors;
+  std::vector<std::string> Warnings;
+  unsigned FilesAnalyzed = 0;
+
+  /// Findings that fail the run (errors and warnings, not remarks).
+  unsigned failingFindings() const;
+};
+
+/// The checks capture-lint knows, with one-line descriptions (SARIF rules).
+struct CheckInfo {
+  const char *Name;
+  const char *Description;
+};
+llvm::ArrayRef<CheckInfo> allChecks();
+
+void writeText(const Report &R, llvm::raw_ostream &OS);
+void writeJson(const Report &R, llvm::raw_ostream &OS);
+void writeSarif(const Report &R, llvm::raw_ostream &OS);
+
+} // namespace capture_lint
+
+#endif // CAPTURE_LINT_TOOL_REPORT_H

@@ -1,0 +1,39 @@
+//===- Runner.h - Running the capture checks over files ---------*- C++ -*-===//
+//
+// Builds a compile command for every input (from a compile database, from
+// flags after `--`, or from defaults), runs clang-tidy's engine with only the
+// capture-* checks on each file, in parallel, and collects a Report. Each
+// file runs under crash recovery, so one file that crashes the parser is
+// reported and the others are still analysed.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CAPTURE_LINT_TOOL_RUNNER_H
+#define CAPTURE_LINT_TOOL_RUNNER_H
+
+#include "CompileFlags.h"
+#include "Report.h"
+
+namespace capture_lint {
+
+struct RunConfig {
+  std::vector<std::string> Files;
+  std::string BuildDir; // -p
+  bool HasExplicitFlags = false;
+  std::vector<std::string> ExplicitFlags; // after --
+  std::string ChecksGlob = "capture-*";
+  std::vector<std::string> Catalogs;
+  unsigned Jobs = 1;
+  ToolPaths Paths;
+};
+
+/// The checks \p Glob enables, in clang-tidy's order.
+std::vector<std::string> enabledChecks(llvm::StringRef Glob);
+
+/// Runs the analysis. Problems with inputs (missing files, a database that
+/// does not load) land in Report::Errors.
+Report runAnalysis(const RunConfig &Config);
+
+} // namespace capture_lint
+
+#endif // CAPTURE_LINT_TOOL_RUNNER_H
