@@ -167,7 +167,9 @@ std::optional<std::string> legacyStreamSpelling(const Expr *Arg,
   }
   if (Arg->isValueDependent())
     return std::nullopt;
-  std::string Text = sourceText(Arg, Ctx);
+  // Without parentheses: a macro parameter "(stream)" then spells as the
+  // argument the user wrote.
+  std::string Text = sourceText(Arg->IgnoreParenImpCasts(), Ctx);
   if (Arg->isNullPointerConstant(const_cast<ASTContext &>(Ctx),
                                  Expr::NPC_ValueDependentIsNotNull))
     return Text.empty() ? std::string("null stream") : "'" + Text + "'";

@@ -1,0 +1,51 @@
+# lit configuration for capture-lint: fixtures per check (mock headers),
+# the suite on the machine's real CUDA/HIP headers, and end-to-end CLI tests.
+import os
+import shutil
+
+import lit.formats
+
+# Paths come from the build: ctest passes the generated site config.
+_site = lit_config.params.get("capture_lint_site_config")
+if not _site or not os.path.exists(_site):
+    lit_config.fatal("run the lit suites through ctest, or pass "
+                     "--param capture_lint_site_config=BUILD/tests/lit/lit.site.cfg.py")
+exec(open(_site).read())
+
+config.name = "capture-lint"
+config.test_format = lit.formats.ShTest(execute_external=False)
+config.suffixes = [".cu", ".cpp", ".hip", ".test"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.capture_lint_build_dir, "tests", "lit")
+config.excludes = ["Inputs"]
+
+llvm_bin = config.llvm_bin_dir
+config.environment["PATH"] = os.pathsep.join(
+    [llvm_bin, config.environment.get("PATH", os.environ.get("PATH", ""))])
+# No stray user configuration may leak into the tests.
+for var in ("CUDA_HOME", "CUDA_PATH"):
+    if var in os.environ:
+        config.environment[var] = os.environ[var]
+
+mock = os.path.join(config.capture_lint_source_dir, "tests", "Inputs", "mock")
+cuda_mock = ("-x cuda -nocudainc -nocudalib --cuda-gpu-arch=sm_70 -std=c++17 "
+             "-isystem %s/cuda" % mock)
+hip_mock = ("-x hip -nogpuinc -nogpulib --offload-arch=gfx90a -std=c++17 "
+            "-isystem %s/hip" % mock)
+torch_mock = "-x c++ -std=c++17 -isystem %s/torch -isystem %s/cuda" % (mock, mock)
+
+config.substitutions.append(("%capture-lint", config.capture_lint_bin))
+config.substitutions.append(("%cuda-mock", cuda_mock))
+config.substitutions.append(("%hip-mock", hip_mock))
+config.substitutions.append(("%torch-mock", torch_mock))
+config.substitutions.append(("%mock", mock))
+config.substitutions.append(("%python", config.python_executable))
+config.substitutions.append(("%sarif-schema", config.sarif_schema))
+config.substitutions.append(("%plugin", config.capture_lint_plugin))
+
+if os.path.exists("/usr/local/cuda/include/cuda_runtime.h"):
+    config.available_features.add("real-cuda")
+if os.path.exists("/usr/include/hip/hip_runtime.h"):
+    config.available_features.add("real-hip")
+if os.path.exists(config.sarif_schema):
+    config.available_features.add("sarif-schema")

@@ -1,0 +1,171 @@
+//===- CatalogTest.cpp - Loading and validating the API catalog -----------===//
+
+#include "capture_lint/Catalog.h"
+#include "capture_lint/ProjectConfig.h"
+
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/raw_ostream.h"
+#include "gtest/gtest.h"
+
+using namespace capture_lint;
+
+namespace {
+
+std::string loadError(const std::string &Text) {
+  Catalog C;
+  llvm::Error E = C.addDocument(Text, "user.json");
+  return E ? llvm::toString(std::move(E)) : "";
+}
+
+TEST(Catalog, BuiltinLoadsCleanly) {
+  Catalog C;
+  for (const BuiltinCatalogFile &F : builtinCatalogFiles()) {
+    llvm::Error E = C.addDocument(F.Text, F.Name);
+    EXPECT_FALSE(E) << llvm::toString(std::move(E));
+  }
+  EXPECT_EQ(builtinCatalogFiles().size(), 5u);
+  EXPECT_GT(C.apis().size(), 150u);
+  EXPECT_GE(C.regions().size(), 9u);
+}
+
+TEST(Catalog, VariantsResolveToTheirEntry) {
+  Catalog C;
+  C.addBuiltin();
+  ASSERT_TRUE(C.findApi("cuMemAlloc_v2"));
+  EXPECT_EQ(C.findApi("cuMemAlloc_v2")->Name, "cuMemAlloc");
+  EXPECT_EQ(C.findApi("cudaMemcpy_ptds")->Name, "cudaMemcpy");
+  EXPECT_EQ(C.findApi("cudaStreamSynchronize_ptsz")->Class, Hazard::Sync);
+  EXPECT_EQ(C.findApi("cublasCreate_v2")->Class, Hazard::Allocation);
+  ASSERT_TRUE(C.findRegionApi("cudaStreamBeginCapture_ptsz"));
+  EXPECT_EQ(C.findRegionApi("cuStreamBeginCapture_v2")->Group, "cuda-stream");
+  const RegionApi *Torch =
+      C.findRegionApi("at::cuda::CUDAGraph::capture_begin");
+  ASSERT_TRUE(Torch);
+  EXPECT_EQ(Torch->StreamArg, -1);
+  EXPECT_EQ(C.findGuard("cudaStreamIsCapturing")->StatusArg, 1);
+}
+
+TEST(Catalog, EveryEntryCitesASource) {
+  Catalog C;
+  C.addBuiltin();
+  for (const auto &E : C.apis())
+    EXPECT_FALSE(E->Source.empty()) << E->Name;
+}
+
+TEST(Catalog, ModesAreData) {
+  Catalog C;
+  C.addBuiltin();
+  const ApiEntry *M = C.findApi("cudaMalloc");
+  EXPECT_EQ(M->behaviourIn(CaptureMode::Global), Behaviour::Illegal);
+  EXPECT_EQ(M->behaviourIn(CaptureMode::Relaxed), Behaviour::Eager);
+  EXPECT_EQ(M->behaviourIn(CaptureMode::Unknown), Behaviour::Illegal);
+  EXPECT_EQ(C.findApi("cudaMallocAsync")->behaviourIn(CaptureMode::Global),
+            Behaviour::Captured);
+}
+
+TEST(Catalog, MalformedJsonNamesTheFile) {
+  std::string E = loadError("{ \"apis\": [ ");
+  EXPECT_NE(E.find("catalog 'user.json': malformed JSON"), std::string::npos)
+      << E;
+}
+
+TEST(Catalog, MissingFieldNamesEntryAndField) {
+  std::string E = loadError(R"({"apis": [{"name": "myAlloc",
+    "modes": {"global": "illegal", "thread_local": "illegal",
+              "relaxed": "eager"}, "message": "m", "fix": "f",
+    "source": "s"}]})");
+  EXPECT_EQ(E, "catalog 'user.json': apis[0] ('myAlloc'), field 'hazard': "
+               "missing required field");
+}
+
+TEST(Catalog, BadValuesAndUnknownFields) {
+  std::string Base = R"({"name": "x", "hazard": "%s", "modes": {"global":
+    "%s", "thread_local": "legal", "relaxed": "legal"}, "source": "s",
+    "message": "m", "fix": "f"%s})";
+  auto Doc = [&](const char *H, const char *G, const char *Extra) {
+    char Buf[1024];
+    std::snprintf(Buf, sizeof Buf, Base.c_str(), H, G, Extra);
+    return std::string("{\"apis\": [") + Buf + "]}";
+  };
+  EXPECT_NE(loadError(Doc("bogus", "legal", "")).find("field 'hazard': 'bogus'"),
+            std::string::npos);
+  EXPECT_NE(loadError(Doc("sync", "sometimes", ""))
+                .find("field 'modes', field 'global': 'sometimes'"),
+            std::string::npos);
+  EXPECT_NE(loadError(Doc("sync", "legal", ", \"strem_arg\": 1"))
+                .find("field 'strem_arg': unknown field"),
+            std::string::npos);
+  EXPECT_NE(loadError(R"({"apiz": []})").find("field 'apiz'"),
+            std::string::npos);
+  EXPECT_EQ(loadError(Doc("sync", "illegal", "")), "");
+}
+
+TEST(Catalog, ABadDocumentChangesNothing) {
+  Catalog C;
+  llvm::Error E = C.addDocument(
+      R"({"apis": [{"name": "a", "hazard": "sync", "modes": {"global":
+      "illegal", "thread_local": "illegal", "relaxed": "illegal"},
+      "message": "m", "fix": "f", "source": "s"}, {"name": "b"}]})",
+      "x.json");
+  EXPECT_TRUE(!!E);
+  llvm::consumeError(std::move(E));
+  EXPECT_EQ(C.findApi("a"), nullptr);
+}
+
+TEST(Catalog, UserEntriesOverrideBuiltin) {
+  Catalog C;
+  C.addBuiltin();
+  llvm::Error E = C.addDocument(
+      R"({"apis": [{"name": "cudaMalloc", "hazard": "allocation", "modes":
+      {"global": "legal", "thread_local": "legal", "relaxed": "legal"},
+      "message": "m", "fix": "f", "source": "our allocator hook"}]})",
+      "mine.json");
+  ASSERT_FALSE(E);
+  EXPECT_EQ(C.findApi("cudaMalloc")->behaviourIn(CaptureMode::Global),
+            Behaviour::Legal);
+}
+
+TEST(Catalog, ExportLoadsAgainUnchanged) {
+  Catalog C;
+  C.addBuiltin();
+  std::string Json = C.toJson();
+  Catalog Again;
+  llvm::Error E = Again.addDocument(Json, "export.json");
+  ASSERT_FALSE(E) << llvm::toString(std::move(E));
+  ASSERT_EQ(Again.apis().size(), C.apis().size());
+  for (size_t I = 0; I < C.apis().size(); ++I) {
+    const ApiEntry &A = *C.apis()[I], &B = *Again.apis()[I];
+    EXPECT_EQ(A.Name, B.Name);
+    EXPECT_EQ(A.Variants, B.Variants);
+    EXPECT_EQ(A.Modes, B.Modes);
+    EXPECT_EQ(A.Class, B.Class);
+    EXPECT_EQ(A.Family, B.Family);
+    EXPECT_EQ(A.Message, B.Message);
+  }
+  EXPECT_EQ(Again.regions().size(), C.regions().size());
+  EXPECT_EQ(Again.guards().size(), C.guards().size());
+}
+
+TEST(ProjectConfig, FoundByWalkingUp) {
+  llvm::SmallString<128> Dir;
+  ASSERT_FALSE(llvm::sys::fs::createUniqueDirectory("cl-config", Dir));
+  std::string Sub = std::string(Dir) + "/a/b";
+  ASSERT_FALSE(llvm::sys::fs::create_directories(Sub));
+  {
+    std::error_code EC;
+    llvm::raw_fd_ostream OS(std::string(Dir) + "/.capture-lint.json", EC);
+    OS << R"({"apis": [{"name": "myPoolAlloc", "hazard": "allocation",
+      "modes": {"global": "illegal", "thread_local": "illegal",
+      "relaxed": "eager"}, "message": "allocates from our pool",
+      "fix": "allocate before capture", "source": "team knowledge"}]})";
+  }
+  EXPECT_EQ(findProjectConfig(Sub + "/x.cu"),
+            std::string(Dir) + "/.capture-lint.json");
+  auto Cat = effectiveCatalog(Sub + "/x.cu", {});
+  ASSERT_TRUE(!!Cat);
+  EXPECT_TRUE((*Cat)->findApi("myPoolAlloc"));
+  EXPECT_TRUE((*Cat)->findApi("cudaMalloc"));
+  llvm::sys::fs::remove_directories(Dir);
+}
+
+} // namespace
