@@ -81,8 +81,10 @@ void CaptureCheckBase::check(const MatchFinder::MatchResult &Result) {
 }
 
 void CaptureCheckBase::emit(const Finding &F, const SourceManager &SM) {
-  DiagnosticIDs::Level Level = F.Level == Severity::Error ? DiagnosticIDs::Error
-                               : F.Level == Severity::Remark
+  // clang-tidy never lets NOLINT suppress an error-level diagnostic, so
+  // errors are emitted as warnings; the CLI reports the real severity from
+  // the FindingRecord.
+  DiagnosticIDs::Level Level = F.Level == Severity::Remark
                                    ? DiagnosticIDs::Remark
                                    : DiagnosticIDs::Warning;
   diag(F.Loc, "%0", Level) << F.Message;

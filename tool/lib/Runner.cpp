@@ -340,6 +340,7 @@ Report runAnalysis(const RunConfig &Config) {
       auto It = ByKey.find({F.Check, E.Message.FilePath, E.Message.FileOffset});
       if (It != ByKey.end()) {
         const FindingRecord &Rec = *It->second;
+        F.Severity = Rec.Severity;
         F.Api = Rec.Api;
         F.HasRegion = !Rec.RegionFile.empty();
         F.RegionFile = absolutePath(Rec.RegionFile, E.BuildDirectory);

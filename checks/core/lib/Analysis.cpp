@@ -590,11 +590,11 @@ void CaptureAnalyzer::analyzeFunction(const FunctionDecl *FD) {
     F.Loc = fileLoc(R.Begin->getBeginLoc(), SM);
     F.Api = catalogName(R.Begin->getDirectCallee());
     std::string EndName;
+    // Name the end call of the begin's own API family when there is one.
     for (const auto &Other : P->Cat.regions())
-      if (Other->Kind == RegionApi::End && Other->Group == R.Api->Group) {
+      if (Other->Kind == RegionApi::End && Other->Group == R.Api->Group &&
+          (EndName.empty() || Other->Family == R.Api->Family))
         EndName = Other->Name;
-        break;
-      }
     F.Message = "capture of " + streamPhrase(R) + " begun here is never "
                 "ended in '" + displayName(Def) + "': no path from it reaches "
                 "a matching '" + EndName + "', so the stream stays in capture "

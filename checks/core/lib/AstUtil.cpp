@@ -50,6 +50,18 @@ SourceLocation fileLoc(SourceLocation L, const SourceManager &SM) {
   return SM.getFileLoc(L);
 }
 
+std::string writtenText(const Expr *E, const ASTContext &Ctx) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  CharSourceRange Range = Lexer::makeFileCharRange(
+      CharSourceRange::getTokenRange(E->getSourceRange()), SM,
+      Ctx.getLangOpts());
+  if (Range.isInvalid())
+    return "";
+  bool Invalid = false;
+  StringRef Text = Lexer::getSourceText(Range, SM, Ctx.getLangOpts(), &Invalid);
+  return Invalid || Text.size() > 200 ? "" : Text.str();
+}
+
 std::string sourceText(const Expr *E, const ASTContext &Ctx) {
   if (!E)
     return "";
@@ -167,9 +179,11 @@ std::optional<std::string> legacyStreamSpelling(const Expr *Arg,
   }
   if (Arg->isValueDependent())
     return std::nullopt;
-  // Without parentheses: a macro parameter "(stream)" then spells as the
-  // argument the user wrote.
-  std::string Text = sourceText(Arg->IgnoreParenImpCasts(), Ctx);
+  // As written in the file (`cudaStreamLegacy`); inside a macro body, the
+  // argument without the body's parentheses ("(stream)" spells as `0`).
+  std::string Text = writtenText(Arg, Ctx);
+  if (Text.empty())
+    Text = sourceText(Arg->IgnoreParenImpCasts(), Ctx);
   if (Arg->isNullPointerConstant(const_cast<ASTContext &>(Ctx),
                                  Expr::NPC_ValueDependentIsNotNull))
     return Text.empty() ? std::string("null stream") : "'" + Text + "'";

@@ -32,6 +32,10 @@ std::string catalogName(const clang::FunctionDecl *FD);
 /// their spelling). Empty when it cannot be recovered.
 std::string sourceText(const clang::Expr *E, const clang::ASTContext &Ctx);
 
+/// Source text of \p E only when it maps to one range of the file (a whole
+/// macro use such as `cudaStreamLegacy` counts); empty otherwise.
+std::string writtenText(const clang::Expr *E, const clang::ASTContext &Ctx);
+
 /// A location in a file for diagnostics: a call written as a macro argument
 /// (CUDA_CHECK(cudaMalloc(...))) maps to where the argument is spelled, a
 /// call produced by a macro body maps to the macro's use.

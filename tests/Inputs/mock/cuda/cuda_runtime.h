@@ -3,6 +3,7 @@
 // nothing else. Used with -nocudainc -nocudalib --cuda-host-only.
 #pragma once
 #include <stddef.h>
+#include <stdlib.h>
 
 #define __host__ __attribute__((host))
 #define __device__ __attribute__((device))
