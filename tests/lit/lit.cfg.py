@@ -39,6 +39,9 @@ config.substitutions.append(("%cuda-mock", cuda_mock))
 config.substitutions.append(("%hip-mock", hip_mock))
 config.substitutions.append(("%torch-mock", torch_mock))
 config.substitutions.append(("%mock", mock))
+config.substitutions.append(("%expect-exit", "%s %s" % (
+    config.python_executable,
+    os.path.join(config.test_source_root, "cli", "Inputs", "expect_exit.py"))))
 config.substitutions.append(("%python", config.python_executable))
 config.substitutions.append(("%sarif-schema", config.sarif_schema))
 config.substitutions.append(("%plugin", config.capture_lint_plugin))

@@ -130,17 +130,29 @@ ShapeTaint::directSource(const Expr *E) const {
         return Source{"'" + Entry->Display + "'", true, {}, ""};
     }
   }
+  // Reading a copy destination's data: `x` for a scalar, `p[i]`, `*p`,
+  // `v[i]` for buffers. Passing the pointer on reads nothing.
+  const VarDecl *Read = nullptr;
   if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
     if (const auto *V = dyn_cast<VarDecl>(DRE->getDecl())) {
       auto It = Tainted.find(V);
       if (It != Tainted.end())
         return Source{"'" + V->getNameAsString() + "'", It->second.DeviceValue,
                       It->second.Loc, It->second.Origin};
-      if (DeviceCopyDestinations.count(V))
-        return Source{"'" + V->getNameAsString() + "'", true,
-                      V->getLocation(), "a device-to-host copy"};
+      if (!V->getType()->isPointerType() && !V->getType()->isArrayType() &&
+          !V->getType()->isRecordType())
+        Read = V;
     }
+  } else if (isa<ArraySubscriptExpr>(E) ||
+             (isa<UnaryOperator>(E) &&
+              cast<UnaryOperator>(E)->getOpcode() == UO_Deref) ||
+             (isa<CXXOperatorCallExpr>(E) &&
+              cast<CXXOperatorCallExpr>(E)->getOperator() == OO_Subscript)) {
+    Read = baseVarOf(E);
   }
+  if (Read && DeviceCopyDestinations.count(Read))
+    return Source{"'" + Read->getNameAsString() + "'", true,
+                  Read->getLocation(), "a device-to-host copy"};
   return std::nullopt;
 }
 
@@ -152,6 +164,8 @@ ShapeTaint::dependency(const Expr *E) const {
     return S;
   if (isa<LambdaExpr>(E))
     return std::nullopt;
+  if (const auto *U = dyn_cast<UnaryOperator>(E); U && U->getOpcode() == UO_AddrOf)
+    return std::nullopt; // taking an address reads nothing
   for (const Stmt *Child : E->children())
     if (const auto *CE = dyn_cast_or_null<Expr>(Child))
       if (auto S = dependency(CE))
