@@ -468,11 +468,11 @@ void CaptureAnalyzer::Impl::scanPendingRead(const Stmt *S, const FlowState &St,
   if (!Cast || Cast->getCastKind() != CK_LValueToRValue)
     return;
   const Expr *Sub = Cast->getSubExpr()->IgnoreParens();
-  const VarDecl *V = baseVarOf(Sub);
+  const ValueDecl *V = baseDeclOf(Sub);
   if (!V || !St.PendingHostCopies.count(V))
     return;
   // Reading the pointer itself (to pass it on) is not reading the data.
-  if (isa<DeclRefExpr>(Sub) &&
+  if (namesDecl(Sub, V) &&
       (V->getType()->isPointerType() || V->getType()->isArrayType()))
     return;
   const CallExpr *Copy = nullptr;

@@ -50,12 +50,12 @@ bool copiesDeviceToHost(const CallExpr *Call, const ApiEntry &Entry,
   return Kind && *Kind == 2; // cudaMemcpyDeviceToHost, hipMemcpyDeviceToHost
 }
 
-const VarDecl *deviceToHostDestination(const CallExpr *Call,
+const ValueDecl *deviceToHostDestination(const CallExpr *Call,
                                        const ApiEntry &Entry,
                                        const ASTContext &Ctx) {
   if (!copiesDeviceToHost(Call, Entry, Ctx))
     return nullptr;
-  return baseVarOf(Call->getArg(*Entry.CopyDstArg));
+  return baseDeclOf(Call->getArg(*Entry.CopyDstArg));
 }
 
 } // namespace capture_lint

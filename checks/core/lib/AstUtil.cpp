@@ -113,7 +113,7 @@ const NamedDecl *namedDeclOf(const Expr *E) {
   return nullptr;
 }
 
-const VarDecl *baseVarOf(const Expr *E) {
+const ValueDecl *baseDeclOf(const Expr *E) {
   while (E) {
     E = E->IgnoreParenCasts();
     if (const auto *U = dyn_cast<UnaryOperator>(E)) {
@@ -142,7 +142,10 @@ const VarDecl *baseVarOf(const Expr *E) {
       return nullptr;
     }
     if (const auto *ME = dyn_cast<MemberExpr>(E)) {
-      // s.field, p->field
+      // A member of this object is itself the thing; s.field, p->field
+      // belong to s and p.
+      if (isa<CXXThisExpr>(ME->getBase()->IgnoreParenImpCasts()))
+        return dyn_cast<FieldDecl>(ME->getMemberDecl());
       E = ME->getBase();
       continue;
     }
@@ -151,6 +154,16 @@ const VarDecl *baseVarOf(const Expr *E) {
     return nullptr;
   }
   return nullptr;
+}
+
+bool namesDecl(const Expr *E, const ValueDecl *D) {
+  E = E->IgnoreParenImpCasts();
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
+    return DRE->getDecl() == D;
+  if (const auto *ME = dyn_cast<MemberExpr>(E))
+    return ME->getMemberDecl() == D &&
+           isa<CXXThisExpr>(ME->getBase()->IgnoreParenImpCasts());
+  return false;
 }
 
 std::optional<int64_t> constantInt(const Expr *E, const ASTContext &Ctx) {

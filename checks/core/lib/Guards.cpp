@@ -15,7 +15,7 @@ class StatusVarCollector : public RecursiveASTVisitor<StatusVarCollector> {
 public:
   StatusVarCollector(
       const Catalog &Cat,
-      llvm::DenseMap<const VarDecl *, const GuardApi *> &Out)
+      llvm::DenseMap<const ValueDecl *, const GuardApi *> &Out)
       : Cat(Cat), Out(Out) {}
 
   bool VisitCallExpr(CallExpr *Call) {
@@ -23,7 +23,7 @@ public:
     if (!G || G->StatusArg < 0 ||
         static_cast<unsigned>(G->StatusArg) >= Call->getNumArgs())
       return true;
-    if (const VarDecl *V = baseVarOf(Call->getArg(G->StatusArg)))
+    if (const ValueDecl *V = baseDeclOf(Call->getArg(G->StatusArg)))
       Out[V] = G;
     return true;
   }
@@ -32,7 +32,7 @@ public:
 
 private:
   const Catalog &Cat;
-  llvm::DenseMap<const VarDecl *, const GuardApi *> &Out;
+  llvm::DenseMap<const ValueDecl *, const GuardApi *> &Out;
 };
 } // namespace
 
@@ -43,13 +43,10 @@ void GuardRecognizer::scan(const Stmt *Body) {
 
 const GuardApi *GuardRecognizer::statusOperand(const Expr *E) const {
   E = unwrap(E);
-  if (const auto *DRE = dyn_cast_or_null<DeclRefExpr>(E)) {
-    if (const auto *V = dyn_cast<VarDecl>(DRE->getDecl())) {
-      auto It = StatusVars.find(V);
-      if (It != StatusVars.end())
-        return It->second;
-    }
-    return nullptr;
+  if (isa_and_nonnull<DeclRefExpr, MemberExpr>(E)) {
+    const ValueDecl *V = baseDeclOf(E);
+    auto It = V && namesDecl(E, V) ? StatusVars.find(V) : StatusVars.end();
+    return It != StatusVars.end() ? It->second : nullptr;
   }
   if (const auto *Call = dyn_cast_or_null<CallExpr>(E)) {
     const GuardApi *G = Cat.findGuard(catalogName(Call->getDirectCallee()));

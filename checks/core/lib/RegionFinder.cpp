@@ -115,7 +115,7 @@ void RegionFinder::transfer(const Stmt *S, FlowState &State) const {
     return;
   if (const ApiEntry *E = matchApi(Call, Cat))
     if (E->behaviourIn(CaptureMode::Global) == Behaviour::Captured)
-      if (const VarDecl *V = deviceToHostDestination(Call, *E, Ctx))
+      if (const ValueDecl *V = deviceToHostDestination(Call, *E, Ctx))
         if (State.PendingHostCopies.insert(V).second)
           State.PendingCopyCalls.push_back({V, Call});
 }

@@ -41,14 +41,14 @@ public:
   }
   bool VisitCallExpr(CallExpr *Call) {
     if (const ApiEntry *E = matchApi(Call, Cat))
-      if (const VarDecl *V = deviceToHostDestination(Call, *E, Ctx))
-        CopyDestinations.insert(V);
+      if (const ValueDecl *V = deviceToHostDestination(Call, *E, Ctx))
+        CopyDestinations.try_emplace(V, Call->getBeginLoc());
     return true;
   }
   bool TraverseLambdaExpr(LambdaExpr *) { return true; }
 
   std::vector<Write> Writes;
-  llvm::DenseSet<const VarDecl *> CopyDestinations;
+  llvm::DenseMap<const ValueDecl *, SourceLocation> CopyDestinations;
 
 private:
   void record(const Expr *LHS, const Expr *RHS, SourceLocation Loc) {
@@ -132,27 +132,33 @@ ShapeTaint::directSource(const Expr *E) const {
   }
   // Reading a copy destination's data: `x` for a scalar, `p[i]`, `*p`,
   // `v[i]` for buffers. Passing the pointer on reads nothing.
-  const VarDecl *Read = nullptr;
+  const ValueDecl *Read = nullptr;
   if (const auto *DRE = dyn_cast<DeclRefExpr>(E)) {
     if (const auto *V = dyn_cast<VarDecl>(DRE->getDecl())) {
       auto It = Tainted.find(V);
       if (It != Tainted.end())
         return Source{"'" + V->getNameAsString() + "'", It->second.DeviceValue,
                       It->second.Loc, It->second.Origin};
-      if (!V->getType()->isPointerType() && !V->getType()->isArrayType() &&
-          !V->getType()->isRecordType())
-        Read = V;
     }
+  }
+  if (isa<DeclRefExpr>(E) || isa<MemberExpr>(E)) {
+    const ValueDecl *D = baseDeclOf(E);
+    if (D && namesDecl(E, D) && !D->getType()->isPointerType() &&
+        !D->getType()->isArrayType() && !D->getType()->isRecordType())
+      Read = D;
   } else if (isa<ArraySubscriptExpr>(E) ||
              (isa<UnaryOperator>(E) &&
               cast<UnaryOperator>(E)->getOpcode() == UO_Deref) ||
              (isa<CXXOperatorCallExpr>(E) &&
               cast<CXXOperatorCallExpr>(E)->getOperator() == OO_Subscript)) {
-    Read = baseVarOf(E);
+    Read = baseDeclOf(E);
   }
-  if (Read && DeviceCopyDestinations.count(Read))
-    return Source{"'" + Read->getNameAsString() + "'", true,
-                  Read->getLocation(), "a device-to-host copy"};
+  if (Read) {
+    auto It = DeviceCopyDestinations.find(Read);
+    if (It != DeviceCopyDestinations.end())
+      return Source{"'" + Read->getNameAsString() + "'", true, It->second,
+                    "the device-to-host copy"};
+  }
   return std::nullopt;
 }
 

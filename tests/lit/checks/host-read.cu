@@ -50,3 +50,26 @@ void h2dIsFine(cudaStream_t s, int *d) {
   cudaStreamEndCapture(s, &g);
   (void)w;
 }
+
+// Members of this: the copy destination and the status kept by an engine.
+struct Engine {
+  int *host_token;
+  int last;
+  cudaStreamCaptureStatus status;
+  void capture(cudaStream_t s, int *d) {
+    cudaGraph_t g;
+    cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);
+    cudaMemcpyAsync(host_token, d, sizeof(int), cudaMemcpyDeviceToHost, s);
+    cudaMemcpyAsync(&last, d, sizeof(int), cudaMemcpyDeviceToHost, s);
+    int t = host_token[0];
+    // CHECK: :[[@LINE-1]]:13: warning: host read of 'host_token'
+    int u = last;
+    // CHECK: :[[@LINE-1]]:13: warning: host read of 'last'
+    int *keep = host_token; // the pointer, not the data
+    cudaStreamIsCapturing(s, &status);
+    if (status == cudaStreamCaptureStatusNone)
+      cudaMemcpy(&t, d, sizeof(int), cudaMemcpyDeviceToHost); // guarded
+    cudaStreamEndCapture(s, &g);
+    (void)t, (void)u, (void)keep;
+  }
+};

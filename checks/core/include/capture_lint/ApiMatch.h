@@ -15,7 +15,7 @@
 namespace clang {
 class ASTContext;
 class CallExpr;
-class VarDecl;
+class ValueDecl;
 } // namespace clang
 
 namespace capture_lint {
@@ -30,8 +30,8 @@ const ApiEntry *matchApi(const clang::CallExpr *Call, const Catalog &Cat);
 bool copiesDeviceToHost(const clang::CallExpr *Call, const ApiEntry &Entry,
                         const clang::ASTContext &Ctx);
 
-/// The host variable a device-to-host copy writes, or null.
-const clang::VarDecl *deviceToHostDestination(const clang::CallExpr *Call,
+/// The host variable (or member of this) a device-to-host copy writes.
+const clang::ValueDecl *deviceToHostDestination(const clang::CallExpr *Call,
                                               const ApiEntry &Entry,
                                               const clang::ASTContext &Ctx);
 

@@ -50,9 +50,14 @@ const clang::Expr *unwrap(const clang::Expr *E);
 /// enumerator), or null.
 const clang::NamedDecl *namedDeclOf(const clang::Expr *E);
 
-/// The variable an expression refers to as the base of a pointer, array or
-/// address (`p`, `&x`, `buf.data()`, `(void*)p`), or null.
-const clang::VarDecl *baseVarOf(const clang::Expr *E);
+/// The variable or member of `this` an expression refers to as the base of
+/// a pointer, array or address (`p`, `&x`, `buf.data()`, `(void*)p`,
+/// `host_buf_` meaning `this->host_buf_`), or null.
+const clang::ValueDecl *baseDeclOf(const clang::Expr *E);
+
+/// True when \p E names \p D itself (`x`, or `m` for `this->m`), as
+/// opposed to an element or the pointee.
+bool namesDecl(const clang::Expr *E, const clang::ValueDecl *D);
 
 /// If \p Arg denotes the legacy default stream, how it was written
 /// ("defaulted", "0", "nullptr", "cudaStreamLegacy"...); otherwise nullopt.

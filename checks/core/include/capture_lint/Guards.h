@@ -27,7 +27,7 @@ namespace clang {
 class ASTContext;
 class Expr;
 class Stmt;
-class VarDecl;
+class ValueDecl;
 } // namespace clang
 
 namespace capture_lint {
@@ -37,7 +37,8 @@ public:
   GuardRecognizer(const Catalog &Cat, const clang::ASTContext &Ctx)
       : Cat(Cat), Ctx(Ctx) {}
 
-  /// Finds the status variables written by guard calls in \p Body.
+  /// Finds the status variables (locals, or members of this) written by
+  /// guard calls in \p Body.
   void scan(const clang::Stmt *Body);
 
   /// For a branch condition: true when the stream is known not to be
@@ -53,7 +54,7 @@ private:
 
   const Catalog &Cat;
   const clang::ASTContext &Ctx;
-  llvm::DenseMap<const clang::VarDecl *, const GuardApi *> StatusVars;
+  llvm::DenseMap<const clang::ValueDecl *, const GuardApi *> StatusVars;
 };
 
 } // namespace capture_lint

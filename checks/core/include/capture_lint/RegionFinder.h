@@ -56,9 +56,9 @@ struct FlowState {
   /// Must-fact: every path here passed a "not capturing" guard.
   bool Guarded = false;
   /// Host variables written by a captured device-to-host async copy.
-  llvm::SmallPtrSet<const clang::VarDecl *, 4> PendingHostCopies;
+  llvm::SmallPtrSet<const clang::ValueDecl *, 4> PendingHostCopies;
   /// The copy call that wrote each pending variable (first seen).
-  std::vector<std::pair<const clang::VarDecl *, const clang::CallExpr *>>
+  std::vector<std::pair<const clang::ValueDecl *, const clang::CallExpr *>>
       PendingCopyCalls;
 
   bool inRegion() const { return Reached && !Guarded && Active.any(); }

@@ -45,7 +45,9 @@ private:
   const Catalog &Cat;
   const AnalysisOptions &Opts;
   llvm::DenseMap<const clang::VarDecl *, VarTaint> Tainted;
-  llvm::DenseSet<const clang::VarDecl *> DeviceCopyDestinations;
+  /// Destinations of device-to-host copies, and the (first) copy call.
+  llvm::DenseMap<const clang::ValueDecl *, clang::SourceLocation>
+      DeviceCopyDestinations;
 };
 
 } // namespace capture_lint
