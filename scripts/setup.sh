@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Installs what capture-lint needs (Debian 12 packages) and builds it in
+# build/. Safe to run again: it installs only what is missing and rebuilds
+# incrementally. Used by demo.sh, test.sh and .ci/run.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+PACKAGES=(
+  clang-19 libclang-19-dev libclang-cpp19-dev llvm-19-dev
+  libclang-common-19-dev llvm-19-tools clang-tidy-19
+  cmake ninja-build libgtest-dev libgmock-dev nlohmann-json3-dev
+  libamdhip64-dev python3 python3-jsonschema
+)
+
+missing=()
+for p in "${PACKAGES[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||
+    missing+=("$p")
+done
+if ((${#missing[@]})); then
+  echo "setup: installing ${missing[*]}"
+  SUDO=""
+  [ "$(id -u)" -eq 0 ] || SUDO="sudo"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends \
+    "${missing[@]}" >/dev/null
+fi
+
+jobs=$(nproc)
+cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
+# Matcher-heavy clang code needs ~1 GB per compile job.
+ninja -C build -j "$jobs"
