@@ -8,7 +8,10 @@
 #include "clang-tidy/ClangTidyDiagnosticConsumer.h"
 #include "clang-tidy/ClangTidyModule.h"
 #include "clang-tidy/ClangTidyOptions.h"
+#include "clang/AST/ASTConsumer.h"
+#include "clang/AST/ASTContext.h"
 #include "clang/Frontend/FrontendActions.h"
+#include "clang/Frontend/MultiplexConsumer.h"
 #include "clang/Tooling/ArgumentsAdjusters.h"
 #include "clang/Tooling/CompilationDatabase.h"
 #include "clang/Tooling/JSONCompilationDatabase.h"
@@ -97,6 +100,22 @@ private:
   std::vector<FindingRecord> &Out;
 };
 
+/// Limits the AST traversal of the checks to declarations outside system
+/// headers, as clangd does for the main file: capture regions live in user
+/// code, and matching through every CUDA header costs more than the
+/// analysis. Calls into system headers are catalog entries or not followed.
+class UserCodeScope : public ASTConsumer {
+public:
+  void HandleTranslationUnit(ASTContext &Ctx) override {
+    const SourceManager &SM = Ctx.getSourceManager();
+    std::vector<Decl *> Scope;
+    for (Decl *D : Ctx.getTranslationUnitDecl()->decls())
+      if (!SM.isInSystemHeader(SM.getExpansionLoc(D->getLocation())))
+        Scope.push_back(D);
+    Ctx.setTraversalScope(Scope);
+  }
+};
+
 struct FileResult {
   std::vector<ClangTidyError> Diags;
   std::vector<FindingRecord> Records;
@@ -142,7 +161,10 @@ void analyzeFile(const std::string &File, const CommandDatabase &DB,
           explicit Action(ClangTidyASTConsumerFactory *F) : F(F) {}
           std::unique_ptr<ASTConsumer>
           CreateASTConsumer(CompilerInstance &CI, StringRef File) override {
-            return F->createASTConsumer(CI, File);
+            std::vector<std::unique_ptr<ASTConsumer>> Consumers;
+            Consumers.push_back(std::make_unique<UserCodeScope>());
+            Consumers.push_back(F->createASTConsumer(CI, File));
+            return std::make_unique<MultiplexConsumer>(std::move(Consumers));
           }
         };
         return std::make_unique<Action>(&Consumers);
