@@ -1,10 +1,11 @@
-//===- AllocationCheck.h - capture-allocation ------------------------------------------------===//
+//===- AllocationCheck.h - capture-allocation
+//------------------------------------------------===//
 //
-// Allocation and library set-up inside a capture region: cudaMalloc and friends,
-// cuMemAlloc*, hipMalloc*, cublasCreate, cufftPlan*, curandCreateGenerator,
-// ncclCommInitRank. cudaMallocAsync/cudaFreeAsync on the capturing stream are
-// legal and not reported.
-// See docs/checks/capture-allocation.md.
+// Allocation and library set-up inside a capture region: cudaMalloc and
+// friends, cuMemAlloc*, hipMalloc*, cublasCreate, cufftPlan*,
+// curandCreateGenerator, ncclCommInitRank. cudaMallocAsync/cudaFreeAsync on the
+// capturing stream are legal and not reported. See
+// docs/checks/capture-allocation.md.
 //
 //===----------------------------------------------------------------------===//
 

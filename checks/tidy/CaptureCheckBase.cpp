@@ -19,8 +19,7 @@ CaptureCheckBase::CaptureCheckBase(StringRef Name,
                                    CheckKind Kind)
     : ClangTidyCheck(Name, Context), Kind(Kind),
       CatalogOption(Options.getLocalOrGlobal("CaptureCatalog", "")) {
-  Analysis.MaxCallDepth =
-      Options.getLocalOrGlobal("MaxCallDepth", 8u);
+  Analysis.MaxCallDepth = Options.getLocalOrGlobal("MaxCallDepth", 8u);
 }
 
 CaptureCheckBase::~CaptureCheckBase() = default;
@@ -42,9 +41,7 @@ void CaptureCheckBase::registerMatchers(MatchFinder *Finder) {
   BeginNames = Cat->beginNames();
   std::vector<StringRef> Names(BeginNames.begin(), BeginNames.end());
   Finder->addMatcher(
-      callExpr(callee(functionDecl(hasAnyName(Names))))
-          .bind("begin"),
-      this);
+      callExpr(callee(functionDecl(hasAnyName(Names)))).bind("begin"), this);
 }
 
 /// The function whose body holds \p S: the nearest enclosing function,
@@ -71,8 +68,8 @@ void CaptureCheckBase::check(const MatchFinder::MatchResult &Result) {
   if (!Begin || !Cat)
     return;
   if (!Analyzer)
-    Analyzer = std::make_unique<CaptureAnalyzer>(*Result.Context, *Cat,
-                                                 Analysis);
+    Analyzer =
+        std::make_unique<CaptureAnalyzer>(*Result.Context, *Cat, Analysis);
   Analyzer->analyzeFunction(enclosingFunction(*Begin, *Result.Context));
   const std::vector<Finding> &All = Analyzer->findings();
   for (; Emitted < All.size(); ++Emitted)

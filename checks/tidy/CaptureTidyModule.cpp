@@ -19,8 +19,8 @@ namespace capture_lint::tidy {
 
 class CaptureModule : public clang::tidy::ClangTidyModule {
 public:
-  void addCheckFactories(
-      clang::tidy::ClangTidyCheckFactories &Factories) override {
+  void
+  addCheckFactories(clang::tidy::ClangTidyCheckFactories &Factories) override {
     Factories.registerCheck<SyncCallCheck>("capture-sync-call");
     Factories.registerCheck<HostReadCheck>("capture-host-read");
     Factories.registerCheck<AllocationCheck>("capture-allocation");

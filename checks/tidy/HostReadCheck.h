@@ -1,9 +1,10 @@
-//===- HostReadCheck.h - capture-host-read ------------------------------------------------===//
+//===- HostReadCheck.h - capture-host-read
+//------------------------------------------------===//
 //
-// Device-to-host reads inside a capture region: Tensor::item, .cpu(), .to(kCPU),
-// synchronous D2H copies, and host reads of memory that a captured async D2H
-// copy in the same region writes only at replay.
-// See docs/checks/capture-host-read.md.
+// Device-to-host reads inside a capture region: Tensor::item, .cpu(),
+// .to(kCPU), synchronous D2H copies, and host reads of memory that a captured
+// async D2H copy in the same region writes only at replay. See
+// docs/checks/capture-host-read.md.
 //
 //===----------------------------------------------------------------------===//
 

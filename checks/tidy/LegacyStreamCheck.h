@@ -1,9 +1,10 @@
-//===- LegacyStreamCheck.h - capture-legacy-stream ------------------------------------------------===//
+//===- LegacyStreamCheck.h - capture-legacy-stream
+//------------------------------------------------===//
 //
-// Work on the legacy default stream while a stream captures: <<<g, b>>> launches,
-// async calls whose stream is defaulted, 0, nullptr, NULL, cudaStreamLegacy,
-// and at::cuda::getDefaultCUDAStream.
-// See docs/checks/capture-legacy-stream.md.
+// Work on the legacy default stream while a stream captures: <<<g, b>>>
+// launches, async calls whose stream is defaulted, 0, nullptr, NULL,
+// cudaStreamLegacy, and at::cuda::getDefaultCUDAStream. See
+// docs/checks/capture-legacy-stream.md.
 //
 //===----------------------------------------------------------------------===//
 
@@ -16,7 +17,8 @@ namespace capture_lint::tidy {
 
 class LegacyStreamCheck : public CaptureCheckBase {
 public:
-  LegacyStreamCheck(llvm::StringRef Name, clang::tidy::ClangTidyContext *Context)
+  LegacyStreamCheck(llvm::StringRef Name,
+                    clang::tidy::ClangTidyContext *Context)
       : CaptureCheckBase(Name, Context, CheckKind::LegacyStream) {}
 };
 

@@ -15,19 +15,17 @@ ShapeBranchCheck::ShapeBranchCheck(llvm::StringRef Name,
                                    clang::tidy::ClangTidyContext *Context)
     : CaptureCheckBase(Name, Context, CheckKind::ShapeBranch) {
   AnalysisOptions Defaults;
-  Analysis.ShapeFunctions = splitCatalogList(Options.get(
-      "ShapeFunctions", joinList(Defaults.ShapeFunctions)));
-  Analysis.TensorClasses = splitCatalogList(Options.get(
-      "TensorClasses", joinList(Defaults.TensorClasses)));
+  Analysis.ShapeFunctions = splitCatalogList(
+      Options.get("ShapeFunctions", joinList(Defaults.ShapeFunctions)));
+  Analysis.TensorClasses = splitCatalogList(
+      Options.get("TensorClasses", joinList(Defaults.TensorClasses)));
 }
 
 void ShapeBranchCheck::storeOptions(
     clang::tidy::ClangTidyOptions::OptionMap &Opts) {
   CaptureCheckBase::storeOptions(Opts);
-  Options.store(Opts, "ShapeFunctions",
-                                joinList(Analysis.ShapeFunctions));
-  Options.store(Opts, "TensorClasses",
-                                joinList(Analysis.TensorClasses));
+  Options.store(Opts, "ShapeFunctions", joinList(Analysis.ShapeFunctions));
+  Options.store(Opts, "TensorClasses", joinList(Analysis.TensorClasses));
 }
 
 } // namespace capture_lint::tidy

@@ -18,7 +18,8 @@ namespace capture_lint::tidy {
 
 class ShapeBranchCheck : public CaptureCheckBase {
 public:
-  ShapeBranchCheck(llvm::StringRef Name, clang::tidy::ClangTidyContext *Context);
+  ShapeBranchCheck(llvm::StringRef Name,
+                   clang::tidy::ClangTidyContext *Context);
   void storeOptions(clang::tidy::ClangTidyOptions::OptionMap &Opts) override;
 };
 

@@ -1,7 +1,8 @@
-//===- SyncCallCheck.h - capture-sync-call ------------------------------------------------===//
+//===- SyncCallCheck.h - capture-sync-call
+//------------------------------------------------===//
 //
-// Synchronization and queries inside a capture region: device, context, stream and
-// event synchronize/query, synchronous cudaMemcpy/cudaMemset families,
+// Synchronization and queries inside a capture region: device, context, stream
+// and event synchronize/query, synchronous cudaMemcpy/cudaMemset families,
 // torch::cuda::synchronize, CUDAStream::synchronize/query.
 // See docs/checks/capture-sync-call.md.
 //

@@ -1,4 +1,5 @@
-//===- UnendedRegionCheck.h - capture-unended-region ------------------------------------------------===//
+//===- UnendedRegionCheck.h - capture-unended-region
+//------------------------------------------------===//
 //
 // A capture begun in a function that no path of that function ends: the stream
 // is left capturing.
@@ -15,7 +16,8 @@ namespace capture_lint::tidy {
 
 class UnendedRegionCheck : public CaptureCheckBase {
 public:
-  UnendedRegionCheck(llvm::StringRef Name, clang::tidy::ClangTidyContext *Context)
+  UnendedRegionCheck(llvm::StringRef Name,
+                     clang::tidy::ClangTidyContext *Context)
       : CaptureCheckBase(Name, Context, CheckKind::UnendedRegion) {}
 };
 

@@ -87,8 +87,9 @@ TEST(Catalog, BadValuesAndUnknownFields) {
     std::snprintf(Buf, sizeof Buf, Base.c_str(), H, G, Extra);
     return std::string("{\"apis\": [") + Buf + "]}";
   };
-  EXPECT_NE(loadError(Doc("bogus", "legal", "")).find("field 'hazard': 'bogus'"),
-            std::string::npos);
+  EXPECT_NE(
+      loadError(Doc("bogus", "legal", "")).find("field 'hazard': 'bogus'"),
+      std::string::npos);
   EXPECT_NE(loadError(Doc("sync", "sometimes", ""))
                 .find("field 'modes', field 'global': 'sometimes'"),
             std::string::npos);

@@ -80,10 +80,10 @@ TEST(CompileFlags, SeparateValuesAndSpellings) {
   EXPECT_THAT(A, Contains("-O3"));
   EXPECT_THAT(A, Contains("-fgpu-default-stream=per-thread"));
   EXPECT_THAT(A, Contains("-Iinc"));
-  for (const char *Gone : {"-gencode", "arch=compute_90,code=sm_90", "-arch",
-                           "sm_90", "-ccbin", "g++", "-Xcudafe",
-                           "--diag_suppress=177", "--use_fast_math",
-                           "-lineinfo"})
+  for (const char *Gone :
+       {"-gencode", "arch=compute_90,code=sm_90", "-arch", "sm_90", "-ccbin",
+        "g++", "-Xcudafe", "--diag_suppress=177", "--use_fast_math",
+        "-lineinfo"})
     EXPECT_THAT(A, Not(Contains(Gone))) << Gone;
 }
 
@@ -95,9 +95,9 @@ TEST(CompileFlags, OptionsFileIsExpanded) {
     llvm::raw_fd_ostream OS(std::string(Dir) + "/includes_CUDA.rsp", EC);
     OS << "-I/opt/dep/include \"-I/path with space\" --expt-relaxed-constexpr";
   }
-  auto T = translateCommand(
-      split("nvcc --options-file includes_CUDA.rsp -c a.cu"), "a.cu",
-      std::string(Dir), paths());
+  auto T =
+      translateCommand(split("nvcc --options-file includes_CUDA.rsp -c a.cu"),
+                       "a.cu", std::string(Dir), paths());
   EXPECT_THAT(T.Args, Contains("-I/opt/dep/include"));
   EXPECT_THAT(T.Args, Contains("-I/path with space"));
   EXPECT_THAT(T.Args, Not(Contains("--expt-relaxed-constexpr")));

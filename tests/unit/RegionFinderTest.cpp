@@ -5,8 +5,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "TestAST.h"
 #include "capture_lint/RegionFinder.h"
+#include "TestAST.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Expr.h"

@@ -28,7 +28,8 @@ using namespace capture_lint;
 extern volatile int CaptureModuleAnchorSource;
 static int CaptureModuleAnchor = CaptureModuleAnchorSource;
 
-static const char Usage[] = R"(USAGE: capture-lint [options] FILE... [-- COMPILER ARGS]
+static const char Usage[] =
+    R"(USAGE: capture-lint [options] FILE... [-- COMPILER ARGS]
        capture-lint [options] -p BUILD_DIR [FILE...]
 
 Finds code that breaks or silently corrupts CUDA/HIP graph capture.
@@ -169,7 +170,8 @@ bool writeOutput(const std::string &Path, const std::string &Text) {
     llvm::outs().flush();
     return true;
   }
-  std::string Tmp = Path + ".tmp." + std::to_string(llvm::sys::Process::getProcessId());
+  std::string Tmp =
+      Path + ".tmp." + std::to_string(llvm::sys::Process::getProcessId());
   std::error_code EC;
   {
     llvm::raw_fd_ostream OS(Tmp, EC);
@@ -265,7 +267,8 @@ int main(int Argc, char **Argv) {
                  << R.failingFindings() << " finding"
                  << (R.failingFindings() == 1 ? "" : "s");
     if (Remarks)
-      llvm::errs() << " and " << Remarks << " remark" << (Remarks == 1 ? "" : "s");
+      llvm::errs() << " and " << Remarks << " remark"
+                   << (Remarks == 1 ? "" : "s");
     if (!R.Errors.empty())
       llvm::errs() << ", " << R.Errors.size() << " error"
                    << (R.Errors.size() == 1 ? "" : "s")

@@ -18,8 +18,8 @@ namespace capture_lint {
 
 std::string detectCudaPath() {
   for (const char *Var : {"CUDA_HOME", "CUDA_PATH"})
-    if (const char *V = std::getenv(Var); V && *V &&
-                                          llvm::sys::fs::is_directory(V))
+    if (const char *V = std::getenv(Var);
+        V && *V && llvm::sys::fs::is_directory(V))
       return V;
   if (auto Nvcc = llvm::sys::findProgramByName("nvcc")) {
     llvm::SmallString<256> Real;
@@ -128,37 +128,123 @@ namespace {
 
 /// nvcc flags with no clang meaning for host-side analysis. Separate-value
 /// forms take the next argument too.
-const llvm::StringSet<> NvccDropped = {
-    "-forward-unknown-to-host-compiler", "--forward-unknown-to-host-compiler",
-    "--expt-relaxed-constexpr", "-expt-relaxed-constexpr",
-    "--expt-extended-lambda", "-expt-extended-lambda", "--extended-lambda",
-    "-extended-lambda", "-dc", "-dw", "--device-c", "--device-w",
-    "--use_fast_math", "-use_fast_math", "-lineinfo", "--generate-line-info",
-    "-G", "--device-debug", "-Wno-deprecated-gpu-targets", "--keep", "-keep",
-    "-res-usage", "--resource-usage", "-src-in-ptx", "--source-in-ptx",
-    "--restrict", "-restrict", "--allow-unsupported-compiler",
-    "-allow-unsupported-compiler", "--no-host-device-initializer-list",
-    "--no-host-device-move-forward", "-Werror", "-cuda",
-    "--cuda", "-ptx", "--ptx", "-cubin", "--cubin", "-fatbin", "--fatbin",
-    "--display-error-number", "-err-no", "--no-display-error-number",
-    "-no-err-no", "-MD", "-MMD", "-MP", "-static-global-template-stub=true",
-    "-static-global-template-stub=false"};
-const llvm::StringSet<> NvccDroppedWithValue = {
-    "--generate-code", "-gencode", "-arch", "--gpu-architecture", "-code",
-    "--gpu-code", "-ccbin", "--compiler-bindir", "--diag-suppress",
-    "-diag-suppress", "--diag-warn", "-diag-warn", "--diag-error",
-    "-diag-error", "-Xcudafe", "-Xptxas", "--ptxas-options", "-Xnvlink",
-    "--nvlink-options", "-Xarchive", "--archive-options", "-maxrregcount",
-    "--maxrregcount", "-t", "--threads", "--split-compile", "-split-compile",
-    "-time", "--time", "-cudart", "--cudart", "-cudadevrt", "--cudadevrt",
-    "-rdc", "--relocatable-device-code", "-MF", "-MT", "-MQ", "-ftz",
-    "--ftz", "-prec-div", "--prec-div", "-prec-sqrt", "--prec-sqrt",
-    "-fmad", "--fmad", "-Xlinker", "--linker-options", "-Werror",
-    "-odir", "--output-directory", "-keep-dir", "--keep-dir",
-    "-default-stream", "--default-stream", "-optf", "--options-file",
-    "-Xcompiler", "--compiler-options", "-std", "--std", "-x", "--x",
-    "--include-path", "--system-include", "--define-macro",
-    "--undefine-macro", "--pre-include"};
+const llvm::StringSet<> NvccDropped = {"-forward-unknown-to-host-compiler",
+                                       "--forward-unknown-to-host-compiler",
+                                       "--expt-relaxed-constexpr",
+                                       "-expt-relaxed-constexpr",
+                                       "--expt-extended-lambda",
+                                       "-expt-extended-lambda",
+                                       "--extended-lambda",
+                                       "-extended-lambda",
+                                       "-dc",
+                                       "-dw",
+                                       "--device-c",
+                                       "--device-w",
+                                       "--use_fast_math",
+                                       "-use_fast_math",
+                                       "-lineinfo",
+                                       "--generate-line-info",
+                                       "-G",
+                                       "--device-debug",
+                                       "-Wno-deprecated-gpu-targets",
+                                       "--keep",
+                                       "-keep",
+                                       "-res-usage",
+                                       "--resource-usage",
+                                       "-src-in-ptx",
+                                       "--source-in-ptx",
+                                       "--restrict",
+                                       "-restrict",
+                                       "--allow-unsupported-compiler",
+                                       "-allow-unsupported-compiler",
+                                       "--no-host-device-initializer-list",
+                                       "--no-host-device-move-forward",
+                                       "-Werror",
+                                       "-cuda",
+                                       "--cuda",
+                                       "-ptx",
+                                       "--ptx",
+                                       "-cubin",
+                                       "--cubin",
+                                       "-fatbin",
+                                       "--fatbin",
+                                       "--display-error-number",
+                                       "-err-no",
+                                       "--no-display-error-number",
+                                       "-no-err-no",
+                                       "-MD",
+                                       "-MMD",
+                                       "-MP",
+                                       "-static-global-template-stub=true",
+                                       "-static-global-template-stub=false"};
+const llvm::StringSet<> NvccDroppedWithValue = {"--generate-code",
+                                                "-gencode",
+                                                "-arch",
+                                                "--gpu-architecture",
+                                                "-code",
+                                                "--gpu-code",
+                                                "-ccbin",
+                                                "--compiler-bindir",
+                                                "--diag-suppress",
+                                                "-diag-suppress",
+                                                "--diag-warn",
+                                                "-diag-warn",
+                                                "--diag-error",
+                                                "-diag-error",
+                                                "-Xcudafe",
+                                                "-Xptxas",
+                                                "--ptxas-options",
+                                                "-Xnvlink",
+                                                "--nvlink-options",
+                                                "-Xarchive",
+                                                "--archive-options",
+                                                "-maxrregcount",
+                                                "--maxrregcount",
+                                                "-t",
+                                                "--threads",
+                                                "--split-compile",
+                                                "-split-compile",
+                                                "-time",
+                                                "--time",
+                                                "-cudart",
+                                                "--cudart",
+                                                "-cudadevrt",
+                                                "--cudadevrt",
+                                                "-rdc",
+                                                "--relocatable-device-code",
+                                                "-MF",
+                                                "-MT",
+                                                "-MQ",
+                                                "-ftz",
+                                                "--ftz",
+                                                "-prec-div",
+                                                "--prec-div",
+                                                "-prec-sqrt",
+                                                "--prec-sqrt",
+                                                "-fmad",
+                                                "--fmad",
+                                                "-Xlinker",
+                                                "--linker-options",
+                                                "-Werror",
+                                                "-odir",
+                                                "--output-directory",
+                                                "-keep-dir",
+                                                "--keep-dir",
+                                                "-default-stream",
+                                                "--default-stream",
+                                                "-optf",
+                                                "--options-file",
+                                                "-Xcompiler",
+                                                "--compiler-options",
+                                                "-std",
+                                                "--std",
+                                                "-x",
+                                                "--x",
+                                                "--include-path",
+                                                "--system-include",
+                                                "--define-macro",
+                                                "--undefine-macro",
+                                                "--pre-include"};
 
 /// Splits a flag into name and "=value" when the name is one of \p Set.
 bool splitJoined(llvm::StringRef Arg, const llvm::StringSet<> &Set,
@@ -272,8 +358,7 @@ private:
     }
     auto Buf = llvm::MemoryBuffer::getFile(Full);
     if (!Buf) {
-      Warnings.push_back("cannot read nvcc options file '" +
-                         std::string(Full) +
+      Warnings.push_back("cannot read nvcc options file '" + std::string(Full) +
                          "': " + Buf.getError().message());
       return;
     }
@@ -303,9 +388,9 @@ void dropUnknownFlags(std::vector<std::string> &Args, llvm::StringRef Origin,
   for (size_t I = 1; I < Args.size(); ++I)
     Argv.push_back(Args[I].c_str());
   unsigned MissingIndex = 0, MissingCount = 0;
-  llvm::opt::InputArgList Parsed =
-      Table.ParseArgs(Argv, MissingIndex, MissingCount,
-                      llvm::opt::Visibility(clang::driver::options::ClangOption));
+  llvm::opt::InputArgList Parsed = Table.ParseArgs(
+      Argv, MissingIndex, MissingCount,
+      llvm::opt::Visibility(clang::driver::options::ClangOption));
   llvm::StringSet<> Unknown;
   for (const llvm::opt::Arg *A :
        Parsed.filtered(clang::driver::options::OPT_UNKNOWN))

@@ -46,8 +46,8 @@ TranslatedCommand translateCommand(const std::vector<std::string> &Command,
 
 /// The default command for a file given without a database or `--` flags;
 /// nullopt when the extension is not one capture-lint knows.
-std::optional<std::vector<std::string>>
-defaultCommand(llvm::StringRef File, const ToolPaths &Paths);
+std::optional<std::vector<std::string>> defaultCommand(llvm::StringRef File,
+                                                       const ToolPaths &Paths);
 
 /// The command for a file given with explicit flags after `--`.
 std::vector<std::string> explicitCommand(const std::vector<std::string> &Flags,

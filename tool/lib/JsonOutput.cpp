@@ -31,13 +31,12 @@ void writeJson(const Report &R, llvm::raw_ostream &OS) {
     J["message"] = F.Message;
     J["api"] = F.Api;
     if (F.HasRegion)
-      J["region"] = {{"file", F.RegionFile},
-                     {"begin_line", F.RegionBeginLine},
-                     {"end_line", F.RegionEndLine
-                                      ? json(F.RegionEndLine)
-                                      : json(nullptr)},
-                     {"mode", F.Mode},
-                     {"stream", F.Stream}};
+      J["region"] = {
+          {"file", F.RegionFile},
+          {"begin_line", F.RegionBeginLine},
+          {"end_line", F.RegionEndLine ? json(F.RegionEndLine) : json(nullptr)},
+          {"mode", F.Mode},
+          {"stream", F.Stream}};
     else
       J["region"] = nullptr;
     json Notes = json::array();

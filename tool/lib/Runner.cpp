@@ -239,8 +239,8 @@ Report runAnalysis(const RunConfig &Config) {
     Loaded = tooling::JSONCompilationDatabase::loadFromFile(
         Path, Err, tooling::JSONCommandLineSyntax::AutoDetect);
     if (!Loaded) {
-      R.Errors.push_back({{std::string(Path)},
-                          "cannot load the compile database: " + Err});
+      R.Errors.push_back(
+          {{std::string(Path)}, "cannot load the compile database: " + Err});
       return R;
     }
   }
@@ -254,9 +254,9 @@ Report runAnalysis(const RunConfig &Config) {
     if (!Seen.insert(File).second)
       continue;
     if (!llvm::sys::fs::is_regular_file(File)) {
-      R.Errors.push_back({{File}, llvm::sys::fs::exists(File)
-                                      ? "not a regular file"
-                                      : "no such file"});
+      R.Errors.push_back({{File},
+                          llvm::sys::fs::exists(File) ? "not a regular file"
+                                                      : "no such file"});
       continue;
     }
     tooling::CompileCommand Cmd;
@@ -268,22 +268,24 @@ Report runAnalysis(const RunConfig &Config) {
     if (Loaded)
       FromDb = Loaded->getCompileCommands(File);
     if (!FromDb.empty()) {
-      TranslatedCommand T = translateCommand(
-          FromDb.front().CommandLine, File, FromDb.front().Directory,
-          Config.Paths);
+      TranslatedCommand T =
+          translateCommand(FromDb.front().CommandLine, File,
+                           FromDb.front().Directory, Config.Paths);
       for (const std::string &W : T.Warnings)
         R.Warnings.push_back(File + ": " + W);
       Cmd.CommandLine = std::move(T.Args);
       Cmd.Directory = FromDb.front().Directory;
     } else if (Config.HasExplicitFlags) {
-      Cmd.CommandLine = explicitCommand(Config.ExplicitFlags, File, Config.Paths);
+      Cmd.CommandLine =
+          explicitCommand(Config.ExplicitFlags, File, Config.Paths);
     } else {
       auto Default = defaultCommand(File, Config.Paths);
       if (!Default) {
         R.Errors.push_back(
-            {{File}, "cannot tell the language of this file (expected .cu, "
-                     ".cuh, .hip, .cpp, .cc, .cxx, .h, .hpp); pass compile "
-                     "flags after '--' or use -p with a compile database"});
+            {{File},
+             "cannot tell the language of this file (expected .cu, "
+             ".cuh, .hip, .cpp, .cc, .cxx, .h, .hpp); pass compile "
+             "flags after '--' or use -p with a compile database"});
         continue;
       }
       if (Loaded)
@@ -351,7 +353,7 @@ Report runAnalysis(const RunConfig &Config) {
       }
       ReportFinding F;
       F.Check = Name.str();
-      F.Severity = E.DiagLevel == ClangTidyError::Error     ? "error"
+      F.Severity = E.DiagLevel == ClangTidyError::Error    ? "error"
                    : E.DiagLevel == ClangTidyError::Remark ? "remark"
                                                            : "warning";
       F.Loc = Sources.locate(Path, E.Message.FileOffset);

@@ -19,8 +19,7 @@ using nlohmann::json;
 static std::string fileUri(const std::string &Path) {
   std::string Uri = "file://";
   for (char C : Path) {
-    if (std::isalnum(static_cast<unsigned char>(C)) ||
-        std::strchr("/-_.~", C))
+    if (std::isalnum(static_cast<unsigned char>(C)) || std::strchr("/-_.~", C))
       Uri += C;
     else {
       char Buf[4];
@@ -56,16 +55,18 @@ void writeSarif(const Report &R, llvm::raw_ostream &OS) {
         {{"id", C.Name},
          {"name", C.Name},
          {"shortDescription", {{"text", C.Description}}},
-         {"help", {{"text", std::string("See docs/checks/") + C.Name +
-                                ".md in the capture-lint distribution."}}}});
+         {"help",
+          {{"text", std::string("See docs/checks/") + C.Name +
+                        ".md in the capture-lint distribution."}}}});
   }
   json Results = json::array();
   for (const ReportFinding &F : R.Findings) {
-    json Result = {{"ruleId", F.Check},
-                   {"level", sarifLevel(F.Severity)},
-                   {"message", {{"text", F.Message}}},
-                   {"locations", json::array({{{"physicalLocation",
-                                                physicalLocation(F.Loc)}}})}};
+    json Result = {
+        {"ruleId", F.Check},
+        {"level", sarifLevel(F.Severity)},
+        {"message", {{"text", F.Message}}},
+        {"locations",
+         json::array({{{"physicalLocation", physicalLocation(F.Loc)}}})}};
     auto It = RuleIndex.find(F.Check);
     if (It != RuleIndex.end())
       Result["ruleIndex"] = It->second;
@@ -91,8 +92,8 @@ void writeSarif(const Report &R, llvm::raw_ostream &OS) {
   for (const ReportError &E : R.Errors) {
     json N = {{"level", "error"}, {"message", {{"text", E.Message}}}};
     if (!E.Loc.File.empty())
-      N["locations"] = json::array({{{"physicalLocation",
-                                      physicalLocation(E.Loc)}}});
+      N["locations"] =
+          json::array({{{"physicalLocation", physicalLocation(E.Loc)}}});
     Notifications.push_back(std::move(N));
   }
   for (const std::string &W : R.Warnings)

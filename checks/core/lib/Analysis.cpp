@@ -6,10 +6,10 @@
 #include "capture_lint/ShapeTaint.h"
 
 #include "clang/AST/ASTContext.h"
-#include "clang/Basic/SourceManager.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/StmtCXX.h"
+#include "clang/Basic/SourceManager.h"
 #include "llvm/ADT/SmallPtrSet.h"
 
 #include <tuple>
@@ -221,8 +221,9 @@ static std::string finalNote(const RawHazard &H) {
   case RawHazard::ApiCall:
     return "'" + H.Api + "' is called here";
   case RawHazard::LegacyArg:
-    return (H.Entry && H.Entry->Display == "kernel launch" ? H.Api
-                                                           : "'" + H.Api + "'") +
+    return (H.Entry && H.Entry->Display == "kernel launch"
+                ? H.Api
+                : "'" + H.Api + "'") +
            " is issued here";
   case RawHazard::PendingRead:
     return "'" + H.Detail + "' is read here";
@@ -311,8 +312,7 @@ struct CaptureAnalyzer::Impl {
                        std::vector<RawHazard> &Out);
   void descend(const FunctionDecl *Callee, SourceLocation At, const Scope &Sc,
                std::vector<RawHazard> &Out);
-  const std::vector<RawHazard> &summary(const FunctionDecl *FD,
-                                        unsigned Depth);
+  const std::vector<RawHazard> &summary(const FunctionDecl *FD, unsigned Depth);
 };
 
 static llvm::DenseSet<const CallExpr *> kernelConfigCalls(const Stmt *Body) {
@@ -548,8 +548,8 @@ void CaptureAnalyzer::analyzeFunction(const FunctionDecl *FD) {
   const FunctionDecl *Def = nullptr;
   if (!FD || !FD->hasBody(Def) || !Def || !P->Analyzed.insert(Def).second)
     return;
-  if (Def->isDependentContext() && Def->getTemplatedKind() !=
-                                       FunctionDecl::TK_NonTemplate)
+  if (Def->isDependentContext() &&
+      Def->getTemplatedKind() != FunctionDecl::TK_NonTemplate)
     return; // analysed through its instantiations
   const Stmt *Body = Def->getBody();
   ASTContext &Ctx = P->Ctx;
@@ -595,9 +595,14 @@ void CaptureAnalyzer::analyzeFunction(const FunctionDecl *FD) {
       if (Other->Kind == RegionApi::End && Other->Group == R.Api->Group &&
           (EndName.empty() || Other->Family == R.Api->Family))
         EndName = Other->Name;
-    F.Message = "capture of " + streamPhrase(R) + " begun here is never "
-                "ended in '" + displayName(Def) + "': no path from it reaches "
-                "a matching '" + EndName + "', so the stream stays in capture "
+    F.Message = "capture of " + streamPhrase(R) +
+                " begun here is never "
+                "ended in '" +
+                displayName(Def) +
+                "': no path from it reaches "
+                "a matching '" +
+                EndName +
+                "', so the stream stays in capture "
                 "mode and later work on it is captured or fails; end the "
                 "capture on every path, including error returns";
     F.RegionBegin = F.Loc;

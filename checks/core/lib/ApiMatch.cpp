@@ -51,8 +51,8 @@ bool copiesDeviceToHost(const CallExpr *Call, const ApiEntry &Entry,
 }
 
 const ValueDecl *deviceToHostDestination(const CallExpr *Call,
-                                       const ApiEntry &Entry,
-                                       const ASTContext &Ctx) {
+                                         const ApiEntry &Entry,
+                                         const ASTContext &Ctx) {
   if (!copiesDeviceToHost(Call, Entry, Ctx))
     return nullptr;
   return baseDeclOf(Call->getArg(*Entry.CopyDstArg));

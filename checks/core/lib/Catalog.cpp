@@ -72,8 +72,8 @@ std::optional<Hazard> parseHazard(llvm::StringRef S) {
 }
 
 std::optional<CaptureMode> parseMode(llvm::StringRef S) {
-  for (CaptureMode M : {CaptureMode::Global, CaptureMode::ThreadLocal,
-                        CaptureMode::Relaxed})
+  for (CaptureMode M :
+       {CaptureMode::Global, CaptureMode::ThreadLocal, CaptureMode::Relaxed})
     if (modeName(M) == S)
       return M;
   return std::nullopt;
@@ -223,8 +223,9 @@ std::unique_ptr<ApiEntry> readApi(EntryReader &R) {
       std::string B = MR.string(Keys[I], true);
       auto Beh = parseBehaviour(B);
       if (!Beh)
-        MR.fail(Keys[I], "'" + B +
-                             "' is not one of illegal, eager, note, captured, legal");
+        MR.fail(Keys[I],
+                "'" + B +
+                    "' is not one of illegal, eager, note, captured, legal");
       E->Modes[I] = *Beh;
     }
     MR.finish();
@@ -264,8 +265,8 @@ std::unique_ptr<ApiEntry> readApi(EntryReader &R) {
     E->WhenArg = C;
   }
   E->Message = R.string("message", E->Class != Hazard::None);
-  E->Fix = R.string("fix", E->Class != Hazard::None &&
-                               E->Class != Hazard::ShapeQuery);
+  E->Fix = R.string("fix",
+                    E->Class != Hazard::None && E->Class != Hazard::ShapeQuery);
   E->Source = R.string("source", true);
   R.finish();
   return E;
@@ -323,8 +324,7 @@ std::unique_ptr<GuardApi> readGuard(EntryReader &R) {
   return E;
 }
 
-template <typename T>
-void index(llvm::StringMap<T *> &Map, T *E) {
+template <typename T> void index(llvm::StringMap<T *> &Map, T *E) {
   Map[E->Name] = E;
   for (const std::string &V : E->Variants)
     Map[V] = E;
@@ -409,10 +409,9 @@ llvm::Error Catalog::addDocument(llvm::StringRef Text, llvm::StringRef Origin) {
 llvm::Error Catalog::addFile(llvm::StringRef Path) {
   auto Buf = llvm::MemoryBuffer::getFile(Path, /*IsText=*/true);
   if (!Buf)
-    return llvm::createStringError(Buf.getError(),
-                                   "catalog '%s': cannot read: %s",
-                                   Path.str().c_str(),
-                                   Buf.getError().message().c_str());
+    return llvm::createStringError(
+        Buf.getError(), "catalog '%s': cannot read: %s", Path.str().c_str(),
+        Buf.getError().message().c_str());
   return addDocument((*Buf)->getBuffer(), Path);
 }
 
@@ -474,9 +473,9 @@ std::string Catalog::toJson() const {
     if (!E->Error.empty())
       J["error"] = E->Error;
     if (E->Stream)
-      J["stream_arg"] = {{"index", E->Stream->Index},
-                         {"default", E->Stream->DefaultIsLegacy ? "legacy"
-                                                                : "none"}};
+      J["stream_arg"] = {
+          {"index", E->Stream->Index},
+          {"default", E->Stream->DefaultIsLegacy ? "legacy" : "none"}};
     if (E->CopyKindArg)
       J["copy_kind_arg"] = *E->CopyKindArg;
     if (E->CopyDstArg)

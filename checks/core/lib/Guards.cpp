@@ -13,9 +13,8 @@ namespace capture_lint {
 namespace {
 class StatusVarCollector : public RecursiveASTVisitor<StatusVarCollector> {
 public:
-  StatusVarCollector(
-      const Catalog &Cat,
-      llvm::DenseMap<const ValueDecl *, const GuardApi *> &Out)
+  StatusVarCollector(const Catalog &Cat,
+                     llvm::DenseMap<const ValueDecl *, const GuardApi *> &Out)
       : Cat(Cat), Out(Out) {}
 
   bool VisitCallExpr(CallExpr *Call) {
@@ -64,8 +63,9 @@ bool GuardRecognizer::isNoneValue(const Expr *E, const GuardApi &G) const {
     for (const std::string &N : G.NoneValues) {
       if (N == Qualified || N == Plain)
         return true;
-      // "at::cuda::CaptureStatus::None" matches "c10::cuda::CaptureStatus::None"
-      // through a using-declaration: compare the last two components.
+      // "at::cuda::CaptureStatus::None" matches
+      // "c10::cuda::CaptureStatus::None" through a using-declaration: compare
+      // the last two components.
       StringRef NR(N);
       size_t Cut = NR.rfind("::");
       if (Cut != StringRef::npos) {
@@ -95,8 +95,8 @@ std::optional<bool> GuardRecognizer::notCapturingWhen(const Expr *Cond) const {
     }
     return std::nullopt;
   }
-  auto Compare = [&](const Expr *L, const Expr *R, BinaryOperatorKind Op)
-      -> std::optional<bool> {
+  auto Compare = [&](const Expr *L, const Expr *R,
+                     BinaryOperatorKind Op) -> std::optional<bool> {
     const GuardApi *G = statusOperand(L);
     if (!G || !isNoneValue(R, *G))
       return std::nullopt;

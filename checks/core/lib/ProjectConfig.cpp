@@ -52,8 +52,8 @@ effectiveCatalog(llvm::StringRef File,
     llvm::sys::fs::file_status St;
     Key += F + "@";
     if (!llvm::sys::fs::status(F, St))
-      Key += std::to_string(St.getLastModificationTime().time_since_epoch()
-                                .count());
+      Key += std::to_string(
+          St.getLastModificationTime().time_since_epoch().count());
     Key += ";";
   }
   static std::mutex Mu;

@@ -95,9 +95,8 @@ void RegionFinder::transfer(const Stmt *S, FlowState &State) const {
       CaptureRegion &R = Regions[I];
       if (!State.Active.test(I))
         continue;
-      bool Matches =
-          !R.Api || (R.Api->Group == Api->Group &&
-                     (R.Key.empty() || Key.empty() || R.Key == Key));
+      bool Matches = !R.Api || (R.Api->Group == Api->Group &&
+                                (R.Key.empty() || Key.empty() || R.Key == Key));
       if (Matches) {
         State.Active.reset(I);
         auto &Ends = R.Ends;

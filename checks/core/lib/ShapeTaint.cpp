@@ -22,7 +22,8 @@ public:
     const Expr *Value;
     SourceLocation Loc;
   };
-  WriteCollector(const ASTContext &Ctx, const Catalog &Cat) : Ctx(Ctx), Cat(Cat) {}
+  WriteCollector(const ASTContext &Ctx, const Catalog &Cat)
+      : Ctx(Ctx), Cat(Cat) {}
 
   bool VisitVarDecl(VarDecl *V) {
     if (V->hasLocalStorage() && V->getInit())
@@ -121,8 +122,8 @@ std::optional<ShapeTaint::Source>
 ShapeTaint::directSource(const Expr *E) const {
   if (const auto *Call = dyn_cast<CallExpr>(E)) {
     if (isShapeCall(Call))
-      return Source{"'" + catalogName(Call->getDirectCallee()) + "'", false,
-                    {}, ""};
+      return Source{
+          "'" + catalogName(Call->getDirectCallee()) + "'", false, {}, ""};
     if (const ApiEntry *Entry = matchApi(Call, Cat)) {
       if (Entry->Class == Hazard::ShapeQuery)
         return Source{"'" + Entry->Display + "'", false, {}, ""};
@@ -162,15 +163,15 @@ ShapeTaint::directSource(const Expr *E) const {
   return std::nullopt;
 }
 
-std::optional<ShapeTaint::Source>
-ShapeTaint::dependency(const Expr *E) const {
+std::optional<ShapeTaint::Source> ShapeTaint::dependency(const Expr *E) const {
   if (!E)
     return std::nullopt;
   if (auto S = directSource(E))
     return S;
   if (isa<LambdaExpr>(E))
     return std::nullopt;
-  if (const auto *U = dyn_cast<UnaryOperator>(E); U && U->getOpcode() == UO_AddrOf)
+  if (const auto *U = dyn_cast<UnaryOperator>(E);
+      U && U->getOpcode() == UO_AddrOf)
     return std::nullopt; // taking an address reads nothing
   for (const Stmt *Child : E->children())
     if (const auto *CE = dyn_cast_or_null<Expr>(Child))

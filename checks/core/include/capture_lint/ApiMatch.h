@@ -32,8 +32,8 @@ bool copiesDeviceToHost(const clang::CallExpr *Call, const ApiEntry &Entry,
 
 /// The host variable (or member of this) a device-to-host copy writes.
 const clang::ValueDecl *deviceToHostDestination(const clang::CallExpr *Call,
-                                              const ApiEntry &Entry,
-                                              const clang::ASTContext &Ctx);
+                                                const ApiEntry &Entry,
+                                                const clang::ASTContext &Ctx);
 
 } // namespace capture_lint
 

@@ -35,7 +35,12 @@ enum class Hazard {
 };
 
 /// Capture modes, in the order of cudaStreamCaptureMode's enumerators.
-enum class CaptureMode { Global = 0, ThreadLocal = 1, Relaxed = 2, Unknown = 3 };
+enum class CaptureMode {
+  Global = 0,
+  ThreadLocal = 1,
+  Relaxed = 2,
+  Unknown = 3
+};
 
 /// What a call does while a stream is capturing in a given mode.
 enum class Behaviour {

@@ -43,8 +43,8 @@ struct CaptureRegion {
   const clang::CallExpr *Begin = nullptr;
   const RegionApi *Api = nullptr;
   CaptureMode Mode = CaptureMode::Global;
-  std::string Stream; // as written ("stream", "graph")
-  std::string Key;    // see streamKey()
+  std::string Stream;                        // as written ("stream", "graph")
+  std::string Key;                           // see streamKey()
   std::vector<const clang::CallExpr *> Ends; // end calls that close it
 };
 

@@ -19,7 +19,7 @@ namespace capture_lint {
 class ShapeTaint {
 public:
   struct Source {
-    std::string What; // "'at::TensorBase::size'", "'n'"
+    std::string What;         // "'at::TensorBase::size'", "'n'"
     bool DeviceValue = false; // a device value rather than a shape
     /// For a variable: where it got its value, and from what.
     clang::SourceLocation VarLoc;
