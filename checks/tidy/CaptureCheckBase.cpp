@@ -84,7 +84,11 @@ void CaptureCheckBase::emit(const Finding &F, const SourceManager &SM) {
   DiagnosticIDs::Level Level = F.Level == Severity::Remark
                                    ? DiagnosticIDs::Remark
                                    : DiagnosticIDs::Warning;
-  diag(F.Loc, "%0", Level) << F.Message;
+  {
+    auto D = diag(F.Loc, "%0", Level) << F.Message;
+    for (const FixItHint &Fix : F.Fixes)
+      D << Fix;
+  }
   for (const DiagNote &N : F.Notes)
     diag(N.Loc, "%0", DiagnosticIDs::Note) << N.Message;
 

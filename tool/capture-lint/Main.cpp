@@ -46,6 +46,12 @@ Output:
   -o FILE              write the report to FILE (atomically) instead of stdout
   --quiet              no summary line on stderr
 
+Fixes:
+  --fix                apply the mechanical fixes (the capturing stream passed
+                       to legacy-stream work), writing files atomically
+  --export-fixes=FILE  write the fixes as clang-tidy YAML for
+                       clang-apply-replacements
+
 Analysis:
   --checks=GLOB        which capture checks run (default: capture-*)
   --catalog=FILE       add a catalog file (repeatable); a .capture-lint.json
@@ -67,6 +73,8 @@ struct Options {
   std::string Format = "text";
   std::string Output;
   bool Quiet = false;
+  bool Fix = false;
+  std::string ExportFixes;
   bool ListChecks = false;
   bool ExportCatalog = false;
   bool Version = false;
@@ -117,6 +125,10 @@ Options parseArgs(int Argc, char **Argv) {
       O.ExportCatalog = true;
     else if (A == "--quiet" || A == "-q")
       O.Quiet = true;
+    else if (A == "--fix")
+      O.Fix = true;
+    else if (takeValue(A, "--export-fixes", I, Argc, Argv, V))
+      O.ExportFixes = V;
     else if (takeValue(A, "--format", I, Argc, Argv, V)) {
       if (V != "text" && V != "json" && V != "sarif")
         usageError("unknown format '" + V + "' (expected text, json, sarif)");
@@ -170,21 +182,16 @@ bool writeOutput(const std::string &Path, const std::string &Text) {
     llvm::outs().flush();
     return true;
   }
-  std::string Tmp =
-      Path + ".tmp." + std::to_string(llvm::sys::Process::getProcessId());
   std::error_code EC;
-  {
-    llvm::raw_fd_ostream OS(Tmp, EC);
-    if (!EC) {
+  if (llvm::sys::fs::exists(Path) && !llvm::sys::fs::is_regular_file(Path)) {
+    // A device or a pipe (/dev/stdout): no rename possible, write through.
+    llvm::raw_fd_ostream OS(Path, EC);
+    if (!EC)
       OS << Text;
-      OS.close();
-      EC = OS.error();
-    }
+  } else {
+    EC = writeFileAtomically(Path, Text);
   }
-  if (!EC)
-    EC = llvm::sys::fs::rename(Tmp, Path);
   if (EC) {
-    llvm::sys::fs::remove(Tmp);
     llvm::errs() << "capture-lint: error: cannot write '" << Path
                  << "': " << EC.message() << "\n";
     return false;
@@ -257,6 +264,15 @@ int main(int Argc, char **Argv) {
     writeText(R, OS);
   OS.flush();
   bool Written = writeOutput(O.Output, Text);
+  if (!O.ExportFixes.empty())
+    Written = writeOutput(O.ExportFixes, fixesAsYaml(R)) && Written;
+  if (O.Fix) {
+    unsigned FilesChanged = 0;
+    unsigned Applied = applyFixes(R, R.Warnings, FilesChanged);
+    llvm::errs() << "capture-lint: applied " << Applied << " fix"
+                 << (Applied == 1 ? "" : "es") << " to " << FilesChanged
+                 << " file" << (FilesChanged == 1 ? "" : "s") << "\n";
+  }
 
   for (const std::string &W : R.Warnings)
     llvm::errs() << "capture-lint: warning: " << W << "\n";

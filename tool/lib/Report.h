@@ -27,8 +27,16 @@ struct ReportNote {
   std::string Message;
 };
 
+/// One text replacement of a fix-it.
+struct ReportReplacement {
+  std::string File; // absolute
+  unsigned Offset = 0, Length = 0;
+  std::string Text;
+};
+
 struct ReportFinding {
   std::string Check;
+  unsigned Offset = 0; // of Loc, in Loc.File
   std::string Severity; // error, warning, remark
   ReportLocation Loc;
   std::string Message;
@@ -38,6 +46,7 @@ struct ReportFinding {
   unsigned RegionBeginLine = 0, RegionEndLine = 0;
   std::string Mode, Stream;
   std::vector<ReportNote> Notes;
+  std::vector<ReportReplacement> Fixes;
 };
 
 struct ReportError {
@@ -65,6 +74,20 @@ llvm::ArrayRef<CheckInfo> allChecks();
 void writeText(const Report &R, llvm::raw_ostream &OS);
 void writeJson(const Report &R, llvm::raw_ostream &OS);
 void writeSarif(const Report &R, llvm::raw_ostream &OS);
+
+/// Writes \p Text to \p Path through a temporary file and a rename, so no
+/// reader ever sees half a file.
+std::error_code writeFileAtomically(const std::string &Path,
+                                    llvm::StringRef Text);
+
+/// The findings' fixes as clang-tidy's export-fixes YAML (for
+/// clang-apply-replacements).
+std::string fixesAsYaml(const Report &R);
+
+/// Applies every finding's fixes to the files. Conflicting replacements are
+/// skipped with a warning in \p Warnings. Returns the number applied.
+unsigned applyFixes(const Report &R, std::vector<std::string> &Warnings,
+                    unsigned &FilesChanged);
 
 } // namespace capture_lint
 

@@ -357,7 +357,13 @@ Report runAnalysis(const RunConfig &Config) {
                    : E.DiagLevel == ClangTidyError::Remark ? "remark"
                                                            : "warning";
       F.Loc = Sources.locate(Path, E.Message.FileOffset);
+      F.Offset = E.Message.FileOffset;
       F.Message = E.Message.Message;
+      for (const auto &FileFix : E.Message.Fix)
+        for (const tooling::Replacement &Rep : FileFix.second)
+          F.Fixes.push_back({absolutePath(Rep.getFilePath(), E.BuildDirectory),
+                             Rep.getOffset(), Rep.getLength(),
+                             Rep.getReplacementText().str()});
       if (!Dedup.insert({F.Check, F.Loc.File, E.Message.FileOffset, F.Message})
                .second)
         continue; // the same header finding from another TU

@@ -3,6 +3,7 @@
 #include "capture_lint/Analysis.h"
 #include "capture_lint/ApiMatch.h"
 #include "capture_lint/AstUtil.h"
+#include "capture_lint/FixIts.h"
 #include "capture_lint/ShapeTaint.h"
 
 #include "clang/AST/ASTContext.h"
@@ -276,6 +277,11 @@ std::optional<Finding> materialize(const RawHazard &H,
   }
   F.Mode = Region.Mode;
   F.Stream = Region.Stream;
+  // Only where the stream's name means the same thing: in the function that
+  // begins the region, for a stream named by a declaration.
+  if (H.Kind == RawHazard::LegacyArg && !Via && Region.Api &&
+      Region.Api->StreamArg >= 0 && !Region.Key.empty())
+    F.Fixes = streamFixIts(H.StreamCall, H.StreamIndex, Region.Stream, Ctx);
   return F;
 }
 
@@ -384,6 +390,8 @@ void CaptureAnalyzer::Impl::scanCall(const CallExpr *Call, const Scope &Sc,
                      : "kernel launch";
       H.Detail = *Spelling;
       H.Loc = K->getBeginLoc();
+      H.StreamCall = Config;
+      H.StreamIndex = E->Stream->Index;
       Out.push_back(std::move(H));
     }
     return; // the kernel body is device code
@@ -427,6 +435,8 @@ void CaptureAnalyzer::Impl::scanCall(const CallExpr *Call, const Scope &Sc,
           H.Api = E->Display;
           H.Detail = *Spelling;
           H.Loc = callLoc(Call);
+          H.StreamCall = Call;
+          H.StreamIndex = E->Stream->Index;
           Out.push_back(std::move(H));
         }
     }

@@ -21,6 +21,7 @@
 #include "capture_lint/Catalog.h"
 #include "capture_lint/RegionFinder.h"
 
+#include "clang/Basic/Diagnostic.h"
 #include "clang/Basic/SourceLocation.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
@@ -79,6 +80,8 @@ struct Finding {
   clang::SourceLocation RegionEnd; // invalid when never ended in the function
   CaptureMode Mode = CaptureMode::Global;
   std::string Stream;
+  /// Mechanical fixes (see FixIts.h); empty when none is safe.
+  std::vector<clang::FixItHint> Fixes;
 };
 
 /// A hazard as found in code, before a region's mode gives it a severity.
@@ -103,6 +106,10 @@ struct RawHazard {
   std::vector<std::string> Through;
   /// When reached through a call: that call, inside the region.
   clang::SourceLocation CallSite;
+  /// For LegacyArg: the call whose argument StreamIndex is the stream (a
+  /// kernel launch's configuration call, or the API call).
+  const clang::CallExpr *StreamCall = nullptr;
+  unsigned StreamIndex = 0;
 };
 
 class CaptureAnalyzer {
