@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Baseline.h"
 #include "Report.h"
 #include "Runner.h"
 #include "Version.h"
@@ -46,6 +47,12 @@ Output:
   -o FILE              write the report to FILE (atomically) instead of stdout
   --quiet              no summary line on stderr
 
+CI adoption:
+  --write-baseline=FILE  record today's findings in FILE (exit 0 unless the
+                       tool failed)
+  --baseline=FILE      report only findings that FILE does not record
+  --report-only        exit 0 even when there are findings
+
 Fixes:
   --fix                apply the mechanical fixes (the capturing stream passed
                        to legacy-stream work), writing files atomically
@@ -74,6 +81,8 @@ struct Options {
   std::string Output;
   bool Quiet = false;
   bool Fix = false;
+  bool ReportOnly = false;
+  std::string Baseline, WriteBaseline;
   std::string ExportFixes;
   bool ListChecks = false;
   bool ExportCatalog = false;
@@ -127,6 +136,12 @@ Options parseArgs(int Argc, char **Argv) {
       O.Quiet = true;
     else if (A == "--fix")
       O.Fix = true;
+    else if (A == "--report-only")
+      O.ReportOnly = true;
+    else if (takeValue(A, "--baseline", I, Argc, Argv, V))
+      O.Baseline = V;
+    else if (takeValue(A, "--write-baseline", I, Argc, Argv, V))
+      O.WriteBaseline = V;
     else if (takeValue(A, "--export-fixes", I, Argc, Argv, V))
       O.ExportFixes = V;
     else if (takeValue(A, "--format", I, Argc, Argv, V)) {
@@ -250,9 +265,32 @@ int main(int Argc, char **Argv) {
   if (O.Run.Files.empty() && O.Run.BuildDir.empty())
     usageError("no input files (give FILE... or -p BUILD_DIR)");
 
+  if (!O.Baseline.empty() && !llvm::sys::fs::exists(O.Baseline)) {
+    llvm::errs() << "capture-lint: error: baseline '" << O.Baseline
+                 << "' does not exist (write one with --write-baseline)\n";
+    return 2;
+  }
   O.Run.Paths = findToolPaths(Argv[0]);
   llvm::CrashRecoveryContext::Enable();
   Report R = runAnalysis(O.Run);
+  if (!O.WriteBaseline.empty()) {
+    if (!writeOutput(O.WriteBaseline, baselineJson(R, O.WriteBaseline)))
+      return 2;
+    llvm::errs() << "capture-lint: wrote a baseline of " << R.Findings.size()
+                 << " finding" << (R.Findings.size() == 1 ? "" : "s") << " to '"
+                 << O.WriteBaseline << "'\n";
+    return R.Errors.empty() ? 0 : 2;
+  }
+  unsigned Baselined = 0;
+  if (!O.Baseline.empty()) {
+    auto Removed = applyBaseline(R, O.Baseline);
+    if (!Removed) {
+      llvm::errs() << "capture-lint: error: "
+                   << llvm::toString(Removed.takeError()) << "\n";
+      return 2;
+    }
+    Baselined = *Removed;
+  }
 
   std::string Text;
   llvm::raw_string_ostream OS(Text);
@@ -282,6 +320,8 @@ int main(int Argc, char **Argv) {
                  << (R.FilesAnalyzed == 1 ? "" : "s") << " analysed, "
                  << R.failingFindings() << " finding"
                  << (R.failingFindings() == 1 ? "" : "s");
+    if (Baselined)
+      llvm::errs() << " (" << Baselined << " more in the baseline)";
     if (Remarks)
       llvm::errs() << " and " << Remarks << " remark"
                    << (Remarks == 1 ? "" : "s");
@@ -293,5 +333,5 @@ int main(int Argc, char **Argv) {
   }
   if (!Written || !R.Errors.empty())
     return 2;
-  return R.failingFindings() ? 1 : 0;
+  return R.failingFindings() && !O.ReportOnly ? 1 : 0;
 }
