@@ -9,7 +9,7 @@ PACKAGES=(
   clang-19 libclang-19-dev libclang-cpp19-dev llvm-19-dev
   libclang-common-19-dev llvm-19-tools clang-tidy-19
   cmake ninja-build libgtest-dev libgmock-dev nlohmann-json3-dev
-  libamdhip64-dev python3 python3-jsonschema
+  libamdhip64-dev python3 python3-jsonschema pre-commit git
 )
 
 missing=()

@@ -35,6 +35,7 @@ hip_mock = ("-x hip -nogpuinc -nogpulib --offload-arch=gfx90a -std=c++17 "
 torch_mock = "-x c++ -std=c++17 -isystem %s/torch -isystem %s/cuda" % (mock, mock)
 
 config.substitutions.append(("%capture-lint-root", config.capture_lint_source_dir))
+config.substitutions.append(("%capture-lint-build", config.capture_lint_build_dir))
 config.substitutions.append(("%capture-lint", config.capture_lint_bin))
 config.substitutions.append(("%cuda-mock", cuda_mock))
 config.substitutions.append(("%hip-mock", hip_mock))
@@ -53,5 +54,9 @@ if os.path.exists("/usr/include/hip/hip_runtime.h"):
     config.available_features.add("real-hip")
 if os.path.exists(os.path.join(llvm_bin, "clang-tidy")):
     config.available_features.add("clang-tidy")
+if shutil.which("pre-commit"):
+    config.available_features.add("pre-commit")
+if os.path.exists(os.path.join(config.capture_lint_source_dir, ".git")):
+    config.available_features.add("git-checkout")
 if os.path.exists(config.sarif_schema):
     config.available_features.add("sarif-schema")
