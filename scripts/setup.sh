@@ -10,6 +10,7 @@ PACKAGES=(
   libclang-common-19-dev llvm-19-tools clang-tidy-19
   cmake ninja-build libgtest-dev libgmock-dev nlohmann-json3-dev
   libamdhip64-dev python3 python3-jsonschema pre-commit git
+  libgrpc++-dev libprotobuf-dev pkg-config
 )
 
 missing=()

@@ -34,6 +34,7 @@ hip_mock = ("-x hip -nogpuinc -nogpulib --offload-arch=gfx90a -std=c++17 "
             "-isystem %s/hip" % mock)
 torch_mock = "-x c++ -std=c++17 -isystem %s/torch -isystem %s/cuda" % (mock, mock)
 
+config.substitutions.append(("%capture-clangd", config.capture_clangd))
 config.substitutions.append(("%capture-lint-root", config.capture_lint_source_dir))
 config.substitutions.append(("%capture-lint-build", config.capture_lint_build_dir))
 config.substitutions.append(("%capture-lint", config.capture_lint_bin))
@@ -54,6 +55,8 @@ if os.path.exists("/usr/include/hip/hip_runtime.h"):
     config.available_features.add("real-hip")
 if os.path.exists(os.path.join(llvm_bin, "clang-tidy")):
     config.available_features.add("clang-tidy")
+if config.capture_clangd and os.path.exists(config.capture_clangd):
+    config.available_features.add("capture-clangd")
 if shutil.which("pre-commit"):
     config.available_features.add("pre-commit")
 if os.path.exists(os.path.join(config.capture_lint_source_dir, ".git")):

@@ -1,0 +1,39 @@
+//===- Main.cpp - capture-clangd: clangd 19 with the capture checks -------===//
+//
+// Stock clangd cannot load clang-tidy plugins, so capture-clangd is clangd's
+// own entry point (Debian ships it as libclangdMain.a) linked together with
+// the capture module. Point an editor's clangd path at this binary and enable
+// the checks in .clangd (see docs/editors.md).
+//
+//===----------------------------------------------------------------------===//
+
+#include "Version.h"
+
+#include <cstring>
+#include <string>
+#include <vector>
+
+namespace clang::clangd {
+int clangdMain(int argc, char *argv[]);
+} // namespace clang::clangd
+
+// Keeps the capture module's registration in the link.
+extern volatile int CaptureModuleAnchorSource;
+static int CaptureModuleAnchor = CaptureModuleAnchorSource;
+
+int main(int argc, char *argv[]) {
+  (void)CaptureModuleAnchor;
+  // clangd looks for clang's builtin headers next to its own binary, which
+  // this is not: pass LLVM 19's resource directory unless the user did.
+  std::vector<char *> Args(argv, argv + argc);
+  bool HasResourceDir = false;
+  for (int I = 1; I < argc; ++I)
+    HasResourceDir |= std::strncmp(argv[I], "--resource-dir", 14) == 0;
+  std::string ResourceDir =
+      std::string("--resource-dir=") + CAPTURE_LINT_RESOURCE_DIR;
+  if (!HasResourceDir)
+    Args.insert(Args.begin() + 1, ResourceDir.data());
+  Args.push_back(nullptr);
+  return clang::clangd::clangdMain(static_cast<int>(Args.size()) - 1,
+                                   Args.data());
+}
