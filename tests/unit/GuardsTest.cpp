@@ -21,19 +21,9 @@ std::map<int, bool> guarded(const std::string &Body) {
                    "cudaStreamIsCapturing(s, &st); " +
                    Body + " cudaStreamEndCapture(s, &g); }");
   const clang::FunctionDecl *FD = function(*AST, "f");
-  RegionFinder RF(FD, FD->getBody(), AST->getASTContext(), builtinCatalog(),
-                  false);
   std::map<int, bool> Out;
-  RF.forEachStatement([&](const clang::Stmt *S, const FlowState &St, bool) {
-    const auto *Call = llvm::dyn_cast<clang::CallExpr>(S);
-    if (!Call || !Call->getDirectCallee() ||
-        Call->getDirectCallee()->getName() != "mark")
-      return;
-    int N = Call->getArg(0)
-                ->getIntegerConstantExpr(AST->getASTContext())
-                ->getExtValue();
-    Out[N] = St.Guarded;
-  });
+  forEachMark(*AST, FD,
+              [&](int N, const FlowState &St) { Out[N] = St.Guarded; });
   return Out;
 }
 

@@ -28,18 +28,12 @@ std::map<int, bool> marks(const std::string &Code, const char *Fn = "f",
     return {};
   const clang::FunctionDecl *FD = function(*AST, Fn);
   EXPECT_TRUE(FD);
+  std::map<int, bool> Out;
+  forEachMark(*AST, FD,
+              [&](int N, const FlowState &St) { Out[N] |= St.inRegion(); });
   RegionFinder RF(FD, FD->getBody(), AST->getASTContext(), builtinCatalog(),
                   /*CalleeMode=*/false);
   EXPECT_TRUE(RF.valid());
-  std::map<int, bool> Out;
-  RF.forEachStatement([&](const clang::Stmt *S, const FlowState &St, bool) {
-    const auto *Call = llvm::dyn_cast<clang::CallExpr>(S);
-    if (!Call || !Call->getDirectCallee() ||
-        Call->getDirectCallee()->getName() != "mark")
-      return;
-    auto V = Call->getArg(0)->getIntegerConstantExpr(AST->getASTContext());
-    Out[static_cast<int>(V->getExtValue())] |= St.inRegion();
-  });
   if (Regions)
     *Regions = RF.regions();
   return Out;

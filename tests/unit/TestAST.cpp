@@ -38,6 +38,20 @@ const clang::FunctionDecl *function(clang::ASTUnit &AST, llvm::StringRef Name) {
   return nullptr;
 }
 
+void forEachMark(clang::ASTUnit &AST, const clang::FunctionDecl *FD,
+                 llvm::function_ref<void(int, const FlowState &)> Visit) {
+  RegionFinder RF(FD, FD->getBody(), AST.getASTContext(), builtinCatalog(),
+                  /*CalleeMode=*/false);
+  RF.forEachStatement([&](const clang::Stmt *S, const FlowState &St, bool) {
+    const auto *Call = llvm::dyn_cast<clang::CallExpr>(S);
+    if (!Call || !Call->getDirectCallee() ||
+        Call->getDirectCallee()->getName() != "mark")
+      return;
+    auto N = Call->getArg(0)->getIntegerConstantExpr(AST.getASTContext());
+    Visit(static_cast<int>(N->getExtValue()), St);
+  });
+}
+
 const Catalog &builtinCatalog() {
   static Catalog *Cat = [] {
     auto *C = new Catalog();

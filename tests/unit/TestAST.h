@@ -9,6 +9,7 @@
 #define CAPTURE_LINT_TESTS_TESTAST_H
 
 #include "capture_lint/Catalog.h"
+#include "capture_lint/RegionFinder.h"
 #include "clang/Frontend/ASTUnit.h"
 #include <memory>
 #include <string>
@@ -23,6 +24,11 @@ std::unique_ptr<clang::ASTUnit> parse(const std::string &Code);
 
 /// The function named \p Name in \p AST.
 const clang::FunctionDecl *function(clang::ASTUnit &AST, llvm::StringRef Name);
+
+/// Runs the region finder on \p FD and calls \p Visit with N and the state
+/// at every `mark(N)` call.
+void forEachMark(clang::ASTUnit &AST, const clang::FunctionDecl *FD,
+                 llvm::function_ref<void(int, const FlowState &)> Visit);
 
 /// The built-in catalog, loaded once.
 const Catalog &builtinCatalog();
