@@ -49,6 +49,11 @@ config.substitutions.append(("%python", config.python_executable))
 config.substitutions.append(("%sarif-schema", config.sarif_schema))
 config.substitutions.append(("%plugin", config.capture_lint_plugin))
 
+if config.sanitized:
+    # An ASan build: the plugin cannot load into clang-tidy (its runtime must
+    # come first), and LLVM deliberately leaks at exit.
+    config.available_features.add("sanitized")
+    config.environment["ASAN_OPTIONS"] = "detect_leaks=0"
 if os.path.exists("/usr/local/cuda/include/cuda_runtime.h"):
     config.available_features.add("real-cuda")
 if os.path.exists("/usr/include/hip/hip_runtime.h"):
