@@ -1,9 +1,18 @@
 #!/usr/bin/env bash
 # Sets up and builds capture-lint, then runs the whole test suite (GoogleTest
 # unit tests and the lit suites: per-check fixtures on mock headers, the real
-# CUDA/HIP headers of this machine, and end-to-end CLI tests) through ctest.
+# CUDA/HIP headers of this machine, and end-to-end tests of every front door)
+# through ctest; then the same suite on an ASan+UBSan build of capture-lint
+# (build-asan/), unless CAPTURE_LINT_SKIP_SANITIZERS=1.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
-cd build
-ctest --output-on-failure -j "$(nproc)"
+(cd build && ctest --output-on-failure -j "$(nproc)")
+
+if [ "${CAPTURE_LINT_SKIP_SANITIZERS:-0}" != 1 ]; then
+  echo "== the same tests on an ASan+UBSan build"
+  cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+    -DCAPTURE_LINT_SANITIZE=ON >/dev/null
+  ninja -C build-asan -j "$(nproc)" >/dev/null
+  (cd build-asan && ASAN_OPTIONS=detect_leaks=0 ctest --output-on-failure -j "$(nproc)")
+fi
