@@ -175,9 +175,7 @@ describe(const RawHazard &H, const CaptureRegion &R) {
   }
   case RawHazard::LegacyArg:
     Level = Severity::Error;
-    M.Subject = H.Entry && H.Entry->Display == "kernel launch"
-                    ? H.Api
-                    : "'" + H.Api + "'";
+    M.Subject = H.KernelLaunch ? H.Api : "'" + H.Api + "'";
     M.Predicate = "runs on the legacy default stream (" + H.Detail +
                   ") while " + streamPhrase(R) + " is capturing";
     M.Consequence = "with a blocking capture stream it fails with " +
@@ -222,10 +220,7 @@ static std::string finalNote(const RawHazard &H) {
   case RawHazard::ApiCall:
     return "'" + H.Api + "' is called here";
   case RawHazard::LegacyArg:
-    return (H.Entry && H.Entry->Display == "kernel launch"
-                ? H.Api
-                : "'" + H.Api + "'") +
-           " is issued here";
+    return (H.KernelLaunch ? H.Api : "'" + H.Api + "'") + " is issued here";
   case RawHazard::PendingRead:
     return "'" + H.Detail + "' is read here";
   case RawHazard::Branch:
@@ -392,6 +387,7 @@ void CaptureAnalyzer::Impl::scanCall(const CallExpr *Call, const Scope &Sc,
       H.Loc = K->getBeginLoc();
       H.StreamCall = Config;
       H.StreamIndex = E->Stream->Index;
+      H.KernelLaunch = true;
       Out.push_back(std::move(H));
     }
     return; // the kernel body is device code

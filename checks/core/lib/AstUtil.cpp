@@ -65,16 +65,13 @@ std::string writtenText(const Expr *E, const ASTContext &Ctx) {
 std::string sourceText(const Expr *E, const ASTContext &Ctx) {
   if (!E)
     return "";
+  std::string Written = writtenText(E, Ctx);
+  if (!Written.empty())
+    return Written;
+  // A whole expression inside one macro argument: use its spelling.
   const SourceManager &SM = Ctx.getSourceManager();
-  CharSourceRange Range = Lexer::makeFileCharRange(
-      CharSourceRange::getTokenRange(E->getSourceRange()), SM,
-      Ctx.getLangOpts());
-  if (Range.isInvalid()) {
-    // A whole expression inside one macro argument: use its spelling.
-    SourceLocation B = SM.getSpellingLoc(E->getBeginLoc());
-    SourceLocation End = SM.getSpellingLoc(E->getEndLoc());
-    Range = CharSourceRange::getTokenRange(B, End);
-  }
+  CharSourceRange Range = CharSourceRange::getTokenRange(
+      SM.getSpellingLoc(E->getBeginLoc()), SM.getSpellingLoc(E->getEndLoc()));
   bool Invalid = false;
   StringRef Text = Lexer::getSourceText(Range, SM, Ctx.getLangOpts(), &Invalid);
   if (Invalid || Text.size() > 200)

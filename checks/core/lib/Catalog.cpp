@@ -113,8 +113,6 @@ public:
     throw CatalogError{Msg};
   }
 
-  bool has(const char *Field) const { return Obj.contains(Field); }
-
   std::string string(const char *Field, bool Required) {
     use(Field);
     if (!Obj.contains(Field)) {

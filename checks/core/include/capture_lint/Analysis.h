@@ -110,6 +110,8 @@ struct RawHazard {
   /// kernel launch's configuration call, or the API call).
   const clang::CallExpr *StreamCall = nullptr;
   unsigned StreamIndex = 0;
+  /// For LegacyArg: a <<<...>>> launch (Api then reads "kernel launch 'k'").
+  bool KernelLaunch = false;
 };
 
 class CaptureAnalyzer {
