@@ -1,0 +1,276 @@
+//===- Report.cpp - The probe report as JSON and as text -------------------===//
+
+#include "capture_probe/Report.h"
+#include <fstream>
+#include <sstream>
+
+namespace capture_probe {
+
+using nlohmann::json;
+
+static constexpr const char *Format = "capture-probe-report";
+static constexpr int Version = 1;
+
+const std::set<std::string> &knownClasses() {
+  static const std::set<std::string> K = {
+      classes::Error,         classes::Allocation,     classes::Sync,
+      classes::Query,         classes::Eager,          classes::UncapturedWork,
+      classes::Invalidated,   classes::CaptureFailed,  classes::Divergence};
+  return K;
+}
+
+std::set<std::string> ProbeReport::allClasses() const {
+  std::set<std::string> S;
+  for (const CaptureRecord &C : Captures)
+    S.insert(C.Classes.begin(), C.Classes.end());
+  if (!Divergences.empty())
+    S.insert(classes::Divergence);
+  return S;
+}
+
+static json frameJson(const SourceFrame &F) {
+  json J = {{"function", F.Function}, {"module", F.Module}, {"raw", F.Raw}};
+  if (!F.File.empty()) {
+    J["file"] = F.File;
+    J["line"] = F.Line;
+  }
+  return J;
+}
+
+static SourceFrame frameFrom(const json &J) {
+  SourceFrame F;
+  F.Function = J.value("function", "");
+  F.Module = J.value("module", "");
+  F.Raw = J.value("raw", "");
+  F.File = J.value("file", "");
+  F.Line = J.value("line", 0u);
+  return F;
+}
+
+static json callJson(const CallRecord &C) {
+  json J = {{"seq", C.Seq},       {"thread", C.Thread},
+            {"api", C.Api},       {"result", C.Result},
+            {"classes", C.Classes}, {"effective_mode", C.EffectiveMode}};
+  if (!C.ResultName.empty())
+    J["result_name"] = C.ResultName;
+  if (C.Stream)
+    J["stream"] = *C.Stream;
+  if (!C.Hazard.empty())
+    J["hazard"] = C.Hazard;
+  if (!C.Expected.empty())
+    J["expected"] = C.Expected;
+  if (C.FirstError)
+    J["first_error"] = true;
+  if (C.OtherThread)
+    J["other_thread"] = true;
+  if (C.Site)
+    J["site"] = frameJson(*C.Site);
+  json Stack = json::array();
+  for (const SourceFrame &F : C.Stack)
+    Stack.push_back(frameJson(F));
+  J["stack"] = Stack;
+  J["frames"] = C.Frames;
+  return J;
+}
+
+static CallRecord callFrom(const json &J) {
+  CallRecord C;
+  C.Seq = J.at("seq").get<uint64_t>();
+  C.Thread = J.value("thread", uint64_t(0));
+  C.Api = J.at("api").get<std::string>();
+  C.Result = J.at("result").get<int>();
+  C.ResultName = J.value("result_name", "");
+  if (J.contains("stream"))
+    C.Stream = J["stream"].get<uint64_t>();
+  C.Classes = J.value("classes", std::set<std::string>());
+  C.Hazard = J.value("hazard", "");
+  C.Expected = J.value("expected", "");
+  C.EffectiveMode = J.value("effective_mode", "");
+  C.FirstError = J.value("first_error", false);
+  C.OtherThread = J.value("other_thread", false);
+  if (J.contains("site"))
+    C.Site = frameFrom(J["site"]);
+  if (J.contains("stack"))
+    for (const json &F : J["stack"])
+      C.Stack.push_back(frameFrom(F));
+  C.Frames = J.value("frames", std::vector<std::string>());
+  return C;
+}
+
+json toJson(const ProbeReport &R) {
+  json Captures = json::array();
+  for (const CaptureRecord &C : R.Captures) {
+    json Calls = json::array();
+    for (const CallRecord &K : C.Calls)
+      Calls.push_back(callJson(K));
+    json J = {{"id", C.Id},
+              {"stream", C.Stream},
+              {"thread", C.Thread},
+              {"mode", C.Mode},
+              {"to_graph", C.ToGraph},
+              {"begin", callJson(C.Begin)},
+              {"end", C.End ? callJson(*C.End) : json(nullptr)},
+              {"ended", C.End.has_value()},
+              {"succeeded", C.Succeeded},
+              {"graph_nodes", C.GraphNodes},
+              {"classes", C.Classes},
+              {"calls", Calls}};
+    if (C.NonBlocking)
+      J["stream_kind"] = *C.NonBlocking ? "non-blocking" : "blocking";
+    if (C.FirstErrorSeq)
+      J["first_error_seq"] = *C.FirstErrorSeq;
+    Captures.push_back(J);
+  }
+  json Divergences = json::array();
+  for (const Divergence &D : R.Divergences)
+    Divergences.push_back({{"capture", D.Capture},
+                           {"replay", D.Replay},
+                           {"output", D.Output},
+                           {"first_byte", D.FirstByte},
+                           {"bytes", D.Bytes},
+                           {"differing_bytes", D.DifferingBytes}});
+  json J = {{"format", Format},
+            {"version", Version},
+            {"backend", R.Backend},
+            {"program", R.Program},
+            {"captures", Captures},
+            {"divergences", Divergences},
+            {"classes", R.allClasses()}};
+  J["exit_status"] = R.ExitStatus ? json(*R.ExitStatus) : json(nullptr);
+  if (!R.Note.empty())
+    J["note"] = R.Note;
+  return J;
+}
+
+bool fromJson(const json &J, ProbeReport &R, std::string &Error) {
+  if (!J.is_object() || J.value("format", "") != Format) {
+    Error = "not a capture-probe report (no \"format\": \"" +
+            std::string(Format) + "\")";
+    return false;
+  }
+  if (J.value("version", 0) != Version) {
+    Error = "unsupported report version " + J.value("version", json()).dump();
+    return false;
+  }
+  try {
+    R = ProbeReport();
+    R.Backend = J.value("backend", "");
+    R.Program = J.value("program", std::vector<std::string>());
+    if (J.contains("exit_status") && !J["exit_status"].is_null())
+      R.ExitStatus = J["exit_status"].get<int>();
+    R.Note = J.value("note", "");
+    for (const json &CJ : J.at("captures")) {
+      CaptureRecord C;
+      C.Id = CJ.at("id").get<unsigned>();
+      C.Stream = CJ.value("stream", uint64_t(0));
+      C.Thread = CJ.value("thread", uint64_t(0));
+      C.Mode = CJ.value("mode", "global");
+      C.ToGraph = CJ.value("to_graph", false);
+      if (CJ.contains("stream_kind"))
+        C.NonBlocking = CJ["stream_kind"] == "non-blocking";
+      C.Begin = callFrom(CJ.at("begin"));
+      if (CJ.contains("end") && !CJ["end"].is_null())
+        C.End = callFrom(CJ["end"]);
+      C.Succeeded = CJ.value("succeeded", false);
+      C.GraphNodes = CJ.value("graph_nodes", std::map<std::string, int>());
+      C.Classes = CJ.value("classes", std::set<std::string>());
+      if (CJ.contains("first_error_seq"))
+        C.FirstErrorSeq = CJ["first_error_seq"].get<uint64_t>();
+      for (const json &K : CJ.value("calls", json::array()))
+        C.Calls.push_back(callFrom(K));
+      R.Captures.push_back(std::move(C));
+    }
+    for (const json &DJ : J.value("divergences", json::array())) {
+      Divergence D;
+      D.Capture = DJ.value("capture", 0u);
+      D.Replay = DJ.value("replay", 0u);
+      D.Output = DJ.value("output", "");
+      D.FirstByte = DJ.value("first_byte", size_t(0));
+      D.Bytes = DJ.value("bytes", size_t(0));
+      D.DifferingBytes = DJ.value("differing_bytes", size_t(0));
+      R.Divergences.push_back(D);
+    }
+  } catch (const json::exception &Ex) {
+    Error = std::string("malformed report: ") + Ex.what();
+    return false;
+  }
+  return true;
+}
+
+bool readReport(const std::string &Path, ProbeReport &R, std::string &Error) {
+  std::ifstream In(Path);
+  if (!In) {
+    Error = Path + ": cannot read";
+    return false;
+  }
+  json J = json::parse(In, nullptr, /*allow_exceptions=*/false);
+  if (J.is_discarded()) {
+    Error = Path + ": not valid JSON";
+    return false;
+  }
+  if (!fromJson(J, R, Error)) {
+    Error = Path + ": " + Error;
+    return false;
+  }
+  return true;
+}
+
+static std::string where(const CallRecord &C) {
+  if (!C.Site)
+    return C.Frames.empty() ? "(no call site)" : C.Frames.front();
+  const SourceFrame &F = *C.Site;
+  std::string S = F.File.empty() ? F.Module : F.File + ":" + std::to_string(F.Line);
+  if (!F.Function.empty() && F.Function != "??")
+    S += " in " + F.Function;
+  return S;
+}
+
+static std::string join(const std::set<std::string> &S) {
+  std::string Out;
+  for (const std::string &X : S)
+    Out += (Out.empty() ? "" : ", ") + X;
+  return Out;
+}
+
+std::string summarize(const ProbeReport &R) {
+  std::ostringstream OS;
+  for (const CaptureRecord &C : R.Captures) {
+    OS << "capture " << C.Id << " (" << C.Mode << " mode";
+    if (C.NonBlocking)
+      OS << ", " << (*C.NonBlocking ? "non-blocking" : "blocking") << " stream";
+    OS << ", thread " << C.Thread << ") begun at " << where(C.Begin) << ": ";
+    if (C.Begin.Result != 0)
+      OS << "begin failed with " << C.Begin.ResultName << " ("
+         << C.Begin.Result << ")\n";
+    else if (!C.End)
+      OS << "never ended (the program exited or crashed while capturing)\n";
+    else if (C.Succeeded) {
+      int Nodes = 0;
+      for (const auto &KV : C.GraphNodes)
+        Nodes += KV.second;
+      OS << "captured " << Nodes << " node" << (Nodes == 1 ? "" : "s") << "\n";
+    } else
+      OS << "failed: end returned " << C.End->ResultName << " ("
+         << C.End->Result << ")\n";
+    for (const CallRecord &K : C.Calls) {
+      if (K.Classes.empty())
+        continue;
+      OS << "  " << K.Api;
+      if (K.Result != 0)
+        OS << " -> " << (K.ResultName.empty() ? "error" : K.ResultName) << " ("
+           << K.Result << ")";
+      OS << " [" << join(K.Classes) << (K.FirstError ? ", first error" : "")
+         << "] at " << where(K) << "\n";
+    }
+  }
+  for (const Divergence &D : R.Divergences)
+    OS << "divergence: replay " << D.Replay << " of capture " << D.Capture
+       << " wrote '" << D.Output << "' differently from the eager run ("
+       << D.DifferingBytes << " of " << D.Bytes << " bytes, first at byte "
+       << D.FirstByte << ")\n";
+  if (R.Captures.empty())
+    OS << "no capture was observed\n";
+  return OS.str();
+}
+
+} // namespace capture_probe

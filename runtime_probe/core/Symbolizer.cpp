@@ -1,0 +1,225 @@
+//===- Symbolizer.cpp - addr2line over recorded frames ---------------------===//
+
+#include "capture_probe/Symbolizer.h"
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <elf.h>
+#include <fstream>
+#include <unistd.h>
+
+namespace capture_probe {
+
+bool splitRawFrame(const std::string &Raw, std::string &Module,
+                   uint64_t &Offset) {
+  size_t Plus = Raw.rfind("+0x");
+  if (Plus == std::string::npos || Plus == 0)
+    return false;
+  char *End = nullptr;
+  Offset = std::strtoull(Raw.c_str() + Plus + 3, &End, 16);
+  if (!End || *End != '\0' || End == Raw.c_str() + Plus + 3)
+    return false;
+  Module = Raw.substr(0, Plus);
+  return true;
+}
+
+static bool onPath(const std::string &Name) {
+  const char *Path = std::getenv("PATH");
+  if (!Path)
+    return false;
+  std::string P = Path;
+  size_t Start = 0;
+  while (Start <= P.size()) {
+    size_t Colon = P.find(':', Start);
+    std::string Dir = P.substr(Start, Colon == std::string::npos
+                                          ? std::string::npos
+                                          : Colon - Start);
+    if (!Dir.empty() && access((Dir + "/" + Name).c_str(), X_OK) == 0)
+      return true;
+    if (Colon == std::string::npos)
+      break;
+    Start = Colon + 1;
+  }
+  return false;
+}
+
+Symbolizer::Symbolizer(std::string T) : Tool(std::move(T)) {
+  if (!Tool.empty())
+    return;
+  for (const char *Candidate : {"addr2line", "llvm-addr2line-19",
+                                "llvm-addr2line"})
+    if (onPath(Candidate)) {
+      Tool = Candidate;
+      break;
+    }
+}
+
+/// Offsets are recorded from the module's load base. A position-dependent
+/// executable (ET_EXEC) is symbolized by absolute address: add its first
+/// PT_LOAD's page-aligned address.
+static uint64_t loadBias(const std::string &Module) {
+  std::ifstream In(Module, std::ios::binary);
+  Elf64_Ehdr H;
+  if (!In.read(reinterpret_cast<char *>(&H), sizeof H) ||
+      std::memcmp(H.e_ident, ELFMAG, SELFMAG) != 0 ||
+      H.e_ident[EI_CLASS] != ELFCLASS64 || H.e_type != ET_EXEC)
+    return 0;
+  for (unsigned I = 0; I < H.e_phnum; ++I) {
+    Elf64_Phdr P;
+    In.seekg(H.e_phoff + uint64_t(I) * H.e_phentsize);
+    if (!In.read(reinterpret_cast<char *>(&P), sizeof P))
+      return 0;
+    if (P.p_type == PT_LOAD)
+      return P.p_vaddr & ~uint64_t(0xfff);
+  }
+  return 0;
+}
+
+static std::string shellQuote(const std::string &S) {
+  std::string Q = "'";
+  for (char C : S)
+    Q += C == '\'' ? std::string("'\\''") : std::string(1, C);
+  return Q + "'";
+}
+
+static std::string baseName(const std::string &Path) {
+  size_t Slash = Path.rfind('/');
+  return Slash == std::string::npos ? Path : Path.substr(Slash + 1);
+}
+
+void Symbolizer::resolve(const std::vector<std::string> &RawFrames) {
+  std::map<std::string, std::vector<std::pair<std::string, uint64_t>>> ByModule;
+  for (const std::string &Raw : RawFrames) {
+    if (Cache.count(Raw))
+      continue;
+    SourceFrame F;
+    F.Raw = Raw;
+    F.Function = "??";
+    uint64_t Offset = 0;
+    std::string Module;
+    if (splitRawFrame(Raw, Module, Offset)) {
+      F.Module = Module;
+      ByModule[Module].push_back({Raw, Offset});
+    }
+    Cache[Raw] = F;
+  }
+  if (Tool.empty())
+    return;
+  for (auto &KV : ByModule) {
+    const std::string &Module = KV.first;
+    if (access(Module.c_str(), R_OK) != 0)
+      continue;
+    uint64_t Bias = loadBias(Module);
+    auto &Frames = KV.second;
+    for (size_t Start = 0; Start < Frames.size(); Start += 256) {
+      size_t End = std::min(Frames.size(), Start + 256);
+      std::string Cmd = Tool + " -f -C -e " + shellQuote(Module);
+      char Buf[32];
+      for (size_t I = Start; I < End; ++I) {
+        // Return addresses point after the call; step back into it.
+        uint64_t Addr = Frames[I].second + Bias;
+        std::snprintf(Buf, sizeof Buf, " 0x%llx",
+                      (unsigned long long)(Addr ? Addr - 1 : 0));
+        Cmd += Buf;
+      }
+      Cmd += " 2>/dev/null";
+      std::FILE *P = popen(Cmd.c_str(), "r");
+      if (!P)
+        continue;
+      std::vector<std::string> Lines;
+      char Line[4096];
+      while (std::fgets(Line, sizeof Line, P)) {
+        std::string L = Line;
+        while (!L.empty() && (L.back() == '\n' || L.back() == '\r'))
+          L.pop_back();
+        Lines.push_back(L);
+      }
+      pclose(P);
+      for (size_t I = Start, L = 0; I < End && L + 1 < Lines.size();
+           ++I, L += 2) {
+        SourceFrame &F = Cache[Frames[I].first];
+        F.Function = Lines[L];
+        std::string Loc = Lines[L + 1];
+        size_t Disc = Loc.find(" (discriminator");
+        if (Disc != std::string::npos)
+          Loc.resize(Disc);
+        size_t Colon = Loc.rfind(':');
+        if (Colon != std::string::npos && Loc.compare(0, 2, "??") != 0) {
+          unsigned LineNo = std::strtoul(Loc.c_str() + Colon + 1, nullptr, 10);
+          if (LineNo) {
+            F.File = Loc.substr(0, Colon);
+            F.Line = LineNo;
+          }
+        }
+      }
+    }
+  }
+}
+
+SourceFrame Symbolizer::frame(const std::string &Raw) const {
+  auto It = Cache.find(Raw);
+  if (It != Cache.end())
+    return It->second;
+  SourceFrame F;
+  F.Raw = Raw;
+  F.Function = "??";
+  return F;
+}
+
+bool Symbolizer::isRuntimeFrame(const SourceFrame &F) {
+  std::string Mod = baseName(F.Module);
+  for (const char *P :
+       {"libcapture_probe", "libcupti", "libcuda.so", "libcudart",
+        "libamdhip64", "libc.so", "libc-", "ld-linux", "libpthread",
+        "libstdc++", "libgcc_s", "libdl", "libnvrtc"})
+    if (Mod.rfind(P, 0) == 0)
+      return true;
+  const std::string &Fn = F.Function;
+  for (const char *P : {"cudart::", "__cuda", "cuda", "__hip", "hip",
+                        "capture_probe::", "libcudart", "__libc", "std::",
+                        "void std::", "_start"})
+    if (Fn.rfind(P, 0) == 0)
+      return true;
+  // Driver API entry points linked into the program: cuMemAlloc, cuLaunch...
+  return Fn.size() > 2 && Fn[0] == 'c' && Fn[1] == 'u' &&
+         std::isupper(static_cast<unsigned char>(Fn[2]));
+}
+
+void Symbolizer::symbolize(ProbeReport &R) {
+  std::vector<std::string> All;
+  auto Collect = [&](const CallRecord &C) {
+    All.insert(All.end(), C.Frames.begin(), C.Frames.end());
+  };
+  for (const CaptureRecord &C : R.Captures) {
+    Collect(C.Begin);
+    if (C.End)
+      Collect(*C.End);
+    for (const CallRecord &K : C.Calls)
+      Collect(K);
+  }
+  resolve(All);
+  auto Fill = [&](CallRecord &C) {
+    C.Stack.clear();
+    C.Site.reset();
+    for (const std::string &Raw : C.Frames) {
+      SourceFrame F = frame(Raw);
+      if (isRuntimeFrame(F))
+        continue;
+      if (C.Stack.size() < 8)
+        C.Stack.push_back(F);
+    }
+    if (!C.Stack.empty())
+      C.Site = C.Stack.front();
+    else if (!C.Frames.empty())
+      C.Site = frame(C.Frames.front());
+  };
+  for (CaptureRecord &C : R.Captures) {
+    Fill(C.Begin);
+    if (C.End)
+      Fill(*C.End);
+    for (CallRecord &K : C.Calls)
+      Fill(K);
+  }
+}
+
+} // namespace capture_probe

@@ -1,0 +1,82 @@
+// Workloads for the probe's overhead benchmark (bench_probe.py):
+//   probe-bench replay N   capture a graph of 20 small kernels once, replay
+//                          it N times (the steady state of a graphed engine)
+//   probe-bench capture N  capture and instantiate a 20-kernel graph N times
+//                          (engines that re-capture per shape)
+// Prints the workload's own time (ms, CUDA events), excluding start-up.
+#include <cuda_runtime.h>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+
+__global__ void axpy(float *y, const float *x, float a, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n)
+    y[i] += a * x[i];
+}
+
+#define CHECK(call)                                                            \
+  do {                                                                         \
+    cudaError_t e_ = (call);                                                   \
+    if (e_ != cudaSuccess) {                                                   \
+      std::fprintf(stderr, "%s:%d: %s\n", __FILE__, __LINE__,                  \
+                   cudaGetErrorString(e_));                                    \
+      std::exit(1);                                                            \
+    }                                                                          \
+  } while (0)
+
+static cudaGraph_t captureOnce(cudaStream_t s, float *y, const float *x, int n) {
+  cudaGraph_t g;
+  CHECK(cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal));
+  for (int k = 0; k < 20; ++k)
+    axpy<<<(n + 255) / 256, 256, 0, s>>>(y, x, 0.001f * k, n);
+  CHECK(cudaStreamEndCapture(s, &g));
+  return g;
+}
+
+int main(int argc, char **argv) {
+  if (argc != 3 || (std::strcmp(argv[1], "replay") && std::strcmp(argv[1], "capture"))) {
+    std::fprintf(stderr, "usage: probe-bench replay|capture N\n");
+    return 2;
+  }
+  int iters = std::atoi(argv[2]);
+  int n = 1 << 16;
+  float *x, *y;
+  CHECK(cudaMalloc(&x, n * sizeof(float)));
+  CHECK(cudaMalloc(&y, n * sizeof(float)));
+  CHECK(cudaMemset(x, 0, n * sizeof(float)));
+  CHECK(cudaMemset(y, 0, n * sizeof(float)));
+  cudaStream_t s;
+  CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+  cudaEvent_t t0, t1;
+  CHECK(cudaEventCreate(&t0));
+  CHECK(cudaEventCreate(&t1));
+  float ms = 0;
+  if (!std::strcmp(argv[1], "replay")) {
+    cudaGraph_t g = captureOnce(s, y, x, n);
+    cudaGraphExec_t e;
+    CHECK(cudaGraphInstantiate(&e, g, 0));
+    CHECK(cudaGraphLaunch(e, s)); // warm-up
+    CHECK(cudaStreamSynchronize(s));
+    CHECK(cudaEventRecord(t0, s));
+    for (int i = 0; i < iters; ++i)
+      CHECK(cudaGraphLaunch(e, s));
+    CHECK(cudaEventRecord(t1, s));
+    CHECK(cudaEventSynchronize(t1));
+    CHECK(cudaEventElapsedTime(&ms, t0, t1));
+  } else {
+    CHECK(cudaEventRecord(t0, s));
+    for (int i = 0; i < iters; ++i) {
+      cudaGraph_t g = captureOnce(s, y, x, n);
+      cudaGraphExec_t e;
+      CHECK(cudaGraphInstantiate(&e, g, 0));
+      CHECK(cudaGraphExecDestroy(e));
+      CHECK(cudaGraphDestroy(g));
+    }
+    CHECK(cudaEventRecord(t1, s));
+    CHECK(cudaEventSynchronize(t1));
+    CHECK(cudaEventElapsedTime(&ms, t0, t1));
+  }
+  std::printf("%s %d: %.3f ms\n", argv[1], iters, ms);
+  return 0;
+}

@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# The runtime probe's GPU tests. Skips (exit 77, which ctest reports as
+# skipped) where no NVIDIA GPU is present; on the device machine it builds
+# the probe on its own (no LLVM) with the GPU programs and runs:
+#   rows     one program per row of capture-rules.md's CUDA table, blocking
+#            and non-blocking streams x three modes, checked against the table
+#   harness  probe_region(): clean, diverging, failing, relaxed regions
+#   torch    .item() and torch.empty in torch.cuda.graph, and a clean region
+#   example  examples/decode_loop under the probe (report kept for --confirm)
+#   bench    (with --bench) the probe's overhead vs plain and compute-sanitizer
+# Reports and logs go to $OUT (the device tool's folder) or build-gpu/out.
+set -uo pipefail
+ROOT="$(cd "$(dirname "$0")/../.." && pwd)"
+BENCH=0
+for a in "$@"; do
+  case "$a" in
+    --bench) BENCH=1 ;;
+    --from-ctest) ;;
+  esac
+done
+if ! command -v nvidia-smi >/dev/null 2>&1 || ! nvidia-smi -L 2>/dev/null | grep -q '^GPU'; then
+  echo "SKIPPED: no NVIDIA GPU here (nvidia-smi lists none). The probe's GPU tests"
+  echo "run on a GPU machine: runtime_probe/gpu/run_gpu_tests.sh"
+  exit 77
+fi
+BUILD="${BUILD:-$ROOT/build-gpu}"
+OUTDIR="${OUT:-$BUILD/out}"
+mkdir -p "$OUTDIR"
+nvidia-smi -L
+cmake -S "$ROOT/runtime_probe" -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+  -DCAPTURE_PROBE_GPU_TESTS=ON >"$OUTDIR/cmake.log" 2>&1 || { tail -30 "$OUTDIR/cmake.log"; exit 1; }
+ninja -C "$BUILD" >"$OUTDIR/build.log" 2>&1 || { tail -40 "$OUTDIR/build.log"; exit 1; }
+PROBE="$BUILD/capture-probe"
+declare -a RESULTS
+status=0
+suite() {
+  local name=$1; shift
+  echo "== $name"
+  if "$@"; then RESULTS+=("PASS  $name"); else RESULTS+=("FAIL  $name"); status=1; fi
+}
+suite unit "$BUILD/tests/capture-probe-unittests" --gtest_brief=1
+suite rows python3 "$ROOT/runtime_probe/gpu/check_rows.py" "$PROBE" "$BUILD/gpu/rows" "$OUTDIR"
+suite harness "$BUILD/gpu/harness-test" --gtest_brief=1
+if python3 -c 'import torch; assert torch.cuda.is_available()' 2>/dev/null; then
+  suite torch python3 "$ROOT/runtime_probe/gpu/check_torch.py" "$PROBE" "$OUTDIR"
+else
+  RESULTS+=("SKIP  torch (no PyTorch with CUDA)")
+fi
+suite example python3 "$ROOT/runtime_probe/gpu/check_example.py" "$PROBE" "$ROOT" "$OUTDIR"
+if [ "$BENCH" = 1 ]; then
+  suite bench python3 "$ROOT/runtime_probe/gpu/bench_probe.py" "$PROBE" "$BUILD/gpu/probe-bench" "$OUTDIR"
+fi
+echo "== GPU test summary"
+printf '%s\n' "${RESULTS[@]}"
+exit $status

@@ -1,0 +1,66 @@
+//===- EventLog.h - Where backends put events, and reading them back -*- C++ -*-===//
+//
+// Backends write events to an EventSink. The injection library and the HIP
+// interposer use a JSON-lines file, flushed after every event, so a program
+// that aborts in the middle of a capture (CUDA_CHECK calling abort() after a
+// capture error is the common case) still leaves a complete log. The test
+// harness keeps events in memory.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CAPTURE_PROBE_EVENTLOG_H
+#define CAPTURE_PROBE_EVENTLOG_H
+
+#include "capture_probe/Event.h"
+#include <cstdio>
+#include <mutex>
+#include <string>
+#include <vector>
+
+namespace capture_probe {
+
+class EventSink {
+public:
+  virtual ~EventSink() = default;
+  virtual void write(const Event &E) = 0;
+};
+
+/// Appends one JSON object per line; thread-safe; flushes every line.
+class JsonLinesSink : public EventSink {
+public:
+  /// Opens \p Path for appending; "%p" in it becomes the process id.
+  /// On failure, ok() is false and error() says why.
+  explicit JsonLinesSink(const std::string &Path);
+  ~JsonLinesSink() override;
+  bool ok() const { return File != nullptr; }
+  const std::string &path() const { return ResolvedPath; }
+  const std::string &error() const { return Error; }
+  void write(const Event &E) override;
+
+private:
+  std::mutex Lock;
+  std::FILE *File = nullptr;
+  std::string ResolvedPath, Error;
+};
+
+class MemorySink : public EventSink {
+public:
+  void write(const Event &E) override;
+  std::vector<Event> take();
+
+private:
+  std::mutex Lock;
+  std::vector<Event> Events;
+};
+
+std::string eventToJsonLine(const Event &E);
+
+/// Reads a JSON-lines event log. A torn last line (the process died while
+/// writing it) is dropped; any other malformed line is an error naming the
+/// file and line. Returns false and sets \p Error on failure.
+bool readEventLog(const std::string &Path, std::vector<Event> &Out,
+                  std::string &Error);
+
+} // namespace capture_probe
+
+#endif // CAPTURE_PROBE_EVENTLOG_H

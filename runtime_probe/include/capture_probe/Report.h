@@ -1,0 +1,117 @@
+//===- Report.h - What the probe saw, capture by capture --------*- C++ -*-===//
+//
+// The probe's report: every capture with its begin and end call sites,
+// mode, stream and thread; every API call made while it was active, with its
+// result and what it means (classes); its first error; its graph's nodes by
+// type; whether it succeeded. The harness adds divergences between eager
+// runs and replays. Written and read as JSON ("capture-probe-report",
+// version 1); capture-lint --confirm reads it.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CAPTURE_PROBE_REPORT_H
+#define CAPTURE_PROBE_REPORT_H
+
+#include "capture_probe/Event.h"
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace capture_probe {
+
+/// One frame of a call site, symbolized when the program had line info.
+struct SourceFrame {
+  std::string Function, File, Module;
+  unsigned Line = 0;
+  std::string Raw; // module+0xoffset
+};
+
+/// What a call during a capture means. Classes are stable strings: they are
+/// what `capture-probe run --fail-on` and capture-lint --confirm match.
+///   error            the call failed (first-error marks the first of them)
+///   allocation       it allocated or freed memory outside a graph node
+///   sync             it waited for device work
+///   query            it asked whether work had finished
+///   eager            it succeeded but ran at capture time, not in the graph
+///   uncaptured-work  it put work on a stream that is not capturing
+///   invalidated      it failed because an earlier call invalidated the capture
+namespace classes {
+inline constexpr const char *Error = "error";
+inline constexpr const char *Allocation = "allocation";
+inline constexpr const char *Sync = "sync";
+inline constexpr const char *Query = "query";
+inline constexpr const char *Eager = "eager";
+inline constexpr const char *UncapturedWork = "uncaptured-work";
+inline constexpr const char *Invalidated = "invalidated";
+/// A capture-level class: the capture failed or never ended.
+inline constexpr const char *CaptureFailed = "capture-failed";
+/// A harness-level class: replays differed from eager runs.
+inline constexpr const char *Divergence = "divergence";
+} // namespace classes
+const std::set<std::string> &knownClasses();
+
+struct CallRecord {
+  uint64_t Seq = 0;
+  uint64_t Thread = 0;
+  std::string Api;
+  int Result = 0;
+  std::string ResultName;
+  std::optional<uint64_t> Stream;
+  std::set<std::string> Classes;
+  std::string Hazard;    // from the catalog, "" if unknown
+  std::string Expected;  // catalog behaviour in the effective mode
+  std::string EffectiveMode;
+  bool FirstError = false;
+  bool OtherThread = false; // made by a thread other than the capture's
+  std::vector<std::string> Frames; // raw
+  std::optional<SourceFrame> Site; // first frame in user code
+  std::vector<SourceFrame> Stack;  // user frames, innermost first
+};
+
+struct CaptureRecord {
+  unsigned Id = 0;
+  uint64_t Stream = 0, Thread = 0;
+  std::string Mode;
+  std::optional<bool> NonBlocking;
+  bool ToGraph = false;
+  CallRecord Begin;
+  std::optional<CallRecord> End; // absent: the program never ended it
+  bool Succeeded = false;
+  std::optional<uint64_t> FirstErrorSeq;
+  std::map<std::string, int> GraphNodes;
+  std::vector<CallRecord> Calls;
+  std::set<std::string> Classes; // union of its calls' classes (+ capture-failed)
+};
+
+struct Divergence {
+  unsigned Capture = 0; // CaptureRecord::Id
+  unsigned Replay = 0;
+  std::string Output;
+  size_t FirstByte = 0, Bytes = 0, DifferingBytes = 0;
+};
+
+struct ProbeReport {
+  std::string Backend; // cuda, hip
+  std::vector<std::string> Program;
+  std::optional<int> ExitStatus;
+  std::string Note;    // e.g. "killed by signal 6"
+  std::vector<CaptureRecord> Captures;
+  std::vector<Divergence> Divergences;
+
+  /// Every class seen, at call, capture and harness level.
+  std::set<std::string> allClasses() const;
+};
+
+nlohmann::json toJson(const ProbeReport &R);
+/// Returns false and sets \p Error when \p J is not a version-1 report.
+bool fromJson(const nlohmann::json &J, ProbeReport &R, std::string &Error);
+bool readReport(const std::string &Path, ProbeReport &R, std::string &Error);
+
+/// A human summary: one block per capture, its problems with call sites.
+std::string summarize(const ProbeReport &R);
+
+} // namespace capture_probe
+
+#endif // CAPTURE_PROBE_REPORT_H

@@ -1,0 +1,49 @@
+//===- Symbolizer.h - Return addresses to function, file, line --*- C++ -*-===//
+//
+// Frames are recorded in-process as "module+0xoffset" (backtrace + dladdr;
+// dladdr names no static function). This turns them into function, file and
+// line with addr2line (or llvm-symbolizer's addr2line mode), one process per
+// module, and picks the frames that are user code: not the probe, CUPTI,
+// the CUDA driver or runtime, HIP, libc or libstdc++.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CAPTURE_PROBE_SYMBOLIZER_H
+#define CAPTURE_PROBE_SYMBOLIZER_H
+
+#include "capture_probe/Report.h"
+#include <map>
+#include <string>
+#include <vector>
+
+namespace capture_probe {
+
+class Symbolizer {
+public:
+  /// \p Tool: the addr2line-compatible program; empty picks addr2line,
+  /// then llvm-addr2line-19, from PATH.
+  explicit Symbolizer(std::string Tool = "");
+
+  /// Resolves a batch of raw frames. Unresolvable frames keep Raw and the
+  /// module; Function is then "??".
+  void resolve(const std::vector<std::string> &RawFrames);
+  SourceFrame frame(const std::string &Raw) const;
+
+  /// Fills Site and Stack of every call in \p R from its raw frames.
+  void symbolize(ProbeReport &R);
+
+  /// True for frames of the runtime itself, whatever the program.
+  static bool isRuntimeFrame(const SourceFrame &F);
+
+private:
+  std::string Tool;
+  std::map<std::string, SourceFrame> Cache;
+};
+
+/// Splits "module+0xoffset"; false if malformed.
+bool splitRawFrame(const std::string &Raw, std::string &Module,
+                   uint64_t &Offset);
+
+} // namespace capture_probe
+
+#endif // CAPTURE_PROBE_SYMBOLIZER_H

@@ -1,0 +1,81 @@
+#!/usr/bin/env python3
+"""capture-probe's command line: usage errors, bad input, exit codes.
+usage: check_cli.py CAPTURE_PROBE"""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+probe = sys.argv[1]
+failures = []
+
+
+def run(*args, **kw):
+    return subprocess.run([probe, *args], capture_output=True, text=True,
+                          timeout=60, **kw)
+
+
+def expect(args, code, stderr_has=None, stdout_has=None, cwd=None):
+    p = run(*args, cwd=cwd)
+    what = " ".join(args) or "(no arguments)"
+    if p.returncode != code:
+        failures.append(f"{what}: exit {p.returncode}, expected {code}\n{p.stderr}")
+    if stderr_has and stderr_has not in p.stderr:
+        failures.append(f"{what}: stderr lacks {stderr_has!r}: {p.stderr!r}")
+    if stdout_has and stdout_has not in p.stdout:
+        failures.append(f"{what}: stdout lacks {stdout_has!r}")
+    return p
+
+
+with tempfile.TemporaryDirectory() as tmp:
+    expect([], 2, "no command given")
+    expect(["--help"], 0, stdout_has="capture-probe run [options] -- PROGRAM")
+    expect(["--version"], 0, stdout_has="capture-probe ")
+    expect(["frobnicate"], 2, "unknown command 'frobnicate'")
+    expect(["run", "--bogus", "--", "true"], 2, "unknown option '--bogus'")
+    expect(["run"], 2, "no program to run")
+    expect(["run", "--report"], 2, "--report needs a file name")
+    expect(["run", "--fail-on", "allocation,bogus", "--", "true"], 2,
+           "unknown class 'bogus'")
+    expect(["run", "--backend", "opencl", "--", "true"], 2,
+           "--backend must be 'cuda' or 'hip'")
+    expect(["run", "--library", "/no/such/lib.so", "--", "true"], 2,
+           "cannot read the probe library '/no/such/lib.so'")
+    expect(["run", "--catalog", "/no/such.json", "--", "true"], 2,
+           "/no/such.json")
+    bad = os.path.join(tmp, "bad.json")
+    with open(bad, "w") as f:
+        f.write("{ not json")
+    expect(["run", "--catalog", bad, "--", "true"], 2, "bad.json")
+    expect(["run", "--report", os.path.join(tmp, "r.json"), "--",
+            "/no/such/program"], 2, "cannot run '/no/such/program'")
+    expect(["run", "--report", "/no/such/dir/r.json", "--", "true"], 2,
+           "cannot write '/no/such/dir/r.json'")
+    expect(["show"], 2, "'show' takes one report file")
+    expect(["show", "/no/such/report.json"], 2, "/no/such/report.json: cannot read")
+    expect(["show", bad], 2, "not valid JSON")
+
+    # A program that never touches CUDA: an empty report that says so, and
+    # the program's own exit status.
+    report = os.path.join(tmp, "r.json")
+    expect(["run", "--quiet", "--report", report, "--fail-on", "any", "--",
+            "sh", "-c", "exit 3"], 3)
+    r = json.load(open(report))
+    if r["format"] != "capture-probe-report" or r["captures"] != [] or \
+            r["exit_status"] != 3 or "no event log" not in r.get("note", ""):
+        failures.append(f"empty report wrong: {r}")
+    expect(["show", report], 0, stdout_has="no capture was observed")
+    # Signals: 128 + N, and the report still written.
+    expect(["run", "--quiet", "--report", report, "--", "sh", "-c", "kill -TERM $$"], 143)
+    if "killed by signal 15" not in json.load(open(report)).get("note", ""):
+        failures.append("signal not noted")
+    # The default report path is in the working directory.
+    expect(["run", "--quiet", "--", "true"], 0, cwd=tmp)
+    if not os.path.exists(os.path.join(tmp, "capture-probe-report.json")):
+        failures.append("no default report written")
+
+for f in failures:
+    print("FAIL:", f)
+print(f"capture-probe command line: {len(failures)} failures")
+sys.exit(1 if failures else 0)

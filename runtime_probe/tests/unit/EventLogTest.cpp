@@ -1,0 +1,98 @@
+//===- EventLogTest.cpp - JSON-lines logs: round trip, torn lines, errors --===//
+
+#include "capture_probe/EventLog.h"
+#include <cstdio>
+#include <fstream>
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+using namespace capture_probe;
+
+namespace {
+std::string tempPath(const char *Name) {
+  return testing::TempDir() + "/" + Name + "." + std::to_string(getpid());
+}
+} // namespace
+
+TEST(EventLog, RoundTripsEveryField) {
+  std::string Path = tempPath("events-%p.jsonl");
+  std::remove(Path.c_str());
+  Event B;
+  B.Seq = 1;
+  B.Thread = 42;
+  B.Kind = EventKind::BeginCapture;
+  B.Api = "cudaStreamBeginCapture";
+  B.Stream = 0xabc;
+  B.Mode = CaptureMode::ThreadLocal;
+  B.NonBlocking = true;
+  B.Frames = {"/bin/prog+0x10"};
+  Event End;
+  End.Seq = 2;
+  End.Kind = EventKind::EndCapture;
+  End.Api = "cudaStreamEndCapture";
+  End.Result = 901;
+  End.ResultName = "cudaErrorStreamCaptureInvalidated";
+  End.GraphReturned = false;
+  End.GraphNodes = {{"kernel", 3}};
+  End.NodesCreated = 0;
+  std::string Resolved;
+  {
+    JsonLinesSink Sink(Path);
+    ASSERT_TRUE(Sink.ok()) << Sink.error();
+    Resolved = Sink.path();
+    EXPECT_EQ(Resolved.find("%p"), std::string::npos);
+    Sink.write(B);
+    Sink.write(End);
+  }
+  std::vector<Event> Got;
+  std::string Error;
+  ASSERT_TRUE(readEventLog(Resolved, Got, Error)) << Error;
+  ASSERT_EQ(Got.size(), 2u);
+  EXPECT_EQ(Got[0].Kind, EventKind::BeginCapture);
+  EXPECT_EQ(Got[0].Thread, 42u);
+  EXPECT_EQ(Got[0].Stream, std::optional<uint64_t>(0xabc));
+  EXPECT_EQ(Got[0].Mode, CaptureMode::ThreadLocal);
+  EXPECT_EQ(Got[0].NonBlocking, std::optional<bool>(true));
+  EXPECT_EQ(Got[0].Frames, B.Frames);
+  EXPECT_EQ(Got[1].Result, 901);
+  EXPECT_EQ(Got[1].ResultName, End.ResultName);
+  EXPECT_EQ(Got[1].GraphNodes, End.GraphNodes);
+  EXPECT_EQ(Got[1].NodesCreated, std::optional<int>(0));
+  std::remove(Resolved.c_str());
+}
+
+TEST(EventLog, ATornLastLineIsDroppedOtherDamageIsAnError) {
+  std::string Path = tempPath("torn.jsonl");
+  Event E;
+  E.Seq = 1;
+  E.Api = "cudaMalloc";
+  std::string Line = eventToJsonLine(E);
+  {
+    std::ofstream Out(Path);
+    Out << Line << "\n" << Line.substr(0, Line.size() / 2); // died mid-write
+  }
+  std::vector<Event> Got;
+  std::string Error;
+  ASSERT_TRUE(readEventLog(Path, Got, Error)) << Error;
+  EXPECT_EQ(Got.size(), 1u);
+
+  {
+    std::ofstream Out(Path);
+    Out << Line << "\n{\"seq\": \"one\"}\n" << Line << "\n";
+  }
+  Got.clear();
+  EXPECT_FALSE(readEventLog(Path, Got, Error));
+  EXPECT_NE(Error.find(Path + ":2:"), std::string::npos) << Error;
+  std::remove(Path.c_str());
+
+  EXPECT_FALSE(readEventLog("/no/such/log.jsonl", Got, Error));
+  EXPECT_NE(Error.find("/no/such/log.jsonl"), std::string::npos);
+}
+
+TEST(EventLog, AnUnwritableLogSaysWhy) {
+  JsonLinesSink Sink("/no/such/dir/log.jsonl");
+  EXPECT_FALSE(Sink.ok());
+  EXPECT_NE(Sink.error().find("/no/such/dir/log.jsonl"), std::string::npos);
+  Event E;
+  Sink.write(E); // harmless
+}

@@ -1,0 +1,90 @@
+//===- ReportTest.cpp - Report JSON round trip and summary -----------------===//
+
+#include "capture_probe/CaptureTracker.h"
+#include "capture_probe/Report.h"
+#include <gtest/gtest.h>
+
+using namespace capture_probe;
+
+namespace {
+ProbeReport sampleReport() {
+  std::vector<Event> Ev(4);
+  Ev[0].Seq = 1;
+  Ev[0].Kind = EventKind::BeginCapture;
+  Ev[0].Api = "cudaStreamBeginCapture";
+  Ev[0].Stream = 7;
+  Ev[0].NonBlocking = false;
+  Ev[1].Seq = 2;
+  Ev[1].Api = "cudaMalloc";
+  Ev[1].Result = 900;
+  Ev[1].ResultName = "cudaErrorStreamCaptureUnsupported";
+  Ev[1].Frames = {"/x/prog+0x1234"};
+  Ev[2].Seq = 3;
+  Ev[2].Api = "cudaLaunchKernel";
+  Ev[2].Result = 901;
+  Ev[3].Seq = 4;
+  Ev[3].Kind = EventKind::EndCapture;
+  Ev[3].Api = "cudaStreamEndCapture";
+  Ev[3].Stream = 7;
+  Ev[3].Result = 901;
+  ProbeReport R;
+  R.Backend = "cuda";
+  R.Program = {"./prog", "--flag"};
+  R.ExitStatus = 0;
+  R.Captures = trackCaptures(Ev, ApiCatalog::builtin());
+  SourceFrame F;
+  F.Function = "step()";
+  F.File = "/src/step.cu";
+  F.Line = 12;
+  F.Module = "/x/prog";
+  F.Raw = "/x/prog+0x1234";
+  R.Captures[0].Calls[0].Site = F;
+  R.Captures[0].Calls[0].Stack = {F};
+  R.Divergences.push_back({1, 2, "out", 4, 16, 3});
+  return R;
+}
+} // namespace
+
+TEST(Report, RoundTripsThroughJson) {
+  ProbeReport R = sampleReport();
+  nlohmann::json J = toJson(R);
+  EXPECT_EQ(J["format"], "capture-probe-report");
+  ProbeReport Back;
+  std::string Error;
+  ASSERT_TRUE(fromJson(nlohmann::json::parse(J.dump()), Back, Error)) << Error;
+  EXPECT_EQ(toJson(Back), J);
+  ASSERT_EQ(Back.Captures.size(), 1u);
+  const CallRecord &M = Back.Captures[0].Calls[0];
+  EXPECT_TRUE(M.FirstError);
+  ASSERT_TRUE(M.Site.has_value());
+  EXPECT_EQ(M.Site->Line, 12u);
+  EXPECT_EQ(Back.Divergences[0].DifferingBytes, 3u);
+  EXPECT_TRUE(Back.allClasses().count(classes::Divergence));
+}
+
+TEST(Report, RejectsWhatIsNotAReport) {
+  ProbeReport R;
+  std::string Error;
+  EXPECT_FALSE(fromJson(nlohmann::json::parse(R"({"captures": []})"), R, Error));
+  EXPECT_NE(Error.find("not a capture-probe report"), std::string::npos);
+  EXPECT_FALSE(fromJson(
+      nlohmann::json::parse(R"({"format": "capture-probe-report", "version": 9})"),
+      R, Error));
+  EXPECT_NE(Error.find("version"), std::string::npos);
+  EXPECT_FALSE(fromJson(nlohmann::json::parse(
+                            R"({"format": "capture-probe-report", "version": 1,
+                                "captures": [{"id": "x"}]})"),
+                        R, Error));
+  EXPECT_NE(Error.find("malformed"), std::string::npos);
+  EXPECT_FALSE(readReport("/no/such/report.json", R, Error));
+}
+
+TEST(Report, SummaryNamesTheFirstErrorAndItsSite) {
+  std::string S = summarize(sampleReport());
+  EXPECT_NE(S.find("capture 1 (global mode, blocking stream"), std::string::npos) << S;
+  EXPECT_NE(S.find("cudaMalloc -> cudaErrorStreamCaptureUnsupported (900) "
+                   "[allocation, error, first error] at /src/step.cu:12 in step()"),
+            std::string::npos)
+      << S;
+  EXPECT_NE(S.find("divergence: replay 2 of capture 1"), std::string::npos);
+}

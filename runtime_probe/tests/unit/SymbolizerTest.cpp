@@ -1,0 +1,69 @@
+//===- SymbolizerTest.cpp - Real frames of this test, symbolized -----------===//
+
+#include "capture_probe/InProcess.h"
+#include "capture_probe/Symbolizer.h"
+#include <gtest/gtest.h>
+
+using namespace capture_probe;
+
+__attribute__((noinline)) static std::vector<std::string> framesHere() {
+  std::vector<std::string> F = captureFrames();
+  asm volatile("" ::: "memory"); // keep the call a call
+  return F;
+}
+
+TEST(Symbolizer, SplitsRawFrames) {
+  std::string Module;
+  uint64_t Offset = 0;
+  ASSERT_TRUE(splitRawFrame("/usr/lib/libx.so+0x1f0", Module, Offset));
+  EXPECT_EQ(Module, "/usr/lib/libx.so");
+  EXPECT_EQ(Offset, 0x1f0u);
+  EXPECT_FALSE(splitRawFrame("nothing", Module, Offset));
+  EXPECT_FALSE(splitRawFrame("/lib+0x", Module, Offset));
+  EXPECT_FALSE(splitRawFrame("/lib+0xzz", Module, Offset));
+}
+
+TEST(Symbolizer, FindsThisFunctionFileAndLine) {
+  std::vector<std::string> Frames = framesHere();
+  ASSERT_FALSE(Frames.empty());
+  ProbeReport R;
+  CaptureRecord C;
+  C.Begin.Frames = Frames;
+  R.Captures.push_back(C);
+  Symbolizer().symbolize(R);
+  const CallRecord &B = R.Captures[0].Begin;
+  ASSERT_TRUE(B.Site.has_value());
+  EXPECT_NE(B.Site->Function.find("framesHere"), std::string::npos)
+      << B.Site->Function << " " << B.Site->Raw;
+  EXPECT_NE(B.Site->File.find("SymbolizerTest.cpp"), std::string::npos);
+  EXPECT_GT(B.Site->Line, 0u);
+  // The test body calls framesHere(): the next user frame.
+  ASSERT_GE(B.Stack.size(), 2u);
+  EXPECT_NE(B.Stack[1].Function.find("FindsThisFunctionFileAndLine"),
+            std::string::npos)
+      << B.Stack[1].Function;
+}
+
+TEST(Symbolizer, RuntimeFramesAreNotUserCode) {
+  SourceFrame F;
+  F.Module = "/usr/lib/x86_64-linux-gnu/libcuda.so.1";
+  EXPECT_TRUE(Symbolizer::isRuntimeFrame(F));
+  F.Module = "/app/prog";
+  F.Function = "cudart::cudaApiMalloc(void**, unsigned long)";
+  EXPECT_TRUE(Symbolizer::isRuntimeFrame(F));
+  F.Function = "cuMemAlloc_v2";
+  EXPECT_TRUE(Symbolizer::isRuntimeFrame(F));
+  F.Function = "Decoder::step()";
+  EXPECT_FALSE(Symbolizer::isRuntimeFrame(F));
+  F.Function = "cube_root(float)";
+  EXPECT_FALSE(Symbolizer::isRuntimeFrame(F));
+}
+
+TEST(Symbolizer, MissingModulesKeepTheirRawFrame) {
+  Symbolizer S;
+  S.resolve({"/no/such/module.so+0x10", "garbage"});
+  SourceFrame F = S.frame("/no/such/module.so+0x10");
+  EXPECT_EQ(F.Function, "??");
+  EXPECT_EQ(F.Module, "/no/such/module.so");
+  EXPECT_EQ(S.frame("garbage").Raw, "garbage");
+}

@@ -1,0 +1,387 @@
+//===- CaptureProbeMain.cpp - The capture-probe command --------------------===//
+//
+//   capture-probe run [options] -- PROGRAM [ARGS...]
+//   capture-probe show REPORT.json
+//
+// `run` starts PROGRAM with the probe injected (CUDA: CUDA_INJECTION64_PATH
+// names the CUPTI library; HIP: LD_PRELOAD names the interposer), waits for
+// it, turns the event logs it left into a report (captures, calls, classes,
+// call sites symbolized with addr2line) and writes it as JSON.
+//
+//===----------------------------------------------------------------------===//
+
+#include "capture_probe/ApiCatalog.h"
+#include "capture_probe/CaptureTracker.h"
+#include "capture_probe/EventLog.h"
+#include "capture_probe/Report.h"
+#include "capture_probe/Symbolizer.h"
+#include <cerrno>
+#include <csignal>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <dirent.h>
+#include <fcntl.h>
+#include <fstream>
+#include <string>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <vector>
+
+using namespace capture_probe;
+
+namespace {
+
+const char *Usage = R"(usage: capture-probe run [options] -- PROGRAM [ARGS...]
+       capture-probe show REPORT.json
+
+Runs a CUDA (or HIP) program with the capture probe injected and reports,
+for every stream capture it makes: where it began and ended, its mode and
+stream, every API call made while it was active with its result, the first
+error, allocations, synchronisations, work that ran outside the graph, and
+the graph's nodes by type.
+
+run options:
+  --report FILE       where to write the JSON report (default:
+                      capture-probe-report.json)
+  --fail-on CLASS     exit 1 if a call of this class was seen (repeatable, or
+                      comma-separated): error, allocation, sync, query, eager,
+                      uncaptured-work, invalidated, capture-failed, any
+  --backend cuda|hip  cuda (default): CUPTI injection; hip: LD_PRELOAD
+                      interposer over libamdhip64
+  --library PATH      the injection library (default: found beside this tool)
+  --catalog PATH      an extra API catalog file or directory (repeatable)
+  --no-symbolize      keep call sites as module+offset
+  --quiet             do not print the summary
+  -h, --help          this help
+  --version           print the version
+
+Exit status: 2 if capture-probe itself failed (bad options, the program
+could not be started, a log could not be read); 1 if a --fail-on class was
+seen; otherwise the program's own status (128+N if killed by signal N).
+)";
+
+int fail(const std::string &Msg) {
+  std::fprintf(stderr, "capture-probe: error: %s\n", Msg.c_str());
+  return 2;
+}
+
+std::string selfDir() {
+  char Buf[4096];
+  ssize_t L = readlink("/proc/self/exe", Buf, sizeof Buf - 1);
+  if (L <= 0)
+    return ".";
+  std::string P(Buf, size_t(L));
+  return P.substr(0, P.rfind('/'));
+}
+
+std::string findLibrary(const std::string &Backend) {
+  std::string Name = Backend == "hip" ? "libcapture_probe_hip.so"
+                                      : "libcapture_probe_cuda.so";
+  std::string Dir = selfDir();
+  for (const std::string &Candidate :
+       {Dir + "/" + Name, Dir + "/../lib/" + Name,
+        Dir + "/../lib/capture-probe/" + Name})
+    if (access(Candidate.c_str(), R_OK) == 0) {
+      char Real[4096];
+      return realpath(Candidate.c_str(), Real) ? Real : Candidate;
+    }
+  return "";
+}
+
+bool writeAtomically(const std::string &Path, const std::string &Text,
+                     std::string &Error) {
+  std::string Tmp = Path + ".tmp." + std::to_string(getpid());
+  {
+    std::ofstream Out(Tmp, std::ios::binary | std::ios::trunc);
+    if (!Out) {
+      Error = "cannot write '" + Path + "': " + std::strerror(errno);
+      return false;
+    }
+    Out << Text;
+    if (!Out.flush()) {
+      Error = "cannot write '" + Path + "'";
+      std::remove(Tmp.c_str());
+      return false;
+    }
+  }
+  if (std::rename(Tmp.c_str(), Path.c_str()) != 0) {
+    Error = "cannot write '" + Path + "': " + std::strerror(errno);
+    std::remove(Tmp.c_str());
+    return false;
+  }
+  return true;
+}
+
+void removeTree(const std::string &Dir) {
+  if (DIR *D = opendir(Dir.c_str())) {
+    while (dirent *E = readdir(D)) {
+      std::string N = E->d_name;
+      if (N != "." && N != "..")
+        std::remove((Dir + "/" + N).c_str());
+    }
+    closedir(D);
+  }
+  rmdir(Dir.c_str());
+}
+
+struct RunOptions {
+  std::string Report = "capture-probe-report.json";
+  std::set<std::string> FailOn;
+  std::string Backend = "cuda";
+  std::string Library;
+  std::vector<std::string> Catalogs;
+  bool Symbolize = true, Quiet = false;
+  std::vector<std::string> Program;
+};
+
+/// Starts the program; returns its wait status, or -1 with \p Error set.
+int runProgram(const RunOptions &O, const std::string &LogDir,
+               std::string &Error) {
+  int Pipe[2];
+  if (pipe2(Pipe, O_CLOEXEC) != 0) {
+    Error = std::string("pipe: ") + std::strerror(errno);
+    return -1;
+  }
+  pid_t Pid = fork();
+  if (Pid < 0) {
+    Error = std::string("fork: ") + std::strerror(errno);
+    return -1;
+  }
+  if (Pid == 0) {
+    close(Pipe[0]);
+    setenv("CAPTURE_PROBE_LOG", (LogDir + "/events.%p.jsonl").c_str(), 1);
+    if (O.Backend == "hip") {
+      const char *Old = getenv("LD_PRELOAD");
+      std::string Pre = O.Library + (Old && *Old ? std::string(":") + Old : "");
+      setenv("LD_PRELOAD", Pre.c_str(), 1);
+    } else {
+      setenv("CUDA_INJECTION64_PATH", O.Library.c_str(), 1);
+    }
+    std::vector<char *> Argv;
+    for (const std::string &A : O.Program)
+      Argv.push_back(const_cast<char *>(A.c_str()));
+    Argv.push_back(nullptr);
+    execvp(Argv[0], Argv.data());
+    int E = errno;
+    (void)!write(Pipe[1], &E, sizeof E);
+    _exit(127);
+  }
+  close(Pipe[1]);
+  // Like time(1): let the program see ^C; we stay to write the report.
+  struct sigaction Ignore = {}, OldInt, OldQuit;
+  Ignore.sa_handler = SIG_IGN;
+  sigaction(SIGINT, &Ignore, &OldInt);
+  sigaction(SIGQUIT, &Ignore, &OldQuit);
+  int ExecErr = 0;
+  ssize_t N = read(Pipe[0], &ExecErr, sizeof ExecErr);
+  close(Pipe[0]);
+  int Status = 0;
+  while (waitpid(Pid, &Status, 0) < 0 && errno == EINTR) {
+  }
+  sigaction(SIGINT, &OldInt, nullptr);
+  sigaction(SIGQUIT, &OldQuit, nullptr);
+  if (N == sizeof ExecErr) {
+    Error = "cannot run '" + O.Program[0] + "': " + std::strerror(ExecErr);
+    return -1;
+  }
+  return Status;
+}
+
+int run(const RunOptions &O) {
+  ApiCatalog Catalog = ApiCatalog::builtin();
+  for (const std::string &C : O.Catalogs) {
+    std::string Error;
+    if (!Catalog.addPath(C, Error))
+      return fail("--catalog: " + Error);
+  }
+  const char *TmpRoot = getenv("TMPDIR");
+  std::string Template =
+      std::string(TmpRoot && *TmpRoot ? TmpRoot : "/tmp") + "/capture-probe.XXXXXX";
+  std::vector<char> Buf(Template.begin(), Template.end());
+  Buf.push_back('\0');
+  if (!mkdtemp(Buf.data()))
+    return fail("cannot create a temporary directory: " +
+                std::string(std::strerror(errno)));
+  std::string LogDir = Buf.data();
+
+  std::string Error;
+  int Status = runProgram(O, LogDir, Error);
+  if (Status < 0) {
+    removeTree(LogDir);
+    return fail(Error);
+  }
+
+  ProbeReport R;
+  R.Backend = O.Backend;
+  R.Program = O.Program;
+  int ProgramExit = 0;
+  if (WIFEXITED(Status)) {
+    ProgramExit = WEXITSTATUS(Status);
+    R.ExitStatus = ProgramExit;
+  } else if (WIFSIGNALED(Status)) {
+    ProgramExit = 128 + WTERMSIG(Status);
+    R.Note = std::string("killed by signal ") + std::to_string(WTERMSIG(Status)) +
+             " (" + strsignal(WTERMSIG(Status)) + ")";
+  }
+
+  // One log per process; each is tracked on its own (sequence numbers and
+  // streams are per process), captures renumbered across them.
+  std::vector<std::string> Logs;
+  if (DIR *D = opendir(LogDir.c_str())) {
+    while (dirent *E = readdir(D)) {
+      std::string N = E->d_name;
+      if (N.size() > 6 && N.compare(N.size() - 6, 6, ".jsonl") == 0)
+        Logs.push_back(LogDir + "/" + N);
+    }
+    closedir(D);
+  }
+  std::sort(Logs.begin(), Logs.end());
+  unsigned NextId = 1;
+  for (const std::string &Log : Logs) {
+    std::vector<Event> Events;
+    if (!readEventLog(Log, Events, Error)) {
+      removeTree(LogDir);
+      return fail(Error);
+    }
+    for (CaptureRecord &C : trackCaptures(Events, Catalog)) {
+      C.Id = NextId++;
+      R.Captures.push_back(std::move(C));
+    }
+  }
+  removeTree(LogDir);
+  if (Logs.empty()) {
+    std::string Why = O.Backend == "hip"
+                          ? "the program did not load libamdhip64"
+                          : "the program did not initialise CUDA, or CUPTI "
+                            "refused the injection library";
+    R.Note += std::string(R.Note.empty() ? "" : "; ") + "no event log: " + Why;
+  }
+  if (O.Symbolize)
+    Symbolizer().symbolize(R);
+
+  if (!writeAtomically(O.Report, toJson(R).dump(2) + "\n", Error))
+    return fail(Error);
+  if (!O.Quiet) {
+    std::fprintf(stderr, "capture-probe: %s", summarize(R).c_str());
+    if (!R.Note.empty())
+      std::fprintf(stderr, "capture-probe: %s\n", R.Note.c_str());
+    std::fprintf(stderr, "capture-probe: report written to %s\n",
+                 O.Report.c_str());
+  }
+  std::set<std::string> Seen = R.allClasses();
+  for (const std::string &K : O.FailOn)
+    if (K == "any" ? !Seen.empty() : Seen.count(K) > 0)
+      return 1;
+  return ProgramExit;
+}
+
+int show(const std::string &Path) {
+  ProbeReport R;
+  std::string Error;
+  if (!readReport(Path, R, Error))
+    return fail(Error);
+  std::fputs(summarize(R).c_str(), stdout);
+  if (!R.Note.empty())
+    std::printf("note: %s\n", R.Note.c_str());
+  return 0;
+}
+
+} // namespace
+
+int main(int Argc, char **Argv) {
+  std::vector<std::string> Args(Argv + 1, Argv + Argc);
+  if (Args.empty())
+    return fail("no command given (run 'capture-probe --help')");
+  if (Args[0] == "-h" || Args[0] == "--help") {
+    std::fputs(Usage, stdout);
+    return 0;
+  }
+  if (Args[0] == "--version") {
+    std::printf("capture-probe %s\n", CAPTURE_PROBE_VERSION);
+    return 0;
+  }
+  if (Args[0] == "show") {
+    if (Args.size() != 2)
+      return fail("'show' takes one report file");
+    return show(Args[1]);
+  }
+  if (Args[0] != "run")
+    return fail("unknown command '" + Args[0] +
+                "' (expected 'run' or 'show'; see --help)");
+
+  RunOptions O;
+  size_t I = 1;
+  auto Value = [&](const std::string &Flag, std::string &Out) {
+    if (I + 1 >= Args.size())
+      return false;
+    Out = Args[++I];
+    (void)Flag;
+    return true;
+  };
+  for (; I < Args.size(); ++I) {
+    const std::string &A = Args[I];
+    std::string V;
+    if (A == "--") {
+      ++I;
+      break;
+    }
+    if (A == "--report") {
+      if (!Value(A, O.Report) || O.Report.empty())
+        return fail("--report needs a file name");
+    } else if (A == "--fail-on") {
+      if (!Value(A, V))
+        return fail("--fail-on needs a class");
+      size_t Start = 0;
+      while (Start <= V.size()) {
+        size_t Comma = V.find(',', Start);
+        std::string K = V.substr(Start, Comma == std::string::npos
+                                            ? std::string::npos
+                                            : Comma - Start);
+        if (K != "any" && !knownClasses().count(K))
+          return fail("--fail-on: unknown class '" + K +
+                      "' (error, allocation, sync, query, eager, "
+                      "uncaptured-work, invalidated, capture-failed, any)");
+        O.FailOn.insert(K);
+        if (Comma == std::string::npos)
+          break;
+        Start = Comma + 1;
+      }
+    } else if (A == "--backend") {
+      if (!Value(A, O.Backend) || (O.Backend != "cuda" && O.Backend != "hip"))
+        return fail("--backend must be 'cuda' or 'hip'");
+    } else if (A == "--library") {
+      if (!Value(A, O.Library))
+        return fail("--library needs a path");
+    } else if (A == "--catalog") {
+      if (!Value(A, V))
+        return fail("--catalog needs a path");
+      O.Catalogs.push_back(V);
+    } else if (A == "--no-symbolize") {
+      O.Symbolize = false;
+    } else if (A == "--quiet") {
+      O.Quiet = true;
+    } else if (!A.empty() && A[0] == '-') {
+      return fail("unknown option '" + A + "' (see --help)");
+    } else {
+      break; // the program, without "--"
+    }
+  }
+  O.Program.assign(Args.begin() + long(I), Args.end());
+  if (O.Program.empty())
+    return fail("no program to run (capture-probe run [options] -- PROGRAM)");
+  if (O.Library.empty())
+    O.Library = findLibrary(O.Backend);
+  if (O.Library.empty())
+    return fail("cannot find the " + O.Backend +
+                " probe library beside capture-probe; pass --library");
+  if (access(O.Library.c_str(), R_OK) != 0)
+    return fail("cannot read the probe library '" + O.Library + "'");
+  if (O.Library[0] != '/') {
+    char Real[4096];
+    if (realpath(O.Library.c_str(), Real))
+      O.Library = Real;
+  }
+  return run(O);
+}
