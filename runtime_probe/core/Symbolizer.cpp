@@ -1,6 +1,8 @@
 //===- Symbolizer.cpp - addr2line over recorded frames ---------------------===//
 
 #include "capture_probe/Symbolizer.h"
+#include <algorithm>
+#include <cctype>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -101,7 +103,7 @@ void Symbolizer::resolve(const std::vector<std::string> &RawFrames) {
       F.Module = Module;
       ByModule[Module].push_back({Raw, Offset});
     }
-    Cache[Raw] = F;
+    Cache[Raw] = {F};
   }
   if (Tool.empty())
     return;
@@ -113,7 +115,8 @@ void Symbolizer::resolve(const std::vector<std::string> &RawFrames) {
     auto &Frames = KV.second;
     for (size_t Start = 0; Start < Frames.size(); Start += 256) {
       size_t End = std::min(Frames.size(), Start + 256);
-      std::string Cmd = Tool + " -f -C -e " + shellQuote(Module);
+      // -a starts each address's group; -i lists the inlined frames.
+      std::string Cmd = Tool + " -a -f -i -C -e " + shellQuote(Module);
       char Buf[32];
       for (size_t I = Start; I < End; ++I) {
         // Return addresses point after the call; step back into it.
@@ -135,11 +138,25 @@ void Symbolizer::resolve(const std::vector<std::string> &RawFrames) {
         Lines.push_back(L);
       }
       pclose(P);
-      for (size_t I = Start, L = 0; I < End && L + 1 < Lines.size();
-           ++I, L += 2) {
-        SourceFrame &F = Cache[Frames[I].first];
+      size_t I = Start - 1, L = 0;
+      std::vector<SourceFrame> *Group = nullptr;
+      while (L < Lines.size()) {
+        if (Lines[L].compare(0, 2, "0x") == 0) {
+          if (++I >= End)
+            break;
+          Group = &Cache[Frames[I].first];
+          Group->clear();
+          ++L;
+          continue;
+        }
+        if (!Group || L + 1 >= Lines.size())
+          break;
+        SourceFrame F;
+        F.Raw = Frames[I].first;
+        F.Module = Module;
         F.Function = Lines[L];
         std::string Loc = Lines[L + 1];
+        L += 2;
         size_t Disc = Loc.find(" (discriminator");
         if (Disc != std::string::npos)
           Loc.resize(Disc);
@@ -151,19 +168,28 @@ void Symbolizer::resolve(const std::vector<std::string> &RawFrames) {
             F.Line = LineNo;
           }
         }
+        Group->push_back(F);
       }
     }
   }
 }
 
-SourceFrame Symbolizer::frame(const std::string &Raw) const {
+std::vector<SourceFrame> Symbolizer::frames(const std::string &Raw) const {
   auto It = Cache.find(Raw);
-  if (It != Cache.end())
+  if (It != Cache.end() && !It->second.empty())
     return It->second;
   SourceFrame F;
   F.Raw = Raw;
   F.Function = "??";
-  return F;
+  std::string Module;
+  uint64_t Offset;
+  if (splitRawFrame(Raw, Module, Offset))
+    F.Module = Module;
+  return {F};
+}
+
+SourceFrame Symbolizer::frame(const std::string &Raw) const {
+  return frames(Raw).front();
 }
 
 bool Symbolizer::isRuntimeFrame(const SourceFrame &F) {
@@ -177,9 +203,14 @@ bool Symbolizer::isRuntimeFrame(const SourceFrame &F) {
   const std::string &Fn = F.Function;
   for (const char *P : {"cudart::", "__cuda", "cuda", "__hip", "hip",
                         "capture_probe::", "libcudart", "__libc", "std::",
-                        "void std::", "_start"})
+                        "void std::", "_start", "__device_stub__",
+                        "execute_native_thread_routine", "start_thread"})
     if (Fn.rfind(P, 0) == 0)
       return true;
+  // Launch stubs and inline wrappers in the CUDA headers.
+  if (F.File.find("/include/crt/") != std::string::npos ||
+      F.File.find("/cuda_runtime.h") != std::string::npos)
+    return true;
   // Driver API entry points linked into the program: cuMemAlloc, cuLaunch...
   return Fn.size() > 2 && Fn[0] == 'c' && Fn[1] == 'u' &&
          std::isupper(static_cast<unsigned char>(Fn[2]));
@@ -201,13 +232,10 @@ void Symbolizer::symbolize(ProbeReport &R) {
   auto Fill = [&](CallRecord &C) {
     C.Stack.clear();
     C.Site.reset();
-    for (const std::string &Raw : C.Frames) {
-      SourceFrame F = frame(Raw);
-      if (isRuntimeFrame(F))
-        continue;
-      if (C.Stack.size() < 8)
-        C.Stack.push_back(F);
-    }
+    for (const std::string &Raw : C.Frames)
+      for (const SourceFrame &F : frames(Raw))
+        if (!isRuntimeFrame(F) && C.Stack.size() < 8)
+          C.Stack.push_back(F);
     if (!C.Stack.empty())
       C.Site = C.Stack.front();
     else if (!C.Frames.empty())

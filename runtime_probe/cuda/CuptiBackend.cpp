@@ -4,14 +4,21 @@
 // thread becomes an event; a per-thread depth counter tells. Graph nodes
 // created between its entry and exit (CUPTI's GRAPHNODE_CREATED resource
 // callback, which fires for nodes made by stream capture) say whether the
-// call's work went into a graph. The backend's own queries (stream flags,
-// graph nodes) are made with a per-thread flag set, so they are not seen.
+// call's work went into a graph, and are counted per graph by type for the
+// end-of-capture summary. The backend makes no CUDA call of its own inside
+// a callback: stream kinds come from the stream-creation calls it watches,
+// node counts from the node callbacks, error names from a table and
+// cuGetErrorName (a runtime linked into this library would initialise
+// itself inside the program's callbacks).
 //
 //===----------------------------------------------------------------------===//
 
 #include "CuptiBackend.h"
 #include "capture_probe/InProcess.h"
 #include <atomic>
+#include <map>
+#include <mutex>
+#include <optional>
 #include <cuda.h>
 #include <cuda_runtime_api.h>
 #include <cupti.h>
@@ -25,17 +32,15 @@ ActiveCaptures Active;
 
 struct ThreadState {
   int Depth = 0;
-  bool Internal = false;  // our own CUDA calls
   uint64_t NodesCreated = 0;
   uint64_t NodesAtEntry = 0;
   int PendingMode = -1;   // exchange-mode: the mode asked for, read at entry
 };
 thread_local ThreadState TS;
 
-struct InternalCall {
-  InternalCall() { TS.Internal = true; }
-  ~InternalCall() { TS.Internal = false; }
-};
+std::mutex StateLock;
+std::map<uint64_t, bool> StreamNonBlocking;                // by stream
+std::map<uint64_t, std::map<std::string, int>> GraphNodes; // by graph
 
 const char *nodeTypeName(CUgraphNodeType T) {
   switch (T) {
@@ -72,34 +77,67 @@ const char *nodeTypeName(CUgraphNodeType T) {
   }
 }
 
-void countGraphNodes(CUgraph G, Event &E) {
-  InternalCall Guard;
-  size_t N = 0;
-  if (cuGraphGetNodes(G, nullptr, &N) != CUDA_SUCCESS)
-    return;
-  std::vector<CUgraphNode> Nodes(N);
-  if (N && cuGraphGetNodes(G, Nodes.data(), &N) != CUDA_SUCCESS)
-    return;
-  for (CUgraphNode Node : Nodes) {
-    CUgraphNodeType T;
-    if (cuGraphNodeGetType(Node, &T) == CUDA_SUCCESS)
-      ++E.GraphNodes[nodeTypeName(T)];
+/// cudaError_t names of the codes a capture produces, and the common ones.
+const char *runtimeErrorName(int Code) {
+  switch (Code) {
+  case 1:
+    return "cudaErrorInvalidValue";
+  case 2:
+    return "cudaErrorMemoryAllocation";
+  case 3:
+    return "cudaErrorInitializationError";
+  case 4:
+    return "cudaErrorCudartUnloading";
+  case 98:
+    return "cudaErrorInvalidDeviceFunction";
+  case 100:
+    return "cudaErrorNoDevice";
+  case 101:
+    return "cudaErrorInvalidDevice";
+  case 400:
+    return "cudaErrorInvalidResourceHandle";
+  case 401:
+    return "cudaErrorIllegalState";
+  case 600:
+    return "cudaErrorNotReady";
+  case 700:
+    return "cudaErrorIllegalAddress";
+  case 719:
+    return "cudaErrorLaunchFailure";
+  case 801:
+    return "cudaErrorNotSupported";
+  case 900:
+    return "cudaErrorStreamCaptureUnsupported";
+  case 901:
+    return "cudaErrorStreamCaptureInvalidated";
+  case 902:
+    return "cudaErrorStreamCaptureMerge";
+  case 903:
+    return "cudaErrorStreamCaptureUnmatched";
+  case 904:
+    return "cudaErrorStreamCaptureUnjoined";
+  case 905:
+    return "cudaErrorStreamCaptureIsolation";
+  case 906:
+    return "cudaErrorStreamCaptureImplicit";
+  case 907:
+    return "cudaErrorCapturedEvent";
+  case 908:
+    return "cudaErrorStreamCaptureWrongThread";
+  case 999:
+    return "cudaErrorUnknown";
+  default:
+    return nullptr;
   }
 }
 
-std::optional<bool> streamIsNonBlocking(CUstream S) {
-  InternalCall Guard;
-  unsigned Flags = 0;
-  if (cuStreamGetFlags(S, &Flags) != CUDA_SUCCESS)
-    return std::nullopt;
-  return (Flags & CU_STREAM_NON_BLOCKING) != 0;
-}
-
 std::string resultName(CUpti_CallbackDomain Domain, int Result) {
-  const char *Name = nullptr;
   if (Domain == CUPTI_CB_DOMAIN_RUNTIME_API)
-    Name = cudaGetErrorName(cudaError_t(Result));
-  else if (cuGetErrorName(CUresult(Result), &Name) != CUDA_SUCCESS)
+    if (const char *Name = runtimeErrorName(Result))
+      return Name;
+  // cuGetErrorName only reads a table; the numbers mostly agree.
+  const char *Name = nullptr;
+  if (cuGetErrorName(CUresult(Result), &Name) != CUDA_SUCCESS)
     Name = nullptr;
   return Name ? Name : "";
 }
@@ -179,42 +217,111 @@ int exchangeModeAsked(CUpti_CallbackDomain Domain, const void *Params) {
   return P->mode ? int(*P->mode) : -1;
 }
 
+/// Remembers whether each stream is non-blocking, from its creation.
+void noteStreamCreation(CUpti_CallbackDomain Domain, CUpti_CallbackId Id,
+                        const void *Params) {
+  void *const *Handle = nullptr;
+  unsigned Flags = 0;
+  if (Domain == CUPTI_CB_DOMAIN_RUNTIME_API) {
+    if (Id == CUPTI_RUNTIME_TRACE_CBID_cudaStreamCreate_v3020) {
+      Handle = reinterpret_cast<void *const *>(
+          static_cast<const cudaStreamCreate_v3020_params *>(Params)->pStream);
+    } else if (Id == CUPTI_RUNTIME_TRACE_CBID_cudaStreamCreateWithFlags_v5000) {
+      auto *P = static_cast<const cudaStreamCreateWithFlags_v5000_params *>(Params);
+      Handle = reinterpret_cast<void *const *>(P->pStream);
+      Flags = P->flags;
+    } else if (Id == CUPTI_RUNTIME_TRACE_CBID_cudaStreamCreateWithPriority_v5050) {
+      auto *P =
+          static_cast<const cudaStreamCreateWithPriority_v5050_params *>(Params);
+      Handle = reinterpret_cast<void *const *>(P->pStream);
+      Flags = P->flags;
+    }
+  } else if (Id == CUPTI_DRIVER_TRACE_CBID_cuStreamCreate) {
+    auto *P = static_cast<const cuStreamCreate_params *>(Params);
+    Handle = reinterpret_cast<void *const *>(P->phStream);
+    Flags = P->Flags;
+  } else if (Id == CUPTI_DRIVER_TRACE_CBID_cuStreamCreateWithPriority) {
+    auto *P = static_cast<const cuStreamCreateWithPriority_params *>(Params);
+    Handle = reinterpret_cast<void *const *>(P->phStream);
+    Flags = P->flags;
+  }
+  if (!Handle || !*Handle)
+    return;
+  std::lock_guard<std::mutex> G(StateLock);
+  // cudaStreamNonBlocking and CU_STREAM_NON_BLOCKING are both 1.
+  StreamNonBlocking[uint64_t(uintptr_t(*Handle))] = (Flags & 1) != 0;
+}
+
+std::optional<bool> streamIsNonBlocking(uint64_t Stream) {
+  std::lock_guard<std::mutex> G(StateLock);
+  auto It = StreamNonBlocking.find(Stream);
+  if (It == StreamNonBlocking.end())
+    return std::nullopt;
+  return It->second;
+}
+
+/// Driver calls the CUDA runtime library makes for itself (module loading
+/// before a first launch, say) are not the program's calls.
+bool madeByRuntimeLibrary(const std::vector<std::string> &Frames) {
+  for (const std::string &F : Frames) {
+    if (F.find("libcupti") != std::string::npos ||
+        F.find("libcuda.so") != std::string::npos ||
+        F.find("libcapture_probe") != std::string::npos)
+      continue;
+    return F.find("libcudart") != std::string::npos;
+  }
+  return false;
+}
+
+int returnValue(CUpti_CallbackDomain Domain, const CUpti_CallbackData *Data) {
+  if (!Data->functionReturnValue)
+    return 0;
+  return Domain == CUPTI_CB_DOMAIN_RUNTIME_API
+             ? int(*static_cast<const cudaError_t *>(Data->functionReturnValue))
+             : int(*static_cast<const CUresult *>(Data->functionReturnValue));
+}
+
 void onApi(CUpti_CallbackDomain Domain, CUpti_CallbackId Id,
            const CUpti_CallbackData *Data) {
   if (Data->callbackSite == CUPTI_API_ENTER) {
     if (TS.Depth++ == 0) {
       TS.NodesAtEntry = TS.NodesCreated;
-      TS.PendingMode = kindOf(Domain, Id) == EventKind::ExchangeMode
+      TS.PendingMode = kindOf(Domain, Id) == EventKind::ExchangeMode &&
+                               Data->functionParams
                            ? exchangeModeAsked(Domain, Data->functionParams)
                            : -1;
     }
     return;
   }
-  if (--TS.Depth != 0)
+  --TS.Depth;
+  int Result = returnValue(Domain, Data);
+  if (Result == 0 && Data->functionParams)
+    noteStreamCreation(Domain, Id, Data->functionParams);
+  if (TS.Depth != 0)
     return; // nested inside another API call of this thread
   EventKind Kind = kindOf(Domain, Id);
   if (Kind == EventKind::Call && !Active.any())
     return;
   EventSink *Sink = TheSink.load();
-  if (!Sink)
-    return;
+  if (!Sink || (Kind != EventKind::Call && !Data->functionParams))
+    return; // cudaDeviceSynchronize and friends have no parameters
 
   Event E;
-  E.Seq = nextSequence();
-  E.Thread = currentThreadId();
   E.Kind = Kind;
   E.Api = Data->functionName ? Data->functionName : "?";
-  E.Result = Domain == CUPTI_CB_DOMAIN_RUNTIME_API
-                 ? int(*static_cast<const cudaError_t *>(Data->functionReturnValue))
-                 : int(*static_cast<const CUresult *>(Data->functionReturnValue));
+  E.Result = Result;
   if (E.Result != 0)
     E.ResultName = resultName(Domain, E.Result);
   E.NodesCreated = int(TS.NodesCreated - TS.NodesAtEntry);
+  E.Frames = captureFrames();
+  if (Kind == EventKind::Call && Domain == CUPTI_CB_DOMAIN_DRIVER_API &&
+      madeByRuntimeLibrary(E.Frames))
+    return;
 
   switch (Kind) {
   case EventKind::BeginCapture:
     readBegin(Domain, Id, Data->functionParams, E);
-    E.NonBlocking = streamIsNonBlocking(CUstream(uintptr_t(*E.Stream)));
+    E.NonBlocking = streamIsNonBlocking(*E.Stream);
     if (E.Result == 0)
       Active.begin(*E.Stream);
     break;
@@ -225,7 +332,10 @@ void onApi(CUpti_CallbackDomain Domain, CUpti_CallbackId Id,
     Active.end(*E.Stream);
     if (E.Result == 0 && P->phGraph && *P->phGraph) {
       E.GraphReturned = true;
-      countGraphNodes(*P->phGraph, E);
+      std::lock_guard<std::mutex> G(StateLock);
+      auto It = GraphNodes.find(uint64_t(uintptr_t(*P->phGraph)));
+      if (It != GraphNodes.end())
+        E.GraphNodes = It->second;
     }
     break;
   }
@@ -238,21 +348,34 @@ void onApi(CUpti_CallbackDomain Domain, CUpti_CallbackId Id,
   case EventKind::Call:
     break;
   }
-  E.Frames = captureFrames();
+  E.Seq = nextSequence();
+  E.Thread = currentThreadId();
   Sink->write(E);
+}
+
+void onResource(CUpti_CallbackId Id, const CUpti_ResourceData *Data) {
+  auto *G = Data ? static_cast<const CUpti_GraphData *>(Data->resourceDescriptor)
+                 : nullptr;
+  if (!G)
+    return;
+  if (Id == CUPTI_CBID_RESOURCE_GRAPHNODE_CREATED) {
+    ++TS.NodesCreated;
+    std::lock_guard<std::mutex> L(StateLock);
+    ++GraphNodes[uint64_t(uintptr_t(G->graph))][nodeTypeName(G->nodeType)];
+  } else if (Id == CUPTI_CBID_RESOURCE_GRAPH_DESTROY_STARTING) {
+    std::lock_guard<std::mutex> L(StateLock);
+    GraphNodes.erase(uint64_t(uintptr_t(G->graph)));
+  }
 }
 
 void CUPTIAPI callback(void *, CUpti_CallbackDomain Domain,
                        CUpti_CallbackId Id, const void *Data) {
-  if (TS.Internal)
+  if (!Data)
     return;
-  if (Domain == CUPTI_CB_DOMAIN_RESOURCE) {
-    if (Id == CUPTI_CBID_RESOURCE_GRAPHNODE_CREATED)
-      ++TS.NodesCreated;
-    return;
-  }
-  if (Domain == CUPTI_CB_DOMAIN_RUNTIME_API ||
-      Domain == CUPTI_CB_DOMAIN_DRIVER_API)
+  if (Domain == CUPTI_CB_DOMAIN_RESOURCE)
+    onResource(Id, static_cast<const CUpti_ResourceData *>(Data));
+  else if (Domain == CUPTI_CB_DOMAIN_RUNTIME_API ||
+           Domain == CUPTI_CB_DOMAIN_DRIVER_API)
     onApi(Domain, Id, static_cast<const CUpti_CallbackData *>(Data));
 }
 
@@ -281,7 +404,10 @@ bool startCupti(EventSink *Sink, std::string &Error) {
              "enabling driver API callbacks") ||
       !Check(cuptiEnableCallback(1, Subscriber, CUPTI_CB_DOMAIN_RESOURCE,
                                  CUPTI_CBID_RESOURCE_GRAPHNODE_CREATED),
-             "enabling graph-node callbacks")) {
+             "enabling graph-node callbacks") ||
+      !Check(cuptiEnableCallback(1, Subscriber, CUPTI_CB_DOMAIN_RESOURCE,
+                                 CUPTI_CBID_RESOURCE_GRAPH_DESTROY_STARTING),
+             "enabling graph callbacks")) {
     Started = false;
     return false;
   }

@@ -41,7 +41,11 @@ else:
     else:
         print("empty:", ", ".join(sorted({c['api'] for c in allocs})), "in relaxed mode,",
               len(modes), "mode switches")
-    noisy = [c for c in clean["calls"] if c["classes"]]
+    # The graph's private memory pool: PyTorch's caching allocator switches
+    # the thread to relaxed mode and calls cudaMalloc in every region that
+    # needs pool memory. That is legal; anything else is not clean.
+    noisy = [c for c in clean["calls"] if c["classes"] and not (
+        set(c["classes"]) == {"allocation", "eager"} and c["effective_mode"] == "relaxed")]
     if not clean["succeeded"] or noisy:
         failures.append(f"clean: succeeded={clean['succeeded']} {[(c['api'], c['classes']) for c in noisy]}")
     else:

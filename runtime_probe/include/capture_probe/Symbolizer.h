@@ -27,7 +27,11 @@ public:
   /// Resolves a batch of raw frames. Unresolvable frames keep Raw and the
   /// module; Function is then "??".
   void resolve(const std::vector<std::string> &RawFrames);
+  /// The innermost source frame of a return address.
   SourceFrame frame(const std::string &Raw) const;
+  /// All source frames of a return address: the functions inlined there,
+  /// innermost first, then the function that contains them.
+  std::vector<SourceFrame> frames(const std::string &Raw) const;
 
   /// Fills Site and Stack of every call in \p R from its raw frames.
   void symbolize(ProbeReport &R);
@@ -37,7 +41,7 @@ public:
 
 private:
   std::string Tool;
-  std::map<std::string, SourceFrame> Cache;
+  std::map<std::string, std::vector<SourceFrame>> Cache;
 };
 
 /// Splits "module+0xoffset"; false if malformed.
