@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <cstdio>
 #include <dlfcn.h>
+#include <link.h>
+#include <mutex>
 #include <execinfo.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -29,24 +31,102 @@ static const std::string &selfPath() {
   return Path;
 }
 
+namespace {
+
+/// The loaded modules' address ranges, from dl_iterate_phdr: a binary
+/// search per frame instead of dladdr's symbol lookup (which made events
+/// twenty times dearer). Rebuilt when an address falls outside every range
+/// (a library loaded since).
+class ModuleMap {
+public:
+  bool find(uintptr_t Addr, std::string &Path, uintptr_t &Base) {
+    std::lock_guard<std::mutex> G(Lock);
+    if (lookup(Addr, Path, Base))
+      return true;
+    rebuild();
+    return lookup(Addr, Path, Base);
+  }
+
+private:
+  struct Range {
+    uintptr_t Start, End, Base;
+    size_t Module;
+  };
+
+  bool lookup(uintptr_t Addr, std::string &Path, uintptr_t &Base) const {
+    auto It = std::upper_bound(
+        Ranges.begin(), Ranges.end(), Addr,
+        [](uintptr_t A, const Range &R) { return A < R.Start; });
+    if (It == Ranges.begin())
+      return false;
+    --It;
+    if (Addr >= It->End)
+      return false;
+    Path = Paths[It->Module];
+    Base = It->Base;
+    return true;
+  }
+
+  void rebuild() {
+    Ranges.clear();
+    Paths.clear();
+    dl_iterate_phdr(
+        [](dl_phdr_info *Info, size_t, void *Self) {
+          auto *M = static_cast<ModuleMap *>(Self);
+          std::string Path = Info->dlpi_name ? Info->dlpi_name : "";
+          if (Path.empty())
+            Path = selfPath(); // the main program
+          M->Paths.push_back(Path);
+          for (int I = 0; I < Info->dlpi_phnum; ++I) {
+            const ElfW(Phdr) &P = Info->dlpi_phdr[I];
+            if (P.p_type != PT_LOAD)
+              continue;
+            uintptr_t Start = Info->dlpi_addr + P.p_vaddr;
+            M->Ranges.push_back({Start, Start + P.p_memsz, Info->dlpi_addr,
+                                 M->Paths.size() - 1});
+          }
+          return 0;
+        },
+        this);
+    std::sort(Ranges.begin(), Ranges.end(),
+              [](const Range &A, const Range &B) { return A.Start < B.Start; });
+  }
+
+  std::mutex Lock;
+  std::vector<Range> Ranges;
+  std::vector<std::string> Paths;
+};
+
+ModuleMap &modules() {
+  static ModuleMap *M = new ModuleMap; // used from callbacks until exit
+  return *M;
+}
+
+} // namespace
+
 std::vector<std::string> captureFrames(unsigned MaxFrames) {
   std::vector<void *> Buf(MaxFrames);
   int N = backtrace(Buf.data(), int(Buf.size()));
   std::vector<std::string> Out;
   Out.reserve(N);
   char Hex[32];
+  std::string Path;
   for (int I = 1; I < N; ++I) { // frame 0 is this function
-    Dl_info Info;
-    if (!dladdr(Buf[I], &Info) || !Info.dli_fname)
+    uintptr_t Base = 0;
+    if (!modules().find(uintptr_t(Buf[I]), Path, Base))
       continue;
+    // The probe, CUPTI and the driver are never the call site: keep the
+    // log small (capture-heavy programs write an event per call).
+    if (Path.find("libcapture_probe") != std::string::npos ||
+        Path.find("libcupti") != std::string::npos ||
+        Path.find("/libcuda.so") != std::string::npos)
+      continue;
+    // dl_iterate_phdr's load bias is 0 for a position-dependent program;
+    // offsets are then absolute addresses, which the symbolizer expects
+    // (it adds the load address back only for ET_EXEC files it offsets).
     std::snprintf(Hex, sizeof Hex, "+0x%llx",
-                  (unsigned long long)((char *)Buf[I] - (char *)Info.dli_fbase));
-    std::string Module = Info.dli_fname;
-    // The main program is named as it was started ("./prog", or nothing);
-    // name it by its real path so it can be symbolized from anywhere.
-    if (Module.empty() || Module[0] != '/')
-      Module = selfPath();
-    Out.push_back(Module + Hex);
+                  (unsigned long long)(uintptr_t(Buf[I]) - Base));
+    Out.push_back(Path + Hex);
   }
   return Out;
 }

@@ -6,7 +6,6 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <elf.h>
 #include <fstream>
 #include <unistd.h>
 
@@ -56,27 +55,6 @@ Symbolizer::Symbolizer(std::string T) : Tool(std::move(T)) {
     }
 }
 
-/// Offsets are recorded from the module's load base. A position-dependent
-/// executable (ET_EXEC) is symbolized by absolute address: add its first
-/// PT_LOAD's page-aligned address.
-static uint64_t loadBias(const std::string &Module) {
-  std::ifstream In(Module, std::ios::binary);
-  Elf64_Ehdr H;
-  if (!In.read(reinterpret_cast<char *>(&H), sizeof H) ||
-      std::memcmp(H.e_ident, ELFMAG, SELFMAG) != 0 ||
-      H.e_ident[EI_CLASS] != ELFCLASS64 || H.e_type != ET_EXEC)
-    return 0;
-  for (unsigned I = 0; I < H.e_phnum; ++I) {
-    Elf64_Phdr P;
-    In.seekg(H.e_phoff + uint64_t(I) * H.e_phentsize);
-    if (!In.read(reinterpret_cast<char *>(&P), sizeof P))
-      return 0;
-    if (P.p_type == PT_LOAD)
-      return P.p_vaddr & ~uint64_t(0xfff);
-  }
-  return 0;
-}
-
 static std::string shellQuote(const std::string &S) {
   std::string Q = "'";
   for (char C : S)
@@ -111,7 +89,6 @@ void Symbolizer::resolve(const std::vector<std::string> &RawFrames) {
     const std::string &Module = KV.first;
     if (access(Module.c_str(), R_OK) != 0)
       continue;
-    uint64_t Bias = loadBias(Module);
     auto &Frames = KV.second;
     for (size_t Start = 0; Start < Frames.size(); Start += 256) {
       size_t End = std::min(Frames.size(), Start + 256);
@@ -120,7 +97,9 @@ void Symbolizer::resolve(const std::vector<std::string> &RawFrames) {
       char Buf[32];
       for (size_t I = Start; I < End; ++I) {
         // Return addresses point after the call; step back into it.
-        uint64_t Addr = Frames[I].second + Bias;
+        // Offsets are from the load bias (dl_iterate_phdr), which is what
+        // addr2line takes for shared objects, PIE and fixed-address programs.
+        uint64_t Addr = Frames[I].second;
         std::snprintf(Buf, sizeof Buf, " 0x%llx",
                       (unsigned long long)(Addr ? Addr - 1 : 0));
         Cmd += Buf;
@@ -211,6 +190,9 @@ bool Symbolizer::isRuntimeFrame(const SourceFrame &F) {
   if (F.File.find("/include/crt/") != std::string::npos ||
       F.File.find("/cuda_runtime.h") != std::string::npos)
     return true;
+  // std::function, std::thread and std::invoke plumbing.
+  if (F.File.find("/include/c++/") != std::string::npos)
+    return true;
   // Driver API entry points linked into the program: cuMemAlloc, cuLaunch...
   return Fn.size() > 2 && Fn[0] == 'c' && Fn[1] == 'u' &&
          std::isupper(static_cast<unsigned char>(Fn[2]));
@@ -232,10 +214,20 @@ void Symbolizer::symbolize(ProbeReport &R) {
   auto Fill = [&](CallRecord &C) {
     C.Stack.clear();
     C.Site.reset();
-    for (const std::string &Raw : C.Frames)
-      for (const SourceFrame &F : frames(Raw))
+    for (const std::string &Raw : C.Frames) {
+      std::vector<SourceFrame> Inlined = frames(Raw);
+      // A kernel's host stub (the __device_stub__ inlined into a function
+      // named after the kernel) is launch machinery, not the launch site.
+      bool Stub = std::any_of(Inlined.begin(), Inlined.end(),
+                              [](const SourceFrame &F) {
+                                return F.Function.rfind("__device_stub__", 0) == 0;
+                              });
+      if (Stub)
+        continue;
+      for (const SourceFrame &F : Inlined)
         if (!isRuntimeFrame(F) && C.Stack.size() < 8)
           C.Stack.push_back(F);
+    }
     if (!C.Stack.empty())
       C.Site = C.Stack.front();
     else if (!C.Frames.empty())

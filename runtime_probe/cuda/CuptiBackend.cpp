@@ -263,14 +263,8 @@ std::optional<bool> streamIsNonBlocking(uint64_t Stream) {
 /// Driver calls the CUDA runtime library makes for itself (module loading
 /// before a first launch, say) are not the program's calls.
 bool madeByRuntimeLibrary(const std::vector<std::string> &Frames) {
-  for (const std::string &F : Frames) {
-    if (F.find("libcupti") != std::string::npos ||
-        F.find("libcuda.so") != std::string::npos ||
-        F.find("libcapture_probe") != std::string::npos)
-      continue;
-    return F.find("libcudart") != std::string::npos;
-  }
-  return false;
+  // captureFrames already left out the probe, CUPTI and the driver.
+  return !Frames.empty() && Frames.front().find("libcudart") != std::string::npos;
 }
 
 int returnValue(CUpti_CallbackDomain Domain, const CUpti_CallbackData *Data) {

@@ -20,7 +20,8 @@ uint64_t currentThreadId();
 uint64_t nextSequence();
 
 /// Return addresses of the current call, innermost first, as
-/// "module+0xoffset" relative to each module's load base.
+/// "module+0xoffset" relative to each module's load bias, leaving out the
+/// frames of the probe itself, CUPTI and the CUDA driver.
 std::vector<std::string> captureFrames(unsigned MaxFrames = 48);
 
 /// Streams with a capture begun and not yet ended, process-wide.

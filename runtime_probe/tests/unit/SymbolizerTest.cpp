@@ -57,6 +57,12 @@ TEST(Symbolizer, RuntimeFramesAreNotUserCode) {
   EXPECT_FALSE(Symbolizer::isRuntimeFrame(F));
   F.Function = "cube_root(float)";
   EXPECT_FALSE(Symbolizer::isRuntimeFrame(F));
+  F.Function = "__invoke_impl<void, main::<lambda()> >";
+  F.File = "/usr/include/c++/13/bits/invoke.h";
+  EXPECT_TRUE(Symbolizer::isRuntimeFrame(F));
+  F.Function = "__device_stub__Z4bumpPfi(float*, int)";
+  F.File = "/usr/local/cuda/include/crt/device_functions.h";
+  EXPECT_TRUE(Symbolizer::isRuntimeFrame(F));
 }
 
 TEST(Symbolizer, MissingModulesKeepTheirRawFrame) {
