@@ -214,16 +214,33 @@ void Symbolizer::symbolize(ProbeReport &R) {
   auto Fill = [&](CallRecord &C) {
     C.Stack.clear();
     C.Site.reset();
+    std::string StubOf; // the kernel whose host stub the last frame was
     for (const std::string &Raw : C.Frames) {
       std::vector<SourceFrame> Inlined = frames(Raw);
-      // A kernel's host stub (the __device_stub__ inlined into a function
-      // named after the kernel) is launch machinery, not the launch site.
-      bool Stub = std::any_of(Inlined.begin(), Inlined.end(),
-                              [](const SourceFrame &F) {
-                                return F.Function.rfind("__device_stub__", 0) == 0;
-                              });
-      if (Stub)
+      // A kernel launch goes through __device_stub__<mangled kernel>, called
+      // from (or inlined into) a host function named after the kernel: both
+      // are launch machinery, not the launch site.
+      auto Stub = std::find_if(Inlined.begin(), Inlined.end(),
+                               [](const SourceFrame &F) {
+                                 return F.Function.rfind("__device_stub__", 0) == 0;
+                               });
+      if (Stub != Inlined.end()) {
+        StubOf = Stub->Function;
         continue;
+      }
+      if (!StubOf.empty()) {
+        std::string Name = Inlined.back().Function;
+        Name = Name.substr(0, Name.find('('));
+        size_t Colons = Name.rfind("::");
+        if (Colons != std::string::npos)
+          Name = Name.substr(Colons + 2);
+        StubOf.swap(Name);
+        if (!StubOf.empty() && Name.find(StubOf) != std::string::npos) {
+          StubOf.clear();
+          continue;
+        }
+        StubOf.clear();
+      }
       for (const SourceFrame &F : Inlined)
         if (!isRuntimeFrame(F) && C.Stack.size() < 8)
           C.Stack.push_back(F);

@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Baseline.h"
+#include <map>
 #include "Report.h"
 #include "Runner.h"
 #include "Version.h"
@@ -52,6 +53,10 @@ CI adoption:
                        tool failed)
   --baseline=FILE      report only findings that FILE does not record
   --report-only        exit 0 even when there are findings
+  --confirm=REPORT     give each finding a runtime verdict from a
+                       capture-probe report (confirmed, not-confirmed,
+                       not-reached) and report what the probe saw that no
+                       finding covers (see docs/runtime-probe.md)
 
 Fixes:
   --fix                apply the mechanical fixes (the capturing stream passed
@@ -82,7 +87,7 @@ struct Options {
   bool Quiet = false;
   bool Fix = false;
   bool ReportOnly = false;
-  std::string Baseline, WriteBaseline;
+  std::string Baseline, WriteBaseline, Confirm;
   std::string ExportFixes;
   bool ListChecks = false;
   bool ExportCatalog = false;
@@ -140,6 +145,8 @@ Options parseArgs(int Argc, char **Argv) {
       O.ReportOnly = true;
     else if (takeValue(A, "--baseline", I, Argc, Argv, V))
       O.Baseline = V;
+    else if (takeValue(A, "--confirm", I, Argc, Argv, V))
+      O.Confirm = V;
     else if (takeValue(A, "--write-baseline", I, Argc, Argv, V))
       O.WriteBaseline = V;
     else if (takeValue(A, "--export-fixes", I, Argc, Argv, V))
@@ -270,6 +277,11 @@ int main(int Argc, char **Argv) {
                  << "' does not exist (write one with --write-baseline)\n";
     return 2;
   }
+  if (!O.Confirm.empty() && !llvm::sys::fs::exists(O.Confirm)) {
+    llvm::errs() << "capture-lint: error: probe report '" << O.Confirm
+                 << "' does not exist (write one with capture-probe run)\n";
+    return 2;
+  }
   O.Run.Paths = findToolPaths(Argv[0]);
   llvm::CrashRecoveryContext::Enable();
   Report R = runAnalysis(O.Run);
@@ -290,6 +302,14 @@ int main(int Argc, char **Argv) {
       return 2;
     }
     Baselined = *Removed;
+  }
+
+  if (!O.Confirm.empty()) {
+    std::string Error = confirmWithProbe(R, O.Confirm);
+    if (!Error.empty()) {
+      llvm::errs() << "capture-lint: error: --confirm: " << Error << "\n";
+      return 2;
+    }
   }
 
   std::string Text;
@@ -315,7 +335,8 @@ int main(int Argc, char **Argv) {
   for (const std::string &W : R.Warnings)
     llvm::errs() << "capture-lint: warning: " << W << "\n";
   if (!O.Quiet) {
-    unsigned Remarks = R.Findings.size() - R.failingFindings();
+    unsigned Remarks =
+        R.Findings.size() + R.Missed.size() - R.failingFindings();
     llvm::errs() << "capture-lint: " << R.FilesAnalyzed << " file"
                  << (R.FilesAnalyzed == 1 ? "" : "s") << " analysed, "
                  << R.failingFindings() << " finding"
@@ -325,6 +346,16 @@ int main(int Argc, char **Argv) {
     if (Remarks)
       llvm::errs() << " and " << Remarks << " remark"
                    << (Remarks == 1 ? "" : "s");
+    if (R.Confirmed) {
+      std::map<std::string, unsigned> Count;
+      for (const ReportFinding &F : R.Findings)
+        ++Count[F.Verdict.Status];
+      llvm::errs() << "; runtime verdicts: " << Count["confirmed"]
+                   << " confirmed, " << Count["not-confirmed"]
+                   << " not confirmed, " << Count["not-reached"]
+                   << " not reached; " << R.Missed.size()
+                   << " missed statically";
+    }
     if (!R.Errors.empty())
       llvm::errs() << ", " << R.Errors.size() << " error"
                    << (R.Errors.size() == 1 ? "" : "s")

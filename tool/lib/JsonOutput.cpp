@@ -46,6 +46,15 @@ void writeJson(const Report &R, llvm::raw_ostream &OS) {
                        {"column", N.Loc.Column},
                        {"message", N.Message}});
     J["notes"] = std::move(Notes);
+    if (F.HasVerdict) {
+      json V = {{"status", F.Verdict.Status}, {"reason", F.Verdict.Reason}};
+      if (!F.Verdict.EvidenceApi.empty())
+        V["evidence"] = {{"api", F.Verdict.EvidenceApi},
+                         {"classes", F.Verdict.EvidenceClasses},
+                         {"file", F.Verdict.EvidenceFile},
+                         {"line", F.Verdict.EvidenceLine}};
+      J["verdict"] = std::move(V);
+    }
     Findings.push_back(std::move(J));
   }
   json Errors = json::array();
@@ -55,6 +64,16 @@ void writeJson(const Report &R, llvm::raw_ostream &OS) {
                       {"column", E.Loc.Column},
                       {"message", E.Message}});
   Doc["findings"] = std::move(Findings);
+  if (R.Confirmed) {
+    json Missed = json::array();
+    for (const ReportMissed &M : R.Missed)
+      Missed.push_back({{"file", M.Loc.File},
+                        {"line", M.Loc.Line},
+                        {"api", M.Api},
+                        {"classes", M.Classes},
+                        {"message", M.Message}});
+    Doc["missed_statically"] = std::move(Missed);
+  }
   Doc["errors"] = std::move(Errors);
   Doc["warnings"] = R.Warnings;
   Doc["summary"] = {{"files", R.FilesAnalyzed},

@@ -9,7 +9,7 @@ unsigned Report::failingFindings() const {
   for (const ReportFinding &F : Findings)
     if (F.Severity != "remark")
       ++N;
-  return N;
+  return N + unsigned(Missed.size());
 }
 
 llvm::ArrayRef<CheckInfo> allChecks() {

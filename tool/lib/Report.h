@@ -34,6 +34,21 @@ struct ReportReplacement {
   std::string Text;
 };
 
+/// What the runtime probe says of a finding (capture-lint --confirm).
+struct ReportVerdict {
+  std::string Status; // confirmed, not-confirmed, not-reached
+  std::string Reason;
+  std::string EvidenceApi, EvidenceClasses;
+  std::string EvidenceFile;
+  unsigned EvidenceLine = 0;
+};
+
+/// A problem the probe saw during a capture that no finding covers.
+struct ReportMissed {
+  ReportLocation Loc;
+  std::string Api, Classes, Message;
+};
+
 struct ReportFinding {
   std::string Check;
   unsigned Offset = 0; // of Loc, in Loc.File
@@ -47,6 +62,8 @@ struct ReportFinding {
   std::string Mode, Stream;
   std::vector<ReportNote> Notes;
   std::vector<ReportReplacement> Fixes;
+  bool HasVerdict = false;
+  ReportVerdict Verdict;
 };
 
 struct ReportError {
@@ -59,8 +76,12 @@ struct Report {
   std::vector<ReportError> Errors;
   std::vector<std::string> Warnings;
   unsigned FilesAnalyzed = 0;
+  /// Filled by --confirm.
+  bool Confirmed = false;
+  std::vector<ReportMissed> Missed;
 
-  /// Findings that fail the run (errors and warnings, not remarks).
+  /// Findings that fail the run (errors and warnings, not remarks), and
+  /// what the probe saw that no finding covers.
   unsigned failingFindings() const;
 };
 
@@ -74,6 +95,11 @@ llvm::ArrayRef<CheckInfo> allChecks();
 void writeText(const Report &R, llvm::raw_ostream &OS);
 void writeJson(const Report &R, llvm::raw_ostream &OS);
 void writeSarif(const Report &R, llvm::raw_ostream &OS);
+
+/// Gives every finding a runtime verdict from a capture-probe report and
+/// lists what the probe saw that no finding covers. Returns an error
+/// message, or "" on success.
+std::string confirmWithProbe(Report &R, const std::string &ProbeReportPath);
 
 /// Writes \p Text to \p Path through a temporary file and a rename, so no
 /// reader ever sees half a file.

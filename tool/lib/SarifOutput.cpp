@@ -79,6 +79,9 @@ void writeSarif(const Report &R, llvm::raw_ostream &OS) {
     if (!Related.empty())
       Result["relatedLocations"] = std::move(Related);
     json Props = {{"api", F.Api}};
+    if (F.HasVerdict)
+      Props["runtimeVerdict"] = {{"status", F.Verdict.Status},
+                                 {"reason", F.Verdict.Reason}};
     if (F.HasRegion)
       Props["region"] = {{"file", F.RegionFile},
                          {"beginLine", F.RegionBeginLine},
@@ -87,6 +90,26 @@ void writeSarif(const Report &R, llvm::raw_ostream &OS) {
                          {"stream", F.Stream}};
     Result["properties"] = std::move(Props);
     Results.push_back(std::move(Result));
+  }
+  if (!R.Missed.empty()) {
+    unsigned Index = Rules.size();
+    Rules.push_back(
+        {{"id", "capture-probe-missed"},
+         {"name", "capture-probe-missed"},
+         {"shortDescription",
+          {{"text", "A problem the runtime probe saw during a capture that "
+                    "no static finding covers"}}},
+         {"help", {{"text", "See docs/runtime-probe.md in the capture-lint "
+                            "distribution."}}}});
+    for (const ReportMissed &M : R.Missed)
+      Results.push_back(
+          {{"ruleId", "capture-probe-missed"},
+           {"ruleIndex", Index},
+           {"level", "warning"},
+           {"message", {{"text", M.Message}}},
+           {"locations",
+            json::array({{{"physicalLocation", physicalLocation(M.Loc)}}})},
+           {"properties", {{"api", M.Api}, {"classes", M.Classes}}}});
   }
   json Notifications = json::array();
   for (const ReportError &E : R.Errors) {

@@ -27,7 +27,7 @@ static void writeSnippet(const ReportLocation &L, llvm::raw_ostream &OS) {
 static void writeLocation(const ReportLocation &L, llvm::raw_ostream &OS) {
   OS << L.File;
   if (L.Line)
-    OS << ":" << L.Line << ":" << L.Column;
+    OS << ":" << L.Line << ":" << (L.Column ? L.Column : 1);
   OS << ": ";
 }
 
@@ -46,6 +46,15 @@ void writeText(const Report &R, llvm::raw_ostream &OS) {
       OS << "note: " << N.Message << "\n";
       writeSnippet(N.Loc, OS);
     }
+    if (F.HasVerdict) {
+      writeLocation(F.Loc, OS);
+      OS << "note: runtime probe: " << F.Verdict.Status << ": "
+         << F.Verdict.Reason << "\n";
+    }
+  }
+  for (const ReportMissed &M : R.Missed) {
+    writeLocation(M.Loc, OS);
+    OS << "warning: " << M.Message << " [capture-probe-missed]\n";
   }
 }
 
