@@ -198,6 +198,28 @@ bool Symbolizer::isRuntimeFrame(const SourceFrame &F) {
          std::isupper(static_cast<unsigned char>(Fn[2]));
 }
 
+/// Whether the source line of \p F (or the line before it, for a
+/// declaration split over lines) defines a __global__ function.
+bool Symbolizer::definesKernel(const SourceFrame &F) {
+  if (F.File.empty() || !F.Line)
+    return false;
+  std::string Key = F.File + ":" + std::to_string(F.Line);
+  auto It = KernelLines.find(Key);
+  if (It != KernelLines.end())
+    return It->second;
+  bool Kernel = false;
+  std::ifstream In(F.File);
+  std::string Line, Previous;
+  for (unsigned N = 1; In && N <= F.Line && std::getline(In, Line); ++N) {
+    if (N == F.Line)
+      Kernel = Line.find("__global__") != std::string::npos ||
+               Previous.find("__global__") != std::string::npos;
+    Previous = Line;
+  }
+  KernelLines[Key] = Kernel;
+  return Kernel;
+}
+
 void Symbolizer::symbolize(ProbeReport &R) {
   std::vector<std::string> All;
   auto Collect = [&](const CallRecord &C) {
@@ -226,6 +248,12 @@ void Symbolizer::symbolize(ProbeReport &R) {
                                });
       if (Stub != Inlined.end()) {
         StubOf = Stub->Function;
+        continue;
+      }
+      // Without inline info for the stub, the frame is the kernel's host
+      // function itself, at the kernel's definition: recognise it there.
+      if (definesKernel(Inlined.front())) {
+        StubOf.clear();
         continue;
       }
       if (!StubOf.empty()) {

@@ -40,7 +40,10 @@ public:
   static bool isRuntimeFrame(const SourceFrame &F);
 
 private:
+  bool definesKernel(const SourceFrame &F);
+
   std::string Tool;
+  std::map<std::string, bool> KernelLines;
   std::map<std::string, std::vector<SourceFrame>> Cache;
 };
 
