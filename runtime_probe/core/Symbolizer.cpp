@@ -236,43 +236,16 @@ void Symbolizer::symbolize(ProbeReport &R) {
   auto Fill = [&](CallRecord &C) {
     C.Stack.clear();
     C.Site.reset();
-    std::string StubOf; // the kernel whose host stub the last frame was
-    for (const std::string &Raw : C.Frames) {
-      std::vector<SourceFrame> Inlined = frames(Raw);
-      // A kernel launch goes through __device_stub__<mangled kernel>, called
-      // from (or inlined into) a host function named after the kernel: both
-      // are launch machinery, not the launch site.
-      auto Stub = std::find_if(Inlined.begin(), Inlined.end(),
-                               [](const SourceFrame &F) {
-                                 return F.Function.rfind("__device_stub__", 0) == 0;
-                               });
-      if (Stub != Inlined.end()) {
-        StubOf = Stub->Function;
-        continue;
-      }
-      // Without inline info for the stub, the frame is the kernel's host
-      // function itself, at the kernel's definition: recognise it there.
-      if (definesKernel(Inlined.front())) {
-        StubOf.clear();
-        continue;
-      }
-      if (!StubOf.empty()) {
-        std::string Name = Inlined.back().Function;
-        Name = Name.substr(0, Name.find('('));
-        size_t Colons = Name.rfind("::");
-        if (Colons != std::string::npos)
-          Name = Name.substr(Colons + 2);
-        StubOf.swap(Name);
-        if (!StubOf.empty() && Name.find(StubOf) != std::string::npos) {
-          StubOf.clear();
+    for (const std::string &Raw : C.Frames)
+      for (const SourceFrame &F : frames(Raw)) {
+        // A <<<>>> launch goes through __device_stub__<kernel>, inside the
+        // kernel's host function (at the kernel's definition), often inlined
+        // into the caller: launch machinery, not the launch site.
+        if (F.Function.rfind("__device_stub__", 0) == 0 || definesKernel(F))
           continue;
-        }
-        StubOf.clear();
-      }
-      for (const SourceFrame &F : Inlined)
         if (!isRuntimeFrame(F) && C.Stack.size() < 8)
           C.Stack.push_back(F);
-    }
+      }
     if (!C.Stack.empty())
       C.Site = C.Stack.front();
     else if (!C.Frames.empty())
