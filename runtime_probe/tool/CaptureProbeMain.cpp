@@ -81,8 +81,8 @@ std::string findLibrary(const std::string &Backend) {
                                       : "libcapture_probe_cuda.so";
   std::string Dir = selfDir();
   for (const std::string &Candidate :
-       {Dir + "/" + Name, Dir + "/../lib/" + Name,
-        Dir + "/../lib/capture-probe/" + Name})
+       {Dir + "/" + Name, Dir + "/../" CAPTURE_PROBE_LIBDIR "/" + Name,
+        Dir + "/../lib/" + Name})
     if (access(Candidate.c_str(), R_OK) == 0) {
       char Real[4096];
       return realpath(Candidate.c_str(), Real) ? Real : Candidate;
