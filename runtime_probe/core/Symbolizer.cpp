@@ -1,6 +1,7 @@
 //===- Symbolizer.cpp - addr2line over recorded frames ---------------------===//
 
 #include "capture_probe/Symbolizer.h"
+#include "capture_probe/Strings.h"
 #include <algorithm>
 #include <cctype>
 #include <cstdio>
@@ -28,19 +29,9 @@ static bool onPath(const std::string &Name) {
   const char *Path = std::getenv("PATH");
   if (!Path)
     return false;
-  std::string P = Path;
-  size_t Start = 0;
-  while (Start <= P.size()) {
-    size_t Colon = P.find(':', Start);
-    std::string Dir = P.substr(Start, Colon == std::string::npos
-                                          ? std::string::npos
-                                          : Colon - Start);
+  for (const std::string &Dir : split(Path, ':'))
     if (!Dir.empty() && access((Dir + "/" + Name).c_str(), X_OK) == 0)
       return true;
-    if (Colon == std::string::npos)
-      break;
-    Start = Colon + 1;
-  }
   return false;
 }
 

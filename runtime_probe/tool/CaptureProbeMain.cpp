@@ -14,6 +14,7 @@
 #include "capture_probe/CaptureTracker.h"
 #include "capture_probe/EventLog.h"
 #include "capture_probe/Report.h"
+#include "capture_probe/Strings.h"
 #include "capture_probe/Symbolizer.h"
 #include <cerrno>
 #include <csignal>
@@ -228,16 +229,7 @@ int run(const RunOptions &O) {
 
   // One log per process; each is tracked on its own (sequence numbers and
   // streams are per process), captures renumbered across them.
-  std::vector<std::string> Logs;
-  if (DIR *D = opendir(LogDir.c_str())) {
-    while (dirent *E = readdir(D)) {
-      std::string N = E->d_name;
-      if (N.size() > 6 && N.compare(N.size() - 6, 6, ".jsonl") == 0)
-        Logs.push_back(LogDir + "/" + N);
-    }
-    closedir(D);
-  }
-  std::sort(Logs.begin(), Logs.end());
+  std::vector<std::string> Logs = filesEndingWith(LogDir, ".jsonl");
   unsigned NextId = 1;
   for (const std::string &Log : Logs) {
     std::vector<Event> Events;
@@ -333,20 +325,12 @@ int main(int Argc, char **Argv) {
     } else if (A == "--fail-on") {
       if (!Value(A, V))
         return fail("--fail-on needs a class");
-      size_t Start = 0;
-      while (Start <= V.size()) {
-        size_t Comma = V.find(',', Start);
-        std::string K = V.substr(Start, Comma == std::string::npos
-                                            ? std::string::npos
-                                            : Comma - Start);
+      for (const std::string &K : split(V, ',')) {
         if (K != "any" && !knownClasses().count(K))
           return fail("--fail-on: unknown class '" + K +
                       "' (error, allocation, sync, query, eager, "
                       "uncaptured-work, invalidated, capture-failed, any)");
         O.FailOn.insert(K);
-        if (Comma == std::string::npos)
-          break;
-        Start = Comma + 1;
       }
     } else if (A == "--backend") {
       if (!Value(A, O.Backend) || (O.Backend != "cuda" && O.Backend != "hip"))

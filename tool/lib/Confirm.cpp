@@ -19,6 +19,7 @@
 
 #include "Report.h"
 #include "capture_probe/Report.h"
+#include "capture_probe/Strings.h"
 #include <set>
 
 namespace capture_lint {
@@ -30,18 +31,9 @@ using capture_probe::ProbeReport;
 
 std::vector<std::string> components(const std::string &Path) {
   std::vector<std::string> Out;
-  size_t Start = 0;
-  while (Start <= Path.size()) {
-    size_t Slash = Path.find('/', Start);
-    std::string C = Path.substr(Start, Slash == std::string::npos
-                                           ? std::string::npos
-                                           : Slash - Start);
+  for (std::string &C : capture_probe::split(Path, '/'))
     if (!C.empty() && C != ".")
-      Out.push_back(C);
-    if (Slash == std::string::npos)
-      break;
-    Start = Slash + 1;
-  }
+      Out.push_back(std::move(C));
   return Out;
 }
 
