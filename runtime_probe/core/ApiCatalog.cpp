@@ -1,4 +1,5 @@
-//===- ApiCatalog.cpp - Reading the API catalog for the probe --------------===//
+//===- ApiCatalog.cpp - Reading the API catalog for the probe
+//--------------===//
 
 #include "capture_probe/ApiCatalog.h"
 #include "capture_probe/BuiltinCatalog.h"
@@ -158,8 +159,8 @@ bool issuesStreamWork(const std::string &Api) {
 bool isQuery(const std::string &Api) {
   std::string B = baseApiName(Api);
   return B == "cudaStreamQuery" || B == "cudaEventQuery" ||
-         B == "cuStreamQuery" || B == "cuEventQuery" ||
-         B == "hipStreamQuery" || B == "hipEventQuery";
+         B == "cuStreamQuery" || B == "cuEventQuery" || B == "hipStreamQuery" ||
+         B == "hipEventQuery";
 }
 
 } // namespace capture_probe

@@ -1,4 +1,5 @@
-//===- CaptureTracker.cpp - The capture state machine ----------------------===//
+//===- CaptureTracker.cpp - The capture state machine
+//----------------------===//
 
 #include "capture_probe/CaptureTracker.h"
 #include <algorithm>
@@ -87,11 +88,10 @@ void CaptureTracker::consume(const Event &E) {
   }
 
   if (E.Kind == EventKind::EndCapture) {
-    auto It = std::find_if(Active.rbegin(), Active.rend(),
-                           [&](const CaptureRecord &C) {
-                             return E.Stream ? C.Stream == *E.Stream
-                                             : C.Thread == E.Thread;
-                           });
+    auto It = std::find_if(
+        Active.rbegin(), Active.rend(), [&](const CaptureRecord &C) {
+          return E.Stream ? C.Stream == *E.Stream : C.Thread == E.Thread;
+        });
     if (It != Active.rend()) {
       CaptureRecord C = std::move(*It);
       Active.erase(std::next(It).base());
@@ -159,8 +159,9 @@ std::vector<CaptureRecord> CaptureTracker::finish() {
 std::vector<CaptureRecord> trackCaptures(const std::vector<Event> &Events,
                                          const ApiCatalog &Catalog) {
   std::vector<Event> Sorted = Events;
-  std::stable_sort(Sorted.begin(), Sorted.end(),
-                   [](const Event &A, const Event &B) { return A.Seq < B.Seq; });
+  std::stable_sort(
+      Sorted.begin(), Sorted.end(),
+      [](const Event &A, const Event &B) { return A.Seq < B.Seq; });
   CaptureTracker T(Catalog);
   for (const Event &E : Sorted)
     T.consume(E);

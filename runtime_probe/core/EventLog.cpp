@@ -1,4 +1,5 @@
-//===- EventLog.cpp - JSON-lines event logs --------------------------------===//
+//===- EventLog.cpp - JSON-lines event logs
+//--------------------------------===//
 
 #include "capture_probe/EventLog.h"
 #include <cerrno>
@@ -36,8 +37,10 @@ static bool parseKind(const std::string &S, EventKind &K) {
 }
 
 std::string eventToJsonLine(const Event &E) {
-  json J = {{"seq", E.Seq},       {"thread", E.Thread},
-            {"kind", kindName(E.Kind)}, {"api", E.Api},
+  json J = {{"seq", E.Seq},
+            {"thread", E.Thread},
+            {"kind", kindName(E.Kind)},
+            {"api", E.Api},
             {"result", E.Result}};
   if (!E.ResultName.empty())
     J["result_name"] = E.ResultName;
@@ -173,8 +176,8 @@ bool readEventLog(const std::string &Path, std::vector<Event> &Out,
     }
     if (LastTorn && I + 1 == Lines.size())
       break;
-    Error = Path + ":" + std::to_string(I + 1) + ": malformed event (" + Why +
-            ")";
+    Error =
+        Path + ":" + std::to_string(I + 1) + ": malformed event (" + Why + ")";
     return false;
   }
   return true;

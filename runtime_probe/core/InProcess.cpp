@@ -4,9 +4,9 @@
 #include <algorithm>
 #include <cstdio>
 #include <dlfcn.h>
+#include <execinfo.h>
 #include <link.h>
 #include <mutex>
-#include <execinfo.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 

@@ -1,4 +1,5 @@
-//===- Report.cpp - The probe report as JSON and as text -------------------===//
+//===- Report.cpp - The probe report as JSON and as text
+//-------------------===//
 
 #include "capture_probe/Report.h"
 #include <fstream>
@@ -13,9 +14,9 @@ static constexpr int Version = 1;
 
 const std::set<std::string> &knownClasses() {
   static const std::set<std::string> K = {
-      classes::Error,         classes::Allocation,     classes::Sync,
-      classes::Query,         classes::Eager,          classes::UncapturedWork,
-      classes::Invalidated,   classes::CaptureFailed,  classes::Divergence};
+      classes::Error,       classes::Allocation,    classes::Sync,
+      classes::Query,       classes::Eager,         classes::UncapturedWork,
+      classes::Invalidated, classes::CaptureFailed, classes::Divergence};
   return K;
 }
 
@@ -48,8 +49,8 @@ static SourceFrame frameFrom(const json &J) {
 }
 
 static json callJson(const CallRecord &C) {
-  json J = {{"seq", C.Seq},       {"thread", C.Thread},
-            {"api", C.Api},       {"result", C.Result},
+  json J = {{"seq", C.Seq},         {"thread", C.Thread},
+            {"api", C.Api},         {"result", C.Result},
             {"classes", C.Classes}, {"effective_mode", C.EffectiveMode}};
   if (!C.ResultName.empty())
     J["result_name"] = C.ResultName;
@@ -129,12 +130,9 @@ json toJson(const ProbeReport &R) {
                            {"first_byte", D.FirstByte},
                            {"bytes", D.Bytes},
                            {"differing_bytes", D.DifferingBytes}});
-  json J = {{"format", Format},
-            {"version", Version},
-            {"backend", R.Backend},
-            {"program", R.Program},
-            {"captures", Captures},
-            {"divergences", Divergences},
+  json J = {{"format", Format},         {"version", Version},
+            {"backend", R.Backend},     {"program", R.Program},
+            {"captures", Captures},     {"divergences", Divergences},
             {"classes", R.allClasses()}};
   J["exit_status"] = R.ExitStatus ? json(*R.ExitStatus) : json(nullptr);
   if (!R.Note.empty())
@@ -219,7 +217,8 @@ static std::string where(const CallRecord &C) {
   if (!C.Site)
     return C.Frames.empty() ? "(no call site)" : C.Frames.front();
   const SourceFrame &F = *C.Site;
-  std::string S = F.File.empty() ? F.Module : F.File + ":" + std::to_string(F.Line);
+  std::string S =
+      F.File.empty() ? F.Module : F.File + ":" + std::to_string(F.Line);
   if (!F.Function.empty() && F.Function != "??")
     S += " in " + F.Function;
   return S;
@@ -240,8 +239,8 @@ std::string summarize(const ProbeReport &R) {
       OS << ", " << (*C.NonBlocking ? "non-blocking" : "blocking") << " stream";
     OS << ", thread " << C.Thread << ") begun at " << where(C.Begin) << ": ";
     if (C.Begin.Result != 0)
-      OS << "begin failed with " << C.Begin.ResultName << " ("
-         << C.Begin.Result << ")\n";
+      OS << "begin failed with " << C.Begin.ResultName << " (" << C.Begin.Result
+         << ")\n";
     else if (!C.End)
       OS << "never ended (the program exited or crashed while capturing)\n";
     else if (C.Succeeded) {

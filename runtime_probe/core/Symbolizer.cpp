@@ -1,4 +1,5 @@
-//===- Symbolizer.cpp - addr2line over recorded frames ---------------------===//
+//===- Symbolizer.cpp - addr2line over recorded frames
+//---------------------===//
 
 #include "capture_probe/Symbolizer.h"
 #include "capture_probe/Strings.h"
@@ -38,8 +39,8 @@ static bool onPath(const std::string &Name) {
 Symbolizer::Symbolizer(std::string T) : Tool(std::move(T)) {
   if (!Tool.empty())
     return;
-  for (const char *Candidate : {"addr2line", "llvm-addr2line-19",
-                                "llvm-addr2line"})
+  for (const char *Candidate :
+       {"addr2line", "llvm-addr2line-19", "llvm-addr2line"})
     if (onPath(Candidate)) {
       Tool = Candidate;
       break;
@@ -172,8 +173,8 @@ bool Symbolizer::isRuntimeFrame(const SourceFrame &F) {
       return true;
   const std::string &Fn = F.Function;
   for (const char *P : {"cudart::", "__cuda", "cuda", "__hip", "hip",
-                        "capture_probe::", "libcudart", "__libc", "std::",
-                        "void std::", "_start", "__device_stub__",
+                        "capture_probe::", "libcudart", "__libc",
+                        "std::", "void std::", "_start", "__device_stub__",
                         "execute_native_thread_routine", "start_thread"})
     if (Fn.rfind(P, 0) == 0)
       return true;

@@ -1,4 +1,5 @@
-//===- CuptiBackend.cpp - The CUPTI subscriber -----------------------------===//
+//===- CuptiBackend.cpp - The CUPTI subscriber
+//-----------------------------===//
 //
 // Calls nest: cudaMalloc calls cuMemAlloc_v2. Only the outermost call of a
 // thread becomes an event; a per-thread depth counter tells. Graph nodes
@@ -16,12 +17,12 @@
 #include "CuptiBackend.h"
 #include "capture_probe/InProcess.h"
 #include <atomic>
-#include <map>
-#include <mutex>
-#include <optional>
 #include <cuda.h>
 #include <cuda_runtime_api.h>
 #include <cupti.h>
+#include <map>
+#include <mutex>
+#include <optional>
 #include <vector>
 
 namespace capture_probe {
@@ -34,7 +35,7 @@ struct ThreadState {
   int Depth = 0;
   uint64_t NodesCreated = 0;
   uint64_t NodesAtEntry = 0;
-  int PendingMode = -1;   // exchange-mode: the mode asked for, read at entry
+  int PendingMode = -1; // exchange-mode: the mode asked for, read at entry
 };
 thread_local ThreadState TS;
 
@@ -187,9 +188,11 @@ void readBegin(CUpti_CallbackDomain Domain, CUpti_CallbackId Id,
   int Mode = 0; // cuStreamBeginCapture (v1) has no mode: global
   if (Domain == CUPTI_CB_DOMAIN_RUNTIME_API) {
     if (Id == CUPTI_RUNTIME_TRACE_CBID_cudaStreamBeginCaptureToGraph_v12030 ||
-        Id == CUPTI_RUNTIME_TRACE_CBID_cudaStreamBeginCaptureToGraph_ptsz_v12030) {
+        Id ==
+            CUPTI_RUNTIME_TRACE_CBID_cudaStreamBeginCaptureToGraph_ptsz_v12030) {
       Mode = static_cast<const cudaStreamBeginCaptureToGraph_v12030_params *>(
-                 Params)->mode;
+                 Params)
+                 ->mode;
       E.ToGraph = true;
     } else {
       Mode = static_cast<const cudaStreamBeginCapture_v10000_params *>(Params)
@@ -197,7 +200,8 @@ void readBegin(CUpti_CallbackDomain Domain, CUpti_CallbackId Id,
     }
   } else if (Id == CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCaptureToGraph ||
              Id == CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCaptureToGraph_ptsz) {
-    Mode = static_cast<const cuStreamBeginCaptureToGraph_params *>(Params)->mode;
+    Mode =
+        static_cast<const cuStreamBeginCaptureToGraph_params *>(Params)->mode;
     E.ToGraph = true;
   } else if (Id == CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCapture_v2 ||
              Id == CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCapture_v2_ptsz) {
@@ -209,11 +213,13 @@ void readBegin(CUpti_CallbackDomain Domain, CUpti_CallbackId Id,
 int exchangeModeAsked(CUpti_CallbackDomain Domain, const void *Params) {
   // Read at entry: at exit the pointer holds the previous mode.
   if (Domain == CUPTI_CB_DOMAIN_RUNTIME_API) {
-    auto *P = static_cast<const cudaThreadExchangeStreamCaptureMode_v10010_params *>(
-        Params);
+    auto *P =
+        static_cast<const cudaThreadExchangeStreamCaptureMode_v10010_params *>(
+            Params);
     return P->mode ? int(*P->mode) : -1;
   }
-  auto *P = static_cast<const cuThreadExchangeStreamCaptureMode_params *>(Params);
+  auto *P =
+      static_cast<const cuThreadExchangeStreamCaptureMode_params *>(Params);
   return P->mode ? int(*P->mode) : -1;
 }
 
@@ -227,12 +233,14 @@ void noteStreamCreation(CUpti_CallbackDomain Domain, CUpti_CallbackId Id,
       Handle = reinterpret_cast<void *const *>(
           static_cast<const cudaStreamCreate_v3020_params *>(Params)->pStream);
     } else if (Id == CUPTI_RUNTIME_TRACE_CBID_cudaStreamCreateWithFlags_v5000) {
-      auto *P = static_cast<const cudaStreamCreateWithFlags_v5000_params *>(Params);
+      auto *P =
+          static_cast<const cudaStreamCreateWithFlags_v5000_params *>(Params);
       Handle = reinterpret_cast<void *const *>(P->pStream);
       Flags = P->flags;
-    } else if (Id == CUPTI_RUNTIME_TRACE_CBID_cudaStreamCreateWithPriority_v5050) {
-      auto *P =
-          static_cast<const cudaStreamCreateWithPriority_v5050_params *>(Params);
+    } else if (Id ==
+               CUPTI_RUNTIME_TRACE_CBID_cudaStreamCreateWithPriority_v5050) {
+      auto *P = static_cast<const cudaStreamCreateWithPriority_v5050_params *>(
+          Params);
       Handle = reinterpret_cast<void *const *>(P->pStream);
       Flags = P->flags;
     }
@@ -264,7 +272,8 @@ std::optional<bool> streamIsNonBlocking(uint64_t Stream) {
 /// before a first launch, say) are not the program's calls.
 bool madeByRuntimeLibrary(const std::vector<std::string> &Frames) {
   // captureFrames already left out the probe, CUPTI and the driver.
-  return !Frames.empty() && Frames.front().find("libcudart") != std::string::npos;
+  return !Frames.empty() &&
+         Frames.front().find("libcudart") != std::string::npos;
 }
 
 int returnValue(CUpti_CallbackDomain Domain, const CUpti_CallbackData *Data) {
@@ -280,10 +289,10 @@ void onApi(CUpti_CallbackDomain Domain, CUpti_CallbackId Id,
   if (Data->callbackSite == CUPTI_API_ENTER) {
     if (TS.Depth++ == 0) {
       TS.NodesAtEntry = TS.NodesCreated;
-      TS.PendingMode = kindOf(Domain, Id) == EventKind::ExchangeMode &&
-                               Data->functionParams
-                           ? exchangeModeAsked(Domain, Data->functionParams)
-                           : -1;
+      TS.PendingMode =
+          kindOf(Domain, Id) == EventKind::ExchangeMode && Data->functionParams
+              ? exchangeModeAsked(Domain, Data->functionParams)
+              : -1;
     }
     return;
   }
@@ -321,7 +330,8 @@ void onApi(CUpti_CallbackDomain Domain, CUpti_CallbackId Id,
     break;
   case EventKind::EndCapture: {
     // cudaStreamEndCapture and cuStreamEndCapture: {stream, graph*}.
-    auto *P = static_cast<const cuStreamEndCapture_params *>(Data->functionParams);
+    auto *P =
+        static_cast<const cuStreamEndCapture_params *>(Data->functionParams);
     E.Stream = uint64_t(uintptr_t(P->hStream));
     Active.end(*E.Stream);
     if (E.Result == 0 && P->phGraph && *P->phGraph) {
@@ -348,8 +358,9 @@ void onApi(CUpti_CallbackDomain Domain, CUpti_CallbackId Id,
 }
 
 void onResource(CUpti_CallbackId Id, const CUpti_ResourceData *Data) {
-  auto *G = Data ? static_cast<const CUpti_GraphData *>(Data->resourceDescriptor)
-                 : nullptr;
+  auto *G = Data
+                ? static_cast<const CUpti_GraphData *>(Data->resourceDescriptor)
+                : nullptr;
   if (!G)
     return;
   if (Id == CUPTI_CBID_RESOURCE_GRAPHNODE_CREATED) {
@@ -362,8 +373,8 @@ void onResource(CUpti_CallbackId Id, const CUpti_ResourceData *Data) {
   }
 }
 
-void CUPTIAPI callback(void *, CUpti_CallbackDomain Domain,
-                       CUpti_CallbackId Id, const void *Data) {
+void CUPTIAPI callback(void *, CUpti_CallbackDomain Domain, CUpti_CallbackId Id,
+                       const void *Data) {
   if (!Data)
     return;
   if (Domain == CUPTI_CB_DOMAIN_RESOURCE)
@@ -391,7 +402,8 @@ bool startCupti(EventSink *Sink, std::string &Error) {
     Error = std::string(What) + ": " + (Msg ? Msg : "unknown CUPTI error");
     return false;
   };
-  if (!Check(cuptiSubscribe(&Subscriber, callback, nullptr), "cuptiSubscribe") ||
+  if (!Check(cuptiSubscribe(&Subscriber, callback, nullptr),
+             "cuptiSubscribe") ||
       !Check(cuptiEnableDomain(1, Subscriber, CUPTI_CB_DOMAIN_RUNTIME_API),
              "enabling runtime API callbacks") ||
       !Check(cuptiEnableDomain(1, Subscriber, CUPTI_CB_DOMAIN_DRIVER_API),

@@ -1,4 +1,5 @@
-//===- Injection.cpp - The CUDA_INJECTION64_PATH entry point ---------------===//
+//===- Injection.cpp - The CUDA_INJECTION64_PATH entry point
+//---------------===//
 //
 // The CUDA driver loads this library into any CUDA program whose
 // environment names it in CUDA_INJECTION64_PATH and calls
@@ -16,9 +17,8 @@ extern "C" __attribute__((visibility("default"))) int
 InitializeInjection(void) {
   static capture_probe::JsonLinesSink *Sink = [] {
     const char *Path = std::getenv("CAPTURE_PROBE_LOG");
-    return new capture_probe::JsonLinesSink(Path && *Path
-                                                ? Path
-                                                : "capture-probe.%p.jsonl");
+    return new capture_probe::JsonLinesSink(
+        Path && *Path ? Path : "capture-probe.%p.jsonl");
   }();
   if (!Sink->ok()) {
     std::fprintf(stderr, "capture-probe: %s\n", Sink->error().c_str());

@@ -4,10 +4,10 @@
 //   probe-bench capture N  capture and instantiate a 20-kernel graph N times
 //                          (engines that re-capture per shape)
 // Prints the workload's own time (ms, CUDA events), excluding start-up.
-#include <cuda_runtime.h>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <cuda_runtime.h>
 
 __global__ void axpy(float *y, const float *x, float a, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -25,7 +25,8 @@ __global__ void axpy(float *y, const float *x, float a, int n) {
     }                                                                          \
   } while (0)
 
-static cudaGraph_t captureOnce(cudaStream_t s, float *y, const float *x, int n) {
+static cudaGraph_t captureOnce(cudaStream_t s, float *y, const float *x,
+                               int n) {
   cudaGraph_t g;
   CHECK(cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal));
   for (int k = 0; k < 20; ++k)
@@ -35,7 +36,8 @@ static cudaGraph_t captureOnce(cudaStream_t s, float *y, const float *x, int n) 
 }
 
 int main(int argc, char **argv) {
-  if (argc != 3 || (std::strcmp(argv[1], "replay") && std::strcmp(argv[1], "capture"))) {
+  if (argc != 3 ||
+      (std::strcmp(argv[1], "replay") && std::strcmp(argv[1], "capture"))) {
     std::fprintf(stderr, "usage: probe-bench replay|capture N\n");
     return 2;
   }

@@ -29,7 +29,8 @@ struct Buffers {
   }
 };
 
-static const CallRecord *findCall(const ProbeReport &R, const std::string &Api) {
+static const CallRecord *findCall(const ProbeReport &R,
+                                  const std::string &Api) {
   for (const CaptureRecord &C : R.Captures)
     for (const CallRecord &K : C.Calls)
       if (K.Api.find(Api) != std::string::npos && !K.Classes.empty())
@@ -41,9 +42,13 @@ TEST(Harness, CleanRegionReplaysLikeEager) {
   Buffers b;
   ProbeOptions o;
   o.outputs = {{"out", b.out, b.n * sizeof(float)}};
-  o.reset = [&](cudaStream_t s, int k) { setScalar<<<1, 1, 0, s>>>(b.in, k + 1.f); };
+  o.reset = [&](cudaStream_t s, int k) {
+    setScalar<<<1, 1, 0, s>>>(b.in, k + 1.f);
+  };
   auto r = probe_region(
-      [&](cudaStream_t s) { fill<<<(b.n + 255) / 256, 256, 0, s>>>(b.out, 3.f, b.n); },
+      [&](cudaStream_t s) {
+        fill<<<(b.n + 255) / 256, 256, 0, s>>>(b.out, 3.f, b.n);
+      },
       o);
   ASSERT_TRUE(r.error.empty()) << r.error;
   EXPECT_TRUE(r.captured);
@@ -119,6 +124,7 @@ TEST(Harness, RelaxedModeAllocationRunsEagerly) {
       o);
   ASSERT_TRUE(r.error.empty()) << r.error;
   EXPECT_TRUE(r.captured);
-  EXPECT_TRUE(r.report.Captures.at(0).NonBlocking == std::optional<bool>(false));
+  EXPECT_TRUE(r.report.Captures.at(0).NonBlocking ==
+              std::optional<bool>(false));
   cudaFree(tmp);
 }

@@ -4,11 +4,11 @@
 // and relaxed mode (six captures, in that order). check_rows.py runs every
 // row under capture-probe and checks what the probe reports against the
 // table. Errors are not checked here on purpose: the probe records them.
-#include <cuda.h>
-#include <cuda_runtime.h>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <cuda.h>
+#include <cuda_runtime.h>
 #include <string>
 #include <thread>
 #include <vector>
@@ -36,7 +36,8 @@ using Row = void (*)(Ctx &);
 
 static void capturedWork(Ctx &c) {
   bump<<<4, 256, 0, c.s>>>(c.dev, c.n);
-  cudaMemcpyAsync(c.pinned, c.dev, c.n * sizeof(float), cudaMemcpyDeviceToHost, c.s);
+  cudaMemcpyAsync(c.pinned, c.dev, c.n * sizeof(float), cudaMemcpyDeviceToHost,
+                  c.s);
   cudaMemsetAsync(c.dev, 0, c.n * sizeof(float), c.s);
 }
 static void pageableAsync(Ctx &c) {
@@ -60,7 +61,8 @@ static void legalCalls(Ctx &c) {
 }
 static void legacyKernel(Ctx &c) { bump<<<4, 256>>>(c.dev, c.n); }
 static void syncMemcpy(Ctx &c) {
-  cudaMemcpy(c.pageable.data(), c.dev, c.n * sizeof(float), cudaMemcpyDeviceToHost);
+  cudaMemcpy(c.pageable.data(), c.dev, c.n * sizeof(float),
+             cudaMemcpyDeviceToHost);
 }
 static void malloc_(Ctx &c) {
   void *p = nullptr;
@@ -178,7 +180,8 @@ int main(int argc, char **argv) {
   const cudaStreamCaptureMode modes[] = {cudaStreamCaptureModeGlobal,
                                          cudaStreamCaptureModeThreadLocal,
                                          cudaStreamCaptureModeRelaxed};
-  for (unsigned flags : {unsigned(cudaStreamDefault), unsigned(cudaStreamNonBlocking)})
+  for (unsigned flags :
+       {unsigned(cudaStreamDefault), unsigned(cudaStreamNonBlocking)})
     for (cudaStreamCaptureMode mode : modes) {
       cudaStreamCreateWithFlags(&c.s, flags);
       cudaGraph_t g = nullptr;

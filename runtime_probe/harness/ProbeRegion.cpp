@@ -1,4 +1,5 @@
-//===- ProbeRegion.cpp - The in-process capture harness --------------------===//
+//===- ProbeRegion.cpp - The in-process capture harness
+//--------------------===//
 
 #include "ProbeRegion.h"
 #include "../cuda/CuptiBackend.h"
@@ -66,9 +67,9 @@ ProbeResult probe_region(const std::function<void(cudaStream_t)> &Region,
     return Result;
   }
   cudaStream_t S = nullptr;
-  if (cudaStreamCreateWithFlags(&S, O.non_blocking ? cudaStreamNonBlocking
-                                                   : cudaStreamDefault) !=
-      cudaSuccess) {
+  if (cudaStreamCreateWithFlags(&S, O.non_blocking
+                                        ? cudaStreamNonBlocking
+                                        : cudaStreamDefault) != cudaSuccess) {
     Result.error = "cannot create a stream";
     return Result;
   }

@@ -1,4 +1,5 @@
-//===- ProbeRegion.h - Run a region under real capture, from a test -*- C++ -*-===//
+//===- ProbeRegion.h - Run a region under real capture, from a test -*- C++
+//-*-===//
 //
 // capture_probe::probe_region runs a callable under real stream capture on a
 // fresh stream, replays the graph, and returns the probe's report of it:
@@ -10,7 +11,8 @@
 //   O.reset = [&](cudaStream_t s, int run) { fill_inputs(s, run); };
 //   auto R = capture_probe::probe_region([&](cudaStream_t s) { step(s); }, O);
 //   EXPECT_TRUE(R.captured);
-//   EXPECT_TRUE(R.report.Divergences.empty()) << capture_probe::summarize(R.report);
+//   EXPECT_TRUE(R.report.Divergences.empty()) <<
+//   capture_probe::summarize(R.report);
 //
 // With outputs named, the harness first runs the region eagerly once per
 // replay (reset(s, k) before each) and keeps the outputs, then captures,
@@ -49,7 +51,7 @@ struct ProbeOptions {
 };
 
 struct ProbeResult {
-  ProbeReport report;  // the region's capture(s) and any divergences
+  ProbeReport report;    // the region's capture(s) and any divergences
   bool captured = false; // the capture succeeded and the graph replayed
   std::string error;     // why the harness itself could not run
 };

@@ -1,4 +1,5 @@
-//===- HipInterposer.cpp - The HIP backend: an LD_PRELOAD interposer -------===//
+//===- HipInterposer.cpp - The HIP backend: an LD_PRELOAD interposer
+//-------===//
 //
 // No roctracer or rocprofiler is available to build against, so the HIP
 // backend sits between the program and libamdhip64: it defines the HIP
@@ -34,8 +35,8 @@ thread_local int Depth = 0;
 EventSink *sink() {
   static JsonLinesSink *S = [] {
     const char *Path = std::getenv("CAPTURE_PROBE_LOG");
-    auto *Sink = new JsonLinesSink(Path && *Path ? Path
-                                                 : "capture-probe.%p.jsonl");
+    auto *Sink =
+        new JsonLinesSink(Path && *Path ? Path : "capture-probe.%p.jsonl");
     if (!Sink->ok())
       std::fprintf(stderr, "capture-probe: %s\n", Sink->error().c_str());
     return Sink;
@@ -171,8 +172,8 @@ INTERPOSE(hipEventQuery, (hipEvent_t e), (e))
 INTERPOSE_STREAM(hipStreamSynchronize, s, (hipStream_t s), (s))
 INTERPOSE_STREAM(hipStreamQuery, s, (hipStream_t s), (s))
 INTERPOSE_STREAM(hipEventRecord, s, (hipEvent_t e, hipStream_t s), (e, s))
-INTERPOSE_STREAM(hipStreamWaitEvent, s, (hipStream_t s, hipEvent_t e, unsigned f),
-                 (s, e, f))
+INTERPOSE_STREAM(hipStreamWaitEvent, s,
+                 (hipStream_t s, hipEvent_t e, unsigned f), (s, e, f))
 INTERPOSE_STREAM(hipMallocAsync, s, (void **p, size_t n, hipStream_t s),
                  (p, n, s))
 INTERPOSE_STREAM(hipFreeAsync, s, (void *p, hipStream_t s), (p, s))
@@ -222,10 +223,12 @@ extern "C" hipError_t hipStreamEndCapture(hipStream_t S, hipGraph_t *G) {
     Active.end(id(S));
   if (R == hipSuccess && G && *G) {
     E.GraphReturned = true;
-    static auto GetNodes = real<hipError_t (*)(hipGraph_t, hipGraphNode_t *, size_t *)>(
-        "hipGraphGetNodes");
-    static auto GetType = real<hipError_t (*)(hipGraphNode_t, hipGraphNodeType *)>(
-        "hipGraphNodeGetType");
+    static auto GetNodes =
+        real<hipError_t (*)(hipGraph_t, hipGraphNode_t *, size_t *)>(
+            "hipGraphGetNodes");
+    static auto GetType =
+        real<hipError_t (*)(hipGraphNode_t, hipGraphNodeType *)>(
+            "hipGraphNodeGetType");
     size_t N = 0;
     if (GetNodes(*G, nullptr, &N) == hipSuccess) {
       std::vector<hipGraphNode_t> Nodes(N);
@@ -240,7 +243,8 @@ extern "C" hipError_t hipStreamEndCapture(hipStream_t S, hipGraph_t *G) {
   return O.finish(R, EventKind::EndCapture, &E);
 }
 
-extern "C" hipError_t hipThreadExchangeStreamCaptureMode(hipStreamCaptureMode *M) {
+extern "C" hipError_t
+hipThreadExchangeStreamCaptureMode(hipStreamCaptureMode *M) {
   HIP_REAL(hipThreadExchangeStreamCaptureMode, (hipStreamCaptureMode *));
   Observed O("hipThreadExchangeStreamCaptureMode");
   Event E;

@@ -1,4 +1,5 @@
-//===- CaptureProbeMain.cpp - The capture-probe command --------------------===//
+//===- CaptureProbeMain.cpp - The capture-probe command
+//--------------------===//
 //
 //   capture-probe run [options] -- PROGRAM [ARGS...]
 //   capture-probe show REPORT.json
@@ -78,8 +79,8 @@ std::string selfDir() {
 }
 
 std::string findLibrary(const std::string &Backend) {
-  std::string Name = Backend == "hip" ? "libcapture_probe_hip.so"
-                                      : "libcapture_probe_cuda.so";
+  std::string Name =
+      Backend == "hip" ? "libcapture_probe_hip.so" : "libcapture_probe_cuda.so";
   std::string Dir = selfDir();
   for (const std::string &Candidate :
        {Dir + "/" + Name, Dir + "/../" CAPTURE_PROBE_LIBDIR "/" + Name,
@@ -198,8 +199,8 @@ int run(const RunOptions &O) {
       return fail("--catalog: " + Error);
   }
   const char *TmpRoot = getenv("TMPDIR");
-  std::string Template =
-      std::string(TmpRoot && *TmpRoot ? TmpRoot : "/tmp") + "/capture-probe.XXXXXX";
+  std::string Template = std::string(TmpRoot && *TmpRoot ? TmpRoot : "/tmp") +
+                         "/capture-probe.XXXXXX";
   std::vector<char> Buf(Template.begin(), Template.end());
   Buf.push_back('\0');
   if (!mkdtemp(Buf.data()))
@@ -223,8 +224,9 @@ int run(const RunOptions &O) {
     R.ExitStatus = ProgramExit;
   } else if (WIFSIGNALED(Status)) {
     ProgramExit = 128 + WTERMSIG(Status);
-    R.Note = std::string("killed by signal ") + std::to_string(WTERMSIG(Status)) +
-             " (" + strsignal(WTERMSIG(Status)) + ")";
+    R.Note = std::string("killed by signal ") +
+             std::to_string(WTERMSIG(Status)) + " (" +
+             strsignal(WTERMSIG(Status)) + ")";
   }
 
   // One log per process; each is tracked on its own (sequence numbers and

@@ -150,13 +150,12 @@ std::string confirmWithProbe(Report &R, const std::string &Path) {
       V.EvidenceClasses = joined(Evidence->Classes);
       V.EvidenceFile = Evidence->Site->File;
       V.EvidenceLine = Evidence->Site->Line;
-      V.Reason = whatHappened(*Evidence) + " at " +
-                 shortPath(V.EvidenceFile) + ":" +
-                 std::to_string(V.EvidenceLine);
+      V.Reason = whatHappened(*Evidence) + " at " + shortPath(V.EvidenceFile) +
+                 ":" + std::to_string(V.EvidenceLine);
       continue;
     }
-    bool DataFinding = F.Check == "capture-host-read" ||
-                       F.Check == "capture-shape-branch";
+    bool DataFinding =
+        F.Check == "capture-host-read" || F.Check == "capture-shape-branch";
     const capture_probe::Divergence *Diverged = nullptr;
     for (const CaptureRecord *C : Regions)
       for (const capture_probe::Divergence &D : P.Divergences)
@@ -213,8 +212,8 @@ std::string confirmWithProbe(Report &R, const std::string &Path) {
     for (const CallRecord &K : C.Calls) {
       if (!flagged(K) || Covered.count(&K) || !K.Site || K.Site->File.empty())
         continue;
-      std::string Key = K.Site->File + ":" + std::to_string(K.Site->Line) +
-                        ":" + K.Api;
+      std::string Key =
+          K.Site->File + ":" + std::to_string(K.Site->Line) + ":" + K.Api;
       if (!Seen.insert(Key).second)
         continue;
       ReportMissed M;
@@ -222,11 +221,10 @@ std::string confirmWithProbe(Report &R, const std::string &Path) {
       M.Loc.Line = K.Site->Line;
       M.Api = K.Api;
       M.Classes = joined(K.Classes);
-      std::string Region =
-          C.Begin.Site && C.Begin.Site->Line
-              ? " begun at " + shortPath(C.Begin.Site->File) + ":" +
-                    std::to_string(C.Begin.Site->Line)
-              : "";
+      std::string Region = C.Begin.Site && C.Begin.Site->Line
+                               ? " begun at " + shortPath(C.Begin.Site->File) +
+                                     ":" + std::to_string(C.Begin.Site->Line)
+                               : "";
       M.Message = "missed statically: during the capture" + Region + ", " +
                   whatHappened(K) + " (seen by the runtime probe)";
       R.Missed.push_back(M);

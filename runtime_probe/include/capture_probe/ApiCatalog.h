@@ -24,7 +24,7 @@ struct ApiInfo {
   std::string Family; // cuda-runtime, cuda-driver, hip, ...
   std::string Hazard; // sync, allocation, host-read, none
   std::map<std::string, std::string> Modes; // mode -> illegal/eager/...
-  std::string Error;  // what the catalog says it fails with
+  std::string Error; // what the catalog says it fails with
   std::string Fix;
 
   /// The catalog's behaviour in \p M ("" when the catalog does not say).

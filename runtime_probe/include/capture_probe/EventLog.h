@@ -1,4 +1,5 @@
-//===- EventLog.h - Where backends put events, and reading them back -*- C++ -*-===//
+//===- EventLog.h - Where backends put events, and reading them back -*- C++
+//-*-===//
 //
 // Backends write events to an EventSink. The injection library and the HIP
 // interposer use a JSON-lines file, flushed after every event, so a program

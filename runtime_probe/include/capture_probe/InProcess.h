@@ -1,4 +1,5 @@
-//===- InProcess.h - What backends need inside the probed process -*- C++ -*-===//
+//===- InProcess.h - What backends need inside the probed process -*- C++
+//-*-===//
 //
 // Shared by the CUPTI and HIP backends: the kernel thread id, a global event
 // sequence, the raw call stack of the current call, and the set of streams

@@ -60,11 +60,11 @@ struct CallRecord {
   std::string ResultName;
   std::optional<uint64_t> Stream;
   std::set<std::string> Classes;
-  std::string Hazard;    // from the catalog, "" if unknown
-  std::string Expected;  // catalog behaviour in the effective mode
+  std::string Hazard;   // from the catalog, "" if unknown
+  std::string Expected; // catalog behaviour in the effective mode
   std::string EffectiveMode;
   bool FirstError = false;
-  bool OtherThread = false; // made by a thread other than the capture's
+  bool OtherThread = false;        // made by a thread other than the capture's
   std::vector<std::string> Frames; // raw
   std::optional<SourceFrame> Site; // first frame in user code
   std::vector<SourceFrame> Stack;  // user frames, innermost first
@@ -82,7 +82,8 @@ struct CaptureRecord {
   std::optional<uint64_t> FirstErrorSeq;
   std::map<std::string, int> GraphNodes;
   std::vector<CallRecord> Calls;
-  std::set<std::string> Classes; // union of its calls' classes (+ capture-failed)
+  std::set<std::string>
+      Classes; // union of its calls' classes (+ capture-failed)
 };
 
 struct Divergence {
@@ -96,7 +97,7 @@ struct ProbeReport {
   std::string Backend; // cuda, hip
   std::vector<std::string> Program;
   std::optional<int> ExitStatus;
-  std::string Note;    // e.g. "killed by signal 6"
+  std::string Note; // e.g. "killed by signal 6"
   std::vector<CaptureRecord> Captures;
   std::vector<Divergence> Divergences;
 

@@ -1,4 +1,5 @@
-//===- HipScenarios.cpp - HIP programs the interposer must see through -----===//
+//===- HipScenarios.cpp - HIP programs the interposer must see through
+//-----===//
 //
 // One scenario per run (`hip-scenarios NAME`), each a capture region with one
 // documented hazard, against the simulated libamdhip64 (SimHipRuntime.cpp).
@@ -8,11 +9,11 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include <hip/hip_runtime_api.h>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <hip/hip_runtime_api.h>
 #include <thread>
 
 namespace {
@@ -57,7 +58,8 @@ struct Fixture {
 int clean() {
   Fixture F;
   hipStreamBeginCapture(F.S, hipStreamCaptureModeGlobal);
-  hipMemcpyAsync(F.Dev, F.Host, F.N * sizeof(float), hipMemcpyHostToDevice, F.S);
+  hipMemcpyAsync(F.Dev, F.Host, F.N * sizeof(float), hipMemcpyHostToDevice,
+                 F.S);
   F.launch(F.S);
   return F.finish();
 }
@@ -87,7 +89,8 @@ int syncMemcpy() {
   Fixture F;
   hipStreamBeginCapture(F.S, hipStreamCaptureModeThreadLocal);
   F.launch(F.S);
-  hipMemcpy(F.Host, F.Dev, F.N * sizeof(float), hipMemcpyDeviceToHost); // SITE: sync-memcpy
+  size_t Bytes = F.N * sizeof(float);
+  hipMemcpy(F.Host, F.Dev, Bytes, hipMemcpyDeviceToHost); // SITE: sync-memcpy
   return F.finish();
 }
 

@@ -1,4 +1,5 @@
-//===- SimHipRuntime.cpp - A simulated HIP runtime for the probe's tests ---===//
+//===- SimHipRuntime.cpp - A simulated HIP runtime for the probe's tests
+//---===//
 //
 // Built as libamdhip64.so.5 from Debian's HIP headers, so the HIP
 // interposer can be tested with no AMD GPU and no ROCm. "Device" memory is
@@ -28,11 +29,11 @@
 #ifndef __HIP_PLATFORM_AMD__
 #define __HIP_PLATFORM_AMD__
 #endif
-#include <hip/hip_runtime_api.h>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <functional>
+#include <hip/hip_runtime_api.h>
 #include <memory>
 #include <mutex>
 #include <thread>
@@ -206,7 +207,9 @@ SIM_API const char *hipGetErrorName(hipError_t E) {
     return "hipErrorUnknown";
   }
 }
-SIM_API const char *hipGetErrorString(hipError_t E) { return hipGetErrorName(E); }
+SIM_API const char *hipGetErrorString(hipError_t E) {
+  return hipGetErrorName(E);
+}
 
 SIM_API hipError_t hipStreamCreateWithFlags(hipStream_t *S, unsigned Flags) {
   std::lock_guard<std::recursive_mutex> G(Lock);
@@ -242,7 +245,8 @@ SIM_API hipError_t hipThreadExchangeStreamCaptureMode(hipStreamCaptureMode *M) {
   return hipSuccess;
 }
 
-SIM_API hipError_t hipStreamBeginCapture(hipStream_t S, hipStreamCaptureMode M) {
+SIM_API hipError_t hipStreamBeginCapture(hipStream_t S,
+                                         hipStreamCaptureMode M) {
   std::lock_guard<std::recursive_mutex> G(Lock);
   if (!S)
     return ret(hipErrorStreamCaptureUnsupported); // the null stream
@@ -275,7 +279,7 @@ SIM_API hipError_t hipStreamEndCapture(hipStream_t S, hipGraph_t *Graph) {
 SIM_API hipError_t hipStreamIsCapturing(hipStream_t S,
                                         hipStreamCaptureStatus *Status) {
   std::lock_guard<std::recursive_mutex> G(Lock);
-  *Status = !capturing(S)               ? hipStreamCaptureStatusNone
+  *Status = !capturing(S)         ? hipStreamCaptureStatusNone
             : S->Cap->Invalidated ? hipStreamCaptureStatusInvalidated
                                   : hipStreamCaptureStatusActive;
   return hipSuccess;
@@ -322,7 +326,8 @@ SIM_API hipError_t hipFreeAsync(void *P, hipStream_t S) {
 }
 
 // Synchronous copies and sets use the null stream.
-SIM_API hipError_t hipMemcpy(void *D, const void *Src, size_t N, hipMemcpyKind) {
+SIM_API hipError_t hipMemcpy(void *D, const void *Src, size_t N,
+                             hipMemcpyKind) {
   std::lock_guard<std::recursive_mutex> G(Lock);
   if (hipError_t E = legacyWork(true))
     return ret(E);

@@ -1,4 +1,5 @@
-//===- ApiCatalogTest.cpp - Reading the shared catalog in the probe --------===//
+//===- ApiCatalogTest.cpp - Reading the shared catalog in the probe
+//--------===//
 
 #include "capture_probe/ApiCatalog.h"
 #include <cstdio>
@@ -11,7 +12,8 @@ TEST(ApiCatalog, BaseNamesDropVersionAndStreamSuffixes) {
   EXPECT_EQ(baseApiName("cuMemAlloc_v2"), "cuMemAlloc");
   EXPECT_EQ(baseApiName("cudaMalloc_v3020"), "cudaMalloc");
   EXPECT_EQ(baseApiName("cudaMemcpyAsync_ptsz_v7000"), "cudaMemcpyAsync");
-  EXPECT_EQ(baseApiName("cuStreamBeginCapture_v2_ptsz"), "cuStreamBeginCapture");
+  EXPECT_EQ(baseApiName("cuStreamBeginCapture_v2_ptsz"),
+            "cuStreamBeginCapture");
   EXPECT_EQ(baseApiName("cudaMemcpy"), "cudaMemcpy");
   EXPECT_EQ(baseApiName("_v2"), "_v2");
 }
@@ -61,8 +63,8 @@ TEST(ApiCatalog, UserEntriesOverrideAndBadFilesAreNamed) {
 
   EXPECT_FALSE(C.addJson("[1, 2", "broken.json", Error));
   EXPECT_NE(Error.find("broken.json"), std::string::npos);
-  EXPECT_FALSE(C.addJson(R"({"apis": [{"hazard": "sync"}]})", "noname.json",
-                         Error));
+  EXPECT_FALSE(
+      C.addJson(R"({"apis": [{"hazard": "sync"}]})", "noname.json", Error));
   EXPECT_NE(Error.find("noname.json"), std::string::npos);
   EXPECT_FALSE(C.addPath("/no/such/catalog.json", Error));
   EXPECT_NE(Error.find("/no/such/catalog.json"), std::string::npos);

@@ -1,4 +1,5 @@
-//===- CaptureTrackerTest.cpp - The capture state machine on synthetic events ===//
+//===- CaptureTrackerTest.cpp - The capture state machine on synthetic events
+//===//
 
 #include "capture_probe/CaptureTracker.h"
 #include <gtest/gtest.h>
@@ -11,8 +12,8 @@ class Script {
 public:
   Script &begin(uint64_t Stream, CaptureMode M, uint64_t Thread = 1,
                 int Result = 0, bool NonBlocking = false) {
-    Event E = make(EventKind::BeginCapture, "cudaStreamBeginCapture", Thread,
-                   Result);
+    Event E =
+        make(EventKind::BeginCapture, "cudaStreamBeginCapture", Thread, Result);
     E.Stream = Stream;
     E.Mode = M;
     E.NonBlocking = NonBlocking;
@@ -35,8 +36,8 @@ public:
   }
   Script &end(uint64_t Stream, int Result = 0,
               std::map<std::string, int> Nodes = {}, uint64_t Thread = 1) {
-    Event E = make(EventKind::EndCapture, "cudaStreamEndCapture", Thread,
-                   Result);
+    Event E =
+        make(EventKind::EndCapture, "cudaStreamEndCapture", Thread, Result);
     E.Stream = Stream;
     E.GraphReturned = Result == 0;
     E.GraphNodes = Nodes;
@@ -182,10 +183,8 @@ TEST(CaptureTracker, CapturesEndByStream) {
 }
 
 TEST(CaptureTracker, ACaptureTheProgramNeverEndedFails) {
-  auto Caps = Script()
-                  .begin(10, CaptureMode::Global)
-                  .call("cuMemAlloc_v2", 900)
-                  .run();
+  auto Caps =
+      Script().begin(10, CaptureMode::Global).call("cuMemAlloc_v2", 900).run();
   ASSERT_EQ(Caps.size(), 1u);
   EXPECT_FALSE(Caps[0].End.has_value());
   EXPECT_FALSE(Caps[0].Succeeded);

@@ -1,7 +1,8 @@
-//===- ReportTest.cpp - Report JSON round trip and summary -----------------===//
+//===- ReportTest.cpp - Report JSON round trip and summary
+//-----------------===//
 
-#include "capture_probe/CaptureTracker.h"
 #include "capture_probe/Report.h"
+#include "capture_probe/CaptureTracker.h"
 #include <gtest/gtest.h>
 
 using namespace capture_probe;
@@ -65,11 +66,13 @@ TEST(Report, RoundTripsThroughJson) {
 TEST(Report, RejectsWhatIsNotAReport) {
   ProbeReport R;
   std::string Error;
-  EXPECT_FALSE(fromJson(nlohmann::json::parse(R"({"captures": []})"), R, Error));
+  EXPECT_FALSE(
+      fromJson(nlohmann::json::parse(R"({"captures": []})"), R, Error));
   EXPECT_NE(Error.find("not a capture-probe report"), std::string::npos);
-  EXPECT_FALSE(fromJson(
-      nlohmann::json::parse(R"({"format": "capture-probe-report", "version": 9})"),
-      R, Error));
+  EXPECT_FALSE(
+      fromJson(nlohmann::json::parse(
+                   R"({"format": "capture-probe-report", "version": 9})"),
+               R, Error));
   EXPECT_NE(Error.find("version"), std::string::npos);
   EXPECT_FALSE(fromJson(nlohmann::json::parse(
                             R"({"format": "capture-probe-report", "version": 1,
@@ -81,10 +84,13 @@ TEST(Report, RejectsWhatIsNotAReport) {
 
 TEST(Report, SummaryNamesTheFirstErrorAndItsSite) {
   std::string S = summarize(sampleReport());
-  EXPECT_NE(S.find("capture 1 (global mode, blocking stream"), std::string::npos) << S;
-  EXPECT_NE(S.find("cudaMalloc -> cudaErrorStreamCaptureUnsupported (900) "
-                   "[allocation, error, first error] at /src/step.cu:12 in step()"),
+  EXPECT_NE(S.find("capture 1 (global mode, blocking stream"),
             std::string::npos)
+      << S;
+  EXPECT_NE(
+      S.find("cudaMalloc -> cudaErrorStreamCaptureUnsupported (900) "
+             "[allocation, error, first error] at /src/step.cu:12 in step()"),
+      std::string::npos)
       << S;
   EXPECT_NE(S.find("divergence: replay 2 of capture 1"), std::string::npos);
 }

@@ -1,7 +1,8 @@
-//===- SymbolizerTest.cpp - Real frames of this test, symbolized -----------===//
+//===- SymbolizerTest.cpp - Real frames of this test, symbolized
+//-----------===//
 
-#include "capture_probe/InProcess.h"
 #include "capture_probe/Symbolizer.h"
+#include "capture_probe/InProcess.h"
 #include <gtest/gtest.h>
 
 using namespace capture_probe;
