@@ -3,6 +3,7 @@
 
 #include "capture_probe/EventLog.h"
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -92,6 +93,18 @@ void JsonLinesSink::write(const Event &E) {
   std::fputs(Line.c_str(), File);
   std::fputc('\n', File);
   std::fflush(File);
+}
+
+EventSink *processEventLog() {
+  static JsonLinesSink *Sink = [] {
+    const char *Path = std::getenv(LogPathVariable);
+    auto *S =
+        new JsonLinesSink(Path && *Path ? Path : "capture-probe.%p.jsonl");
+    if (!S->ok())
+      std::fprintf(stderr, "capture-probe: %s\n", S->error().c_str());
+    return S; // lives until exit: callbacks may write during teardown
+  }();
+  return Sink->ok() ? Sink : nullptr;
 }
 
 void MemorySink::write(const Event &E) {

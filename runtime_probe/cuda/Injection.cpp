@@ -11,19 +11,12 @@
 
 #include "CuptiBackend.h"
 #include <cstdio>
-#include <cstdlib>
 
 extern "C" __attribute__((visibility("default"))) int
 InitializeInjection(void) {
-  static capture_probe::JsonLinesSink *Sink = [] {
-    const char *Path = std::getenv("CAPTURE_PROBE_LOG");
-    return new capture_probe::JsonLinesSink(
-        Path && *Path ? Path : "capture-probe.%p.jsonl");
-  }();
-  if (!Sink->ok()) {
-    std::fprintf(stderr, "capture-probe: %s\n", Sink->error().c_str());
+  capture_probe::EventSink *Sink = capture_probe::processEventLog();
+  if (!Sink)
     return 0;
-  }
   std::string Error;
   if (!capture_probe::startCupti(Sink, Error)) {
     std::fprintf(stderr, "capture-probe: CUPTI: %s\n", Error.c_str());

@@ -32,18 +32,6 @@ namespace {
 ActiveCaptures Active;
 thread_local int Depth = 0;
 
-EventSink *sink() {
-  static JsonLinesSink *S = [] {
-    const char *Path = std::getenv("CAPTURE_PROBE_LOG");
-    auto *Sink =
-        new JsonLinesSink(Path && *Path ? Path : "capture-probe.%p.jsonl");
-    if (!Sink->ok())
-      std::fprintf(stderr, "capture-probe: %s\n", Sink->error().c_str());
-    return Sink;
-  }();
-  return S->ok() ? S : nullptr;
-}
-
 template <typename Fn> Fn real(const char *Name) {
   void *P = dlsym(RTLD_NEXT, Name);
   if (!P) {
@@ -71,7 +59,7 @@ struct Observed {
                     Event *Prepared = nullptr) {
     if (!outermost() || (Kind == EventKind::Call && !Recording))
       return R;
-    EventSink *S = sink();
+    EventSink *S = processEventLog();
     if (!S)
       return R;
     Event E = Prepared ? *Prepared : Event();

@@ -153,7 +153,7 @@ int runProgram(const RunOptions &O, const std::string &LogDir,
   }
   if (Pid == 0) {
     close(Pipe[0]);
-    setenv("CAPTURE_PROBE_LOG", (LogDir + "/events.%p.jsonl").c_str(), 1);
+    setenv(LogPathVariable, (LogDir + "/events.%p.jsonl").c_str(), 1);
     if (O.Backend == "hip") {
       const char *Old = getenv("LD_PRELOAD");
       std::string Pre = O.Library + (Old && *Old ? std::string(":") + Old : "");
@@ -307,11 +307,10 @@ int main(int Argc, char **Argv) {
 
   RunOptions O;
   size_t I = 1;
-  auto Value = [&](const std::string &Flag, std::string &Out) {
+  auto Value = [&](std::string &Out) {
     if (I + 1 >= Args.size())
       return false;
     Out = Args[++I];
-    (void)Flag;
     return true;
   };
   for (; I < Args.size(); ++I) {
@@ -322,10 +321,10 @@ int main(int Argc, char **Argv) {
       break;
     }
     if (A == "--report") {
-      if (!Value(A, O.Report) || O.Report.empty())
+      if (!Value(O.Report) || O.Report.empty())
         return fail("--report needs a file name");
     } else if (A == "--fail-on") {
-      if (!Value(A, V))
+      if (!Value(V))
         return fail("--fail-on needs a class");
       for (const std::string &K : split(V, ',')) {
         if (K != "any" && !knownClasses().count(K))
@@ -335,13 +334,13 @@ int main(int Argc, char **Argv) {
         O.FailOn.insert(K);
       }
     } else if (A == "--backend") {
-      if (!Value(A, O.Backend) || (O.Backend != "cuda" && O.Backend != "hip"))
+      if (!Value(O.Backend) || (O.Backend != "cuda" && O.Backend != "hip"))
         return fail("--backend must be 'cuda' or 'hip'");
     } else if (A == "--library") {
-      if (!Value(A, O.Library))
+      if (!Value(O.Library))
         return fail("--library needs a path");
     } else if (A == "--catalog") {
-      if (!Value(A, V))
+      if (!Value(V))
         return fail("--catalog needs a path");
       O.Catalogs.push_back(V);
     } else if (A == "--no-symbolize") {

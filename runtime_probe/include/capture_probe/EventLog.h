@@ -54,6 +54,14 @@ private:
   std::vector<Event> Events;
 };
 
+/// The variable capture-probe sets to name the event log ("%p": the pid).
+inline constexpr const char *LogPathVariable = "CAPTURE_PROBE_LOG";
+
+/// The process's log, opened once from $CAPTURE_PROBE_LOG (default
+/// capture-probe.%p.jsonl) for the injected backends. Null, after one
+/// message on stderr, if it cannot be opened.
+EventSink *processEventLog();
+
 std::string eventToJsonLine(const Event &E);
 
 /// Reads a JSON-lines event log. A torn last line (the process died while
