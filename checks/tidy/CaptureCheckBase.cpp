@@ -38,43 +38,49 @@ void CaptureCheckBase::registerMatchers(MatchFinder *Finder) {
     return;
   }
   Cat = *Loaded;
-  BeginNames = Cat->beginNames();
-  std::vector<StringRef> Names(BeginNames.begin(), BeginNames.end());
+  // Every function definition outside system headers: regions begin in
+  // functions that call the catalog's begin calls, openers, RAII guards and
+  // wrappers, or that are declared to run under capture. The analyzer
+  // rejects the others after a syntactic look.
   Finder->addMatcher(
-      callExpr(callee(functionDecl(hasAnyName(Names)))).bind("begin"), this);
-}
-
-/// The function whose body holds \p S: the nearest enclosing function,
-/// method or lambda call operator.
-static const FunctionDecl *enclosingFunction(const Stmt &S, ASTContext &Ctx) {
-  DynTypedNodeList Parents = Ctx.getParents(S);
-  llvm::SmallVector<DynTypedNode, 8> Work(Parents.begin(), Parents.end());
-  unsigned Steps = 0;
-  while (!Work.empty() && ++Steps < 10000) {
-    DynTypedNode N = Work.pop_back_val();
-    if (const auto *FD = N.get<FunctionDecl>())
-      return FD;
-    if (const auto *L = N.get<LambdaExpr>())
-      return L->getCallOperator();
-    auto Next = Ctx.getParents(N);
-    if (!Next.empty())
-      Work.push_back(Next[0]);
-  }
-  return nullptr;
+      functionDecl(isDefinition(), unless(isExpansionInSystemHeader()))
+          .bind("function"),
+      this);
+  Finder->addMatcher(lambdaExpr(unless(isExpansionInSystemHeader()))
+                         .bind("lambda"),
+                     this);
 }
 
 void CaptureCheckBase::check(const MatchFinder::MatchResult &Result) {
-  const auto *Begin = Result.Nodes.getNodeAs<CallExpr>("begin");
-  if (!Begin || !Cat)
+  if (!Cat)
     return;
-  if (!Analyzer)
+  const FunctionDecl *FD = Result.Nodes.getNodeAs<FunctionDecl>("function");
+  if (const auto *L = Result.Nodes.getNodeAs<LambdaExpr>("lambda"))
+    FD = L->getCallOperator();
+  if (!FD)
+    return;
+  if (!Analyzer) {
     Analyzer =
         std::make_unique<CaptureAnalyzer>(*Result.Context, *Cat, Analysis);
-  Analyzer->analyzeFunction(enclosingFunction(*Begin, *Result.Context));
+    SM = Result.SourceManager;
+  }
+  Analyzer->analyzeFunction(FD);
+  emitNew();
+}
+
+void CaptureCheckBase::onEndOfTranslationUnit() {
+  if (!Analyzer)
+    return;
+  Analyzer->finish();
+  emitNew();
+  Analyzer.reset();
+}
+
+void CaptureCheckBase::emitNew() {
   const std::vector<Finding> &All = Analyzer->findings();
   for (; Emitted < All.size(); ++Emitted)
     if (All[Emitted].Check == Kind)
-      emit(All[Emitted], *Result.SourceManager);
+      emit(All[Emitted], *SM);
 }
 
 void CaptureCheckBase::emit(const Finding &F, const SourceManager &SM) {

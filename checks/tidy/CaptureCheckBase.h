@@ -1,10 +1,12 @@
 //===- CaptureCheckBase.h - Shared driver of the capture checks -*- C++ -*-===//
 //
-// Every capture check finds the functions that begin a capture region (a
-// matcher on the catalog's begin calls), runs the core analysis on them, and
-// emits the findings of its own kind. The analysis is cheap next to parsing
-// (it only builds CFGs for functions that begin a capture and for what they
-// call), so each check runs its own instance.
+// Every capture check hands each function definition (and lambda) of user
+// code to the core analysis, which skips after a syntactic look those that
+// reach no capture, and emits the findings of its own kind; regions left
+// unended are reported at the end of the translation unit, once every
+// function that might close them has been seen. The analysis is cheap next
+// to parsing (it builds CFGs only for functions that touch a capture and for
+// what they call), so each check runs its own instance.
 //
 // Options (all checks): CaptureCatalog (global or local; extra catalog files,
 // ';'-separated) and MaxCallDepth.
@@ -33,18 +35,20 @@ public:
   void
   check(const clang::ast_matchers::MatchFinder::MatchResult &Result) override;
   void storeOptions(clang::tidy::ClangTidyOptions::OptionMap &Opts) override;
+  void onEndOfTranslationUnit() override;
 
 protected:
   AnalysisOptions Analysis;
 
 private:
   void emit(const Finding &F, const clang::SourceManager &SM);
+  void emitNew();
 
   CheckKind Kind;
   std::string CatalogOption;
   std::shared_ptr<const Catalog> Cat;
   std::unique_ptr<CaptureAnalyzer> Analyzer;
-  std::vector<std::string> BeginNames; // the matcher refers to these
+  const clang::SourceManager *SM = nullptr;
   size_t Emitted = 0;
 };
 

@@ -322,10 +322,36 @@ std::unique_ptr<GuardApi> readGuard(EntryReader &R) {
   return E;
 }
 
+std::unique_ptr<FunctionNote> readFunction(EntryReader &R) {
+  auto E = std::make_unique<FunctionNote>();
+  E->Name = R.string("name", true);
+  std::string Role = R.string("role", true);
+  auto K = parseFunctionRole(Role);
+  if (!K)
+    R.fail("role", "'" + Role +
+                       "' is not one of captured, safe, wrapper, "
+                       "capture-predicate, synchronizes, allocates, "
+                       "reads-back");
+  E->Kind = *K;
+  auto Arg = R.integer("argument", 0, 64);
+  if (E->Kind == FunctionNote::Wrapper && !Arg)
+    R.fail("argument", "missing required field (the index of the callable "
+                       "parameter the wrapper runs under capture)");
+  if (E->Kind != FunctionNote::Wrapper && Arg)
+    R.fail("argument", "only a wrapper takes an argument index");
+  E->Argument = Arg ? static_cast<unsigned>(*Arg) : 0;
+  E->Source = R.string("source", false);
+  R.finish();
+  return E;
+}
+
 template <typename T> void index(llvm::StringMap<T *> &Map, T *E) {
   Map[E->Name] = E;
   for (const std::string &V : E->Variants)
     Map[V] = E;
+}
+void index(llvm::StringMap<FunctionNote *> &Map, FunctionNote *E) {
+  Map[E->Name] = E;
 }
 
 } // namespace
@@ -343,14 +369,16 @@ llvm::Error Catalog::addDocument(llvm::StringRef Text, llvm::StringRef Origin) {
   std::vector<std::unique_ptr<ApiEntry>> NewApis;
   std::vector<std::unique_ptr<RegionApi>> NewRegions;
   std::vector<std::unique_ptr<GuardApi>> NewGuards;
+  std::vector<std::unique_ptr<FunctionNote>> NewFunctions;
   try {
     EntryReader Top(Doc, "catalog '" + Origin.str() + "'");
     for (auto It = Doc.begin(); It != Doc.end(); ++It) {
       llvm::StringRef K = It.key();
       if (K != "family" && K != "description" && K != "apis" &&
-          K != "regions" && K != "guards" && K != "$schema")
+          K != "regions" && K != "guards" && K != "functions" &&
+          K != "$schema")
         Top.fail(K, "unknown top-level field (expected family, "
-                    "description, apis, regions, guards)");
+                    "description, apis, regions, guards, functions)");
     }
     std::string Family = Top.string("family", false);
     Top.string("description", false);
@@ -381,6 +409,10 @@ llvm::Error Catalog::addDocument(llvm::StringRef Text, llvm::StringRef Origin) {
     Section(
         "guards", [](EntryReader &R, const json &) { return readGuard(R); },
         NewGuards);
+    Section(
+        "functions",
+        [](EntryReader &R, const json &) { return readFunction(R); },
+        NewFunctions);
   } catch (const CatalogError &E) {
     return llvm::createStringError(llvm::inconvertibleErrorCode(), "%s",
                                    E.Message.c_str());
@@ -400,6 +432,10 @@ llvm::Error Catalog::addDocument(llvm::StringRef Text, llvm::StringRef Origin) {
   for (auto &E : NewGuards) {
     index(GuardByName, E.get());
     Guards.push_back(std::move(E));
+  }
+  for (auto &E : NewFunctions) {
+    index(FunctionByName, E.get());
+    Functions.push_back(std::move(E));
   }
   return llvm::Error::success();
 }
@@ -436,6 +472,35 @@ const RegionApi *Catalog::findRegionApi(llvm::StringRef Name) const {
 const GuardApi *Catalog::findGuard(llvm::StringRef Name) const {
   auto It = GuardByName.find(Name);
   return It == GuardByName.end() ? nullptr : It->second;
+}
+
+const FunctionNote *Catalog::findFunction(llvm::StringRef Name) const {
+  auto It = FunctionByName.find(Name);
+  return It == FunctionByName.end() ? nullptr : It->second;
+}
+
+static const std::pair<FunctionNote::Role, const char *> FunctionRoleNames[] = {
+    {FunctionNote::Captured, "captured"},
+    {FunctionNote::Safe, "safe"},
+    {FunctionNote::Wrapper, "wrapper"},
+    {FunctionNote::CapturePredicate, "capture-predicate"},
+    {FunctionNote::Synchronizes, "synchronizes"},
+    {FunctionNote::Allocates, "allocates"},
+    {FunctionNote::ReadsBack, "reads-back"},
+};
+
+llvm::StringRef functionRoleName(FunctionNote::Role R) {
+  for (const auto &P : FunctionRoleNames)
+    if (P.first == R)
+      return P.second;
+  return "";
+}
+
+std::optional<FunctionNote::Role> parseFunctionRole(llvm::StringRef S) {
+  for (const auto &P : FunctionRoleNames)
+    if (S == P.second)
+      return P.first;
+  return std::nullopt;
 }
 
 std::vector<std::string> Catalog::beginNames() const {
@@ -528,6 +593,23 @@ std::string Catalog::toJson() const {
     J["file"] = E->File;
     GuardsJ.push_back(std::move(J));
   }
+  json FunctionsJ = json::array();
+  for (const auto &E : Functions) {
+    if (findFunction(E->Name) != E.get())
+      continue;
+    json J;
+    J["name"] = E->Name;
+    J["role"] = functionRoleName(E->Kind).str();
+    if (E->Kind == FunctionNote::Wrapper)
+      J["argument"] = E->Argument;
+    if (!E->Source.empty())
+      J["source"] = E->Source;
+    J["family"] = E->Family;
+    J["file"] = E->File;
+    FunctionsJ.push_back(std::move(J));
+  }
+  if (!FunctionsJ.empty())
+    Doc["functions"] = std::move(FunctionsJ);
   Doc["regions"] = std::move(RegionsJ);
   Doc["guards"] = std::move(GuardsJ);
   Doc["apis"] = std::move(ApisJ);

@@ -35,9 +35,43 @@ private:
 };
 } // namespace
 
+namespace {
+/// Bool variables initialised or assigned from a guard condition.
+class BoolVarCollector : public RecursiveASTVisitor<BoolVarCollector> {
+public:
+  BoolVarCollector(const GuardRecognizer &G,
+                   llvm::DenseMap<const ValueDecl *, bool> &Out)
+      : G(G), Out(Out) {}
+
+  bool VisitVarDecl(VarDecl *VD) {
+    if (VD->getType()->isBooleanType() && VD->getInit())
+      record(VD, VD->getInit());
+    return true;
+  }
+  bool VisitBinaryOperator(BinaryOperator *B) {
+    if (B->getOpcode() == BO_Assign && B->getType()->isBooleanType())
+      if (const ValueDecl *V = baseDeclOf(B->getLHS()))
+        if (namesDecl(B->getLHS()->IgnoreParenImpCasts(), V))
+          record(V, B->getRHS());
+    return true;
+  }
+  bool TraverseLambdaExpr(LambdaExpr *) { return true; }
+
+private:
+  void record(const ValueDecl *V, const Expr *Init) {
+    if (auto When = G.notCapturingWhen(Init))
+      Out[V] = *When;
+  }
+  const GuardRecognizer &G;
+  llvm::DenseMap<const ValueDecl *, bool> &Out;
+};
+} // namespace
+
 void GuardRecognizer::scan(const Stmt *Body) {
-  if (Body)
-    StatusVarCollector(Cat, StatusVars).TraverseStmt(const_cast<Stmt *>(Body));
+  if (!Body)
+    return;
+  StatusVarCollector(Cat, StatusVars).TraverseStmt(const_cast<Stmt *>(Body));
+  BoolVarCollector(*this, BoolVars).TraverseStmt(const_cast<Stmt *>(Body));
 }
 
 const GuardApi *GuardRecognizer::statusOperand(const Expr *E) const {
@@ -85,6 +119,17 @@ std::optional<bool> GuardRecognizer::notCapturingWhen(const Expr *Cond) const {
   if (!Cond)
     return std::nullopt;
   Cond = Cond->IgnoreParenImpCasts();
+  if (const auto *Call = dyn_cast<CallExpr>(Cond))
+    if (const FunctionRole *R =
+            Roles ? Roles->roleOf(Call->getDirectCallee()) : nullptr)
+      if (R->TrueWhenCapturing)
+        return !*R->TrueWhenCapturing;
+  if (isa<DeclRefExpr, MemberExpr>(Cond)) {
+    const ValueDecl *V = baseDeclOf(Cond);
+    auto It = V && namesDecl(Cond, V) ? BoolVars.find(V) : BoolVars.end();
+    if (It != BoolVars.end())
+      return It->second;
+  }
   if (const auto *U = dyn_cast<UnaryOperator>(Cond)) {
     if (U->getOpcode() == UO_LNot) {
       if (auto Inner = notCapturingWhen(U->getSubExpr()))

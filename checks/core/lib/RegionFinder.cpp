@@ -5,6 +5,8 @@
 #include "capture_lint/AstUtil.h"
 
 #include "clang/AST/ASTContext.h"
+#include "clang/AST/ParentMap.h"
+#include "clang/Basic/SourceManager.h"
 #include "clang/Analysis/Analyses/PostOrderCFGView.h"
 
 using namespace clang;
@@ -31,6 +33,13 @@ static const Expr *regionStreamExpr(const CallExpr *Call,
   return nullptr;
 }
 
+/// The object a member call is made on, if any.
+static const Expr *objectOf(const CallExpr *Call) {
+  if (const auto *M = dyn_cast<CXXMemberCallExpr>(Call))
+    return M->getImplicitObjectArgument();
+  return nullptr;
+}
+
 CaptureMode modeOfBegin(const CallExpr *Begin, const RegionApi &Api,
                         const ASTContext &Ctx) {
   if (!Api.ModeArg || *Api.ModeArg >= Begin->getNumArgs())
@@ -41,74 +50,280 @@ CaptureMode modeOfBegin(const CallExpr *Begin, const RegionApi &Api,
   return static_cast<CaptureMode>(*V);
 }
 
+static bool isThreadModeExchange(const CallExpr *Call) {
+  const FunctionDecl *FD = Call->getDirectCallee();
+  if (!FD || !FD->getIdentifier())
+    return false;
+  StringRef N = FD->getName();
+  return N == "cudaThreadExchangeStreamCaptureMode" ||
+         N == "hipThreadExchangeStreamCaptureMode";
+}
+
+/// A condition simple enough to compare by its text: names, members,
+/// literals, comparisons and logic, nothing with side effects.
+static bool isPureCondition(const Stmt *S) {
+  if (!S)
+    return true;
+  if (isa<CallExpr, CXXConstructExpr, LambdaExpr, StmtExpr>(S))
+    return false;
+  if (const auto *B = dyn_cast<BinaryOperator>(S))
+    if (B->isAssignmentOp())
+      return false;
+  if (const auto *U = dyn_cast<UnaryOperator>(S))
+    if (U->isIncrementDecrementOp())
+      return false;
+  for (const Stmt *C : S->children())
+    if (!isPureCondition(C))
+      return false;
+  return true;
+}
+
+/// A condition's text with leading negations folded into \p Value.
+static std::string conditionKey(const Expr *Cond, bool &Value,
+                                const ASTContext &Ctx) {
+  Value = true;
+  if (!Cond)
+    return "";
+  Cond = Cond->IgnoreParenImpCasts();
+  while (const auto *U = dyn_cast<UnaryOperator>(Cond)) {
+    if (U->getOpcode() != UO_LNot)
+      break;
+    Value = !Value;
+    Cond = U->getSubExpr()->IgnoreParenImpCasts();
+  }
+  if (!isPureCondition(Cond))
+    return "";
+  return writtenText(Cond, Ctx);
+}
+
 RegionFinder::RegionFinder(const Decl *D, const Stmt *Body, ASTContext &Ctx,
-                           const Catalog &Cat, bool CalleeMode)
-    : Ctx(Ctx), Cat(Cat), CalleeMode(CalleeMode), Guards(Cat, Ctx) {
+                           const Catalog &Cat, bool CalleeMode,
+                           RoleOracle *Roles, const CaptureRegion *Inherited)
+    : Ctx(Ctx), Cat(Cat), CalleeMode(CalleeMode), Roles(Roles),
+      Guards(Cat, Ctx, Roles) {
   if (!Body)
     return;
   CFG::BuildOptions Opts;
   Opts.setAllAlwaysAdd();
-  Opts.AddImplicitDtors = false;
+  Opts.AddImplicitDtors = true; // a RAII guard's destructor can end a region
   Opts.AddTemporaryDtors = false;
+  Opts.AddInitializers = true;
   Opts.AddCXXDefaultInitExprInCtors = true;
   Cfg = CFG::buildCFG(D, const_cast<Stmt *>(Body), &Ctx, Opts);
   if (!Cfg)
     return;
   Guards.scan(Body);
-  collectRegions();
+  if (CalleeMode)
+    Regions.push_back(Inherited ? *Inherited : CaptureRegion{});
+  collectRegions(Body);
   solve();
 }
 
-void RegionFinder::collectRegions() {
-  if (CalleeMode)
-    Regions.push_back(CaptureRegion{}); // the caller's region
+void RegionFinder::addRoleRegion(const Stmt *S, const OpenedCapture &Opened,
+                                 const Expr *Object, const VarDecl *Guard) {
+  CaptureRegion R;
+  R.BeginStmt = S;
+  R.Api = Opened.Api;
+  R.Mode = Opened.Mode;
+  R.Stream = Opened.Stream;
+  R.Key = streamKey(Object);
+  R.ViaRole = true;
+  R.Guard = Guard;
+  R.BeginLoc = S->getBeginLoc();
+  if (const auto *M = dyn_cast<CXXMemberCallExpr>(S))
+    R.BeginLoc = M->getExprLoc();
+  std::string Callee = "the constructor";
+  if (const auto *Call = dyn_cast<CallExpr>(S))
+    Callee = "'" + catalogName(Call->getDirectCallee()) + "'";
+  else if (Guard)
+    Callee = "the constructor of '" + Guard->getNameAsString() + "'";
+  bool Graph = Opened.Api && Opened.Api->StreamArg < 0;
+  R.Headline = std::string(Graph ? "capture into " : "capture of ") +
+               (Opened.Stream.empty() ? std::string(Graph ? "a graph"
+                                                          : "a stream")
+                                      : (Graph ? "graph '" : "stream '") +
+                                            Opened.Stream + "'") +
+               " begins with this call to " + Callee + ", mode " +
+               modeName(Opened.Mode).str();
+  R.Origin = Opened.Chain;
+  R.Origin.push_back({Opened.BeginLoc, "the capture begins here"});
+  Regions.push_back(std::move(R));
+}
+
+void RegionFinder::collectRegions(const Stmt *Body) {
+  // Which variable each constructor call initialises (RAII guards).
+  llvm::DenseMap<const Stmt *, const VarDecl *> ConstructedVar;
   for (const CFGBlock *B : *Cfg)
     for (const CFGElement &E : *B)
       if (auto S = E.getAs<CFGStmt>())
-        if (const auto *Call = dyn_cast<CallExpr>(S->getStmt()))
-          if (const RegionApi *Api = regionApiOf(Call, Cat);
-              Api && Api->Kind == RegionApi::Begin) {
-            CaptureRegion R;
-            R.Begin = Call;
-            R.Api = Api;
-            R.Mode = modeOfBegin(Call, *Api, Ctx);
-            const Expr *StreamE = regionStreamExpr(Call, *Api);
-            R.Stream = sourceText(StreamE, Ctx);
-            R.Key = streamKey(StreamE);
-            Regions.push_back(std::move(R));
-          }
+        if (const auto *DS = dyn_cast<DeclStmt>(S->getStmt()))
+          for (const Decl *D : DS->decls())
+            if (const auto *VD = dyn_cast<VarDecl>(D))
+              if (const Expr *Init = VD->getInit())
+                ConstructedVar[Init->IgnoreImplicit()] = VD;
+
+  size_t FirstOwn = Regions.size();
+  for (const CFGBlock *B : *Cfg) {
+    for (const CFGElement &E : *B) {
+      if (auto Dtor = E.getAs<CFGAutomaticObjDtor>()) {
+        const CXXRecordDecl *RD =
+            Dtor->getVarDecl()->getType()->getAsCXXRecordDecl();
+        const FunctionRole *Role =
+            Roles && RD && RD->getDestructor()
+                ? Roles->roleOf(RD->getDestructor())
+                : nullptr;
+        if (Role && Role->Closes)
+          EndSites.push_back({Dtor->getTriggerStmt()
+                                  ? Dtor->getTriggerStmt()->getEndLoc()
+                                  : SourceLocation(),
+                              Role->Closes->Group});
+        continue;
+      }
+      auto S = E.getAs<CFGStmt>();
+      if (!S)
+        continue;
+      const Stmt *St = S->getStmt();
+      if (const auto *Construct = dyn_cast<CXXConstructExpr>(St)) {
+        const FunctionRole *Role =
+            Roles ? Roles->roleOf(Construct->getConstructor()) : nullptr;
+        if (Role && Role->Opens) {
+          auto It = ConstructedVar.find(Construct);
+          addRoleRegion(Construct, *Role->Opens, nullptr,
+                        It == ConstructedVar.end() ? nullptr : It->second);
+        }
+        continue;
+      }
+      const auto *Call = dyn_cast<CallExpr>(St);
+      if (!Call)
+        continue;
+      if (const RegionApi *Api = regionApiOf(Call, Cat)) {
+        if (Api->Kind == RegionApi::End) {
+          EndSites.push_back({Call->getBeginLoc(), Api->Group});
+          continue;
+        }
+        CaptureRegion R;
+        R.Begin = Call;
+        R.BeginStmt = Call;
+        R.Api = Api;
+        R.Mode = modeOfBegin(Call, *Api, Ctx);
+        const Expr *StreamE = regionStreamExpr(Call, *Api);
+        R.Stream = sourceText(StreamE, Ctx);
+        R.Key = streamKey(StreamE);
+        R.BeginLoc = Call->getBeginLoc();
+        Regions.push_back(std::move(R));
+        continue;
+      }
+      const FunctionRole *Role =
+          Roles ? Roles->roleOf(Call->getDirectCallee()) : nullptr;
+      if (!Role)
+        continue;
+      if (Role->Opens)
+        addRoleRegion(Call, *Role->Opens, objectOf(Call), nullptr);
+      else if (Role->Closes)
+        EndSites.push_back({Call->getBeginLoc(), Role->Closes->Group});
+    }
+  }
+
+  // The condition each begin runs under, for correlated branches.
+  ParentMap PM(const_cast<Stmt *>(Body));
+  for (size_t I = FirstOwn; I < Regions.size(); ++I) {
+    const Stmt *Child = Regions[I].BeginStmt;
+    for (const Stmt *P = PM.getParent(Child); P;
+         Child = P, P = PM.getParent(P)) {
+      if (isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt, SwitchStmt>(P))
+        break;
+      const auto *If = dyn_cast<IfStmt>(P);
+      if (!If || If->getCond() == Child || If->hasInitStorage() ||
+          If->hasVarStorage())
+        continue;
+      bool Value = true;
+      std::string Key = conditionKey(If->getCond(), Value, Ctx);
+      if (!Key.empty()) {
+        Regions[I].CondKey = Key;
+        Regions[I].CondValue = If->getThen() == Child ? Value : !Value;
+      }
+      break;
+    }
+  }
 }
 
-void RegionFinder::transfer(const Stmt *S, FlowState &State) const {
-  const auto *Call = dyn_cast<CallExpr>(S);
-  if (!Call)
-    return;
+void RegionFinder::close(FlowState &State, const RegionApi *Api,
+                         const std::string &Key, bool KeyFromRole,
+                         const VarDecl *Guard, SourceLocation At) const {
+  auto Matches = [&](const CaptureRegion &R) {
+    if (R.Api && Api && R.Api->Group != Api->Group)
+      return false;
+    if (R.Guard || Guard)
+      return R.Guard == Guard || !R.Guard || !Guard;
+    if (R.ViaRole == KeyFromRole)
+      return R.Key.empty() || Key.empty() || R.Key == Key;
+    return true;
+  };
+  auto Close = [&](unsigned I) {
+    State.Active.reset(I);
+    auto &Ends = Regions[I].Ends;
+    if (At.isValid() && std::find(Ends.begin(), Ends.end(), At) == Ends.end())
+      Ends.push_back(At);
+  };
+  // A function's own regions first; the caller's only when none matches.
+  bool ClosedOwn = false;
+  for (unsigned I = CalleeMode ? 1 : 0; I < Regions.size(); ++I)
+    if (State.Active.test(I) && Matches(Regions[I]))
+      Close(I), ClosedOwn = true;
+  if (!ClosedOwn && CalleeMode && State.Active.test(0)) {
+    Close(0);
+    State.EndedInherited = true;
+    if (!InheritedClosedBy)
+      InheritedClosedBy = Api;
+  }
+  if (State.Active.none()) {
+    State.PendingHostCopies.clear();
+    State.PendingCopyCalls.clear();
+  }
+}
+
+void RegionFinder::transferCall(const CallExpr *Call,
+                                FlowState &State) const {
   if (const RegionApi *Api = regionApiOf(Call, Cat)) {
     if (Api->Kind == RegionApi::Begin) {
       for (unsigned I = 0; I < Regions.size(); ++I)
-        if (Regions[I].Begin == Call)
+        if (Regions[I].BeginStmt == Call)
           State.Active.set(I);
       return;
     }
-    std::string Key = streamKey(regionStreamExpr(Call, *Api));
-    for (unsigned I = 0; I < Regions.size(); ++I) {
-      CaptureRegion &R = Regions[I];
-      if (!State.Active.test(I))
-        continue;
-      bool Matches = !R.Api || (R.Api->Group == Api->Group &&
-                                (R.Key.empty() || Key.empty() || R.Key == Key));
-      if (Matches) {
-        State.Active.reset(I);
-        auto &Ends = R.Ends;
-        if (std::find(Ends.begin(), Ends.end(), Call) == Ends.end())
-          Ends.push_back(Call);
-      }
-    }
-    if (State.Active.none()) {
-      State.PendingHostCopies.clear();
-      State.PendingCopyCalls.clear();
+    close(State, Api, streamKey(regionStreamExpr(Call, *Api)),
+          /*KeyFromRole=*/false, nullptr, Call->getBeginLoc());
+    return;
+  }
+  if (isThreadModeExchange(Call) && Call->getNumArgs() == 1) {
+    const ValueDecl *V = baseDeclOf(Call->getArg(0));
+    if (State.ThreadRelaxed) {
+      if (!State.RelaxedBy || State.RelaxedBy == V)
+        State.ThreadRelaxed = false, State.RelaxedBy = nullptr;
+    } else if (const auto *VD = dyn_cast_or_null<VarDecl>(V)) {
+      auto M = VD->getInit() ? constantInt(VD->getInit(), Ctx) : std::nullopt;
+      if (M && *M == static_cast<int>(CaptureMode::Relaxed))
+        State.ThreadRelaxed = true, State.RelaxedBy = VD;
     }
     return;
+  }
+  if (Roles) {
+    if (const FunctionRole *Role = Roles->roleOf(Call->getDirectCallee())) {
+      if (Role->Opens) {
+        for (unsigned I = 0; I < Regions.size(); ++I)
+          if (Regions[I].BeginStmt == Call)
+            State.Active.set(I);
+        return;
+      }
+      if (Role->Closes) {
+        const CXXMemberCallExpr *M = dyn_cast<CXXMemberCallExpr>(Call);
+        close(State, Role->Closes,
+              streamKey(M ? M->getImplicitObjectArgument() : nullptr),
+              /*KeyFromRole=*/true, nullptr,
+              M ? M->getExprLoc() : Call->getBeginLoc());
+        return;
+      }
+    }
   }
   if (!State.Active.any() || State.Guarded)
     return;
@@ -117,6 +332,30 @@ void RegionFinder::transfer(const Stmt *S, FlowState &State) const {
       if (const ValueDecl *V = deviceToHostDestination(Call, *E, Ctx))
         if (State.PendingHostCopies.insert(V).second)
           State.PendingCopyCalls.push_back({V, Call});
+}
+
+void RegionFinder::transfer(const CFGElement &E, FlowState &State) const {
+  if (auto Dtor = E.getAs<CFGAutomaticObjDtor>()) {
+    const VarDecl *VD = Dtor->getVarDecl();
+    const CXXRecordDecl *RD = VD->getType()->getAsCXXRecordDecl();
+    if (!Roles || !RD || !RD->getDestructor())
+      return;
+    const FunctionRole *Role = Roles->roleOf(RD->getDestructor());
+    if (Role && Role->Closes)
+      close(State, Role->Closes, "", /*KeyFromRole=*/true, VD,
+            Dtor->getTriggerStmt() ? Dtor->getTriggerStmt()->getEndLoc()
+                                   : SourceLocation());
+    return;
+  }
+  auto S = E.getAs<CFGStmt>();
+  if (!S)
+    return;
+  if (const auto *Call = dyn_cast<CallExpr>(S->getStmt()))
+    return transferCall(Call, State);
+  if (isa<CXXConstructExpr>(S->getStmt()))
+    for (unsigned I = 0; I < Regions.size(); ++I)
+      if (Regions[I].BeginStmt == S->getStmt())
+        State.Active.set(I);
 }
 
 void RegionFinder::join(FlowState &Into, const FlowState &From) const {
@@ -128,6 +367,10 @@ void RegionFinder::join(FlowState &Into, const FlowState &From) const {
   }
   Into.Active |= From.Active;
   Into.Guarded = Into.Guarded && From.Guarded;
+  Into.EndedInherited = Into.EndedInherited || From.EndedInherited;
+  Into.ThreadRelaxed = Into.ThreadRelaxed && From.ThreadRelaxed;
+  if (!Into.ThreadRelaxed || Into.RelaxedBy != From.RelaxedBy)
+    Into.RelaxedBy = nullptr;
   for (const auto &P : From.PendingCopyCalls)
     if (Into.PendingHostCopies.insert(P.first).second)
       Into.PendingCopyCalls.push_back(P);
@@ -135,19 +378,57 @@ void RegionFinder::join(FlowState &Into, const FlowState &From) const {
 
 bool RegionFinder::equal(const FlowState &A, const FlowState &B) const {
   return A.Reached == B.Reached && A.Active == B.Active &&
-         A.Guarded == B.Guarded &&
+         A.Guarded == B.Guarded && A.EndedInherited == B.EndedInherited &&
+         A.ThreadRelaxed == B.ThreadRelaxed &&
          A.PendingHostCopies.size() == B.PendingHostCopies.size();
 }
 
+/// The body of a loop statement, if \p S is one.
+static const Stmt *loopBody(const Stmt *S) {
+  if (const auto *F = dyn_cast_or_null<ForStmt>(S))
+    return F->getBody();
+  if (const auto *W = dyn_cast_or_null<WhileStmt>(S))
+    return W->getBody();
+  if (const auto *D = dyn_cast_or_null<DoStmt>(S))
+    return D->getBody();
+  if (const auto *R = dyn_cast_or_null<CXXForRangeStmt>(S))
+    return R->getBody();
+  return nullptr;
+}
+
 /// The state leaving \p B along its successor edge \p SuccIndex, refined by
-/// a capture-status guard in the block's condition.
-static void refineEdge(const CFGBlock &B, unsigned SuccIndex,
-                       const GuardRecognizer &Guards, FlowState &State) {
+/// a capture-status guard, a correlated condition or a loop exit.
+void RegionFinder::refineEdge(const CFGBlock &B, unsigned SuccIndex,
+                              FlowState &State) const {
   if (B.succ_size() != 2)
     return;
-  if (auto NotCapturingWhenTrue = Guards.notCapturingWhen(B.getLastCondition()))
+  const Expr *Cond = B.getLastCondition();
+  if (auto NotCapturingWhenTrue = Guards.notCapturingWhen(Cond))
     if ((SuccIndex == 0) == *NotCapturingWhenTrue)
       State.Guarded = true;
+  if (State.Active.none())
+    return;
+  bool Value = true;
+  std::string Key = conditionKey(Cond, Value, Ctx);
+  bool TakenValue = (SuccIndex == 0) == Value;
+  const SourceManager &SM = Ctx.getSourceManager();
+  const Stmt *Body = SuccIndex == 1 ? loopBody(B.getTerminatorStmt()) : nullptr;
+  for (unsigned I = 0; I < Regions.size(); ++I) {
+    const CaptureRegion &R = Regions[I];
+    if (!State.Active.test(I))
+      continue;
+    if (!Key.empty() && R.CondKey == Key && R.CondValue != TakenValue) {
+      State.Active.reset(I); // begun only when the condition had the other value
+      continue;
+    }
+    if (Body && R.Api)
+      for (const EndSite &End : EndSites)
+        if (End.Group == R.Api->Group && End.Loc.isValid() &&
+            SM.isPointWithin(End.Loc, Body->getBeginLoc(), Body->getEndLoc())) {
+          State.Active.reset(I); // the loop's last iteration ends it
+          break;
+        }
+  }
 }
 
 void RegionFinder::solve() {
@@ -172,15 +453,14 @@ void RegionFinder::solve() {
       if (!State.Reached)
         continue;
       for (const CFGElement &E : *B)
-        if (auto S = E.getAs<CFGStmt>())
-          transfer(S->getStmt(), State);
+        transfer(E, State);
       unsigned SuccIndex = 0;
       for (const CFGBlock *Succ : B->succs()) {
         unsigned Index = SuccIndex++;
         if (!Succ)
           continue;
         FlowState Out = State;
-        refineEdge(*B, Index, Guards, Out);
+        refineEdge(*B, Index, Out);
         FlowState &Target = BlockEntry[Succ->getBlockID()];
         FlowState Before = Target;
         join(Target, Out);
@@ -189,6 +469,13 @@ void RegionFinder::solve() {
       }
     }
   }
+}
+
+const FlowState &RegionFinder::exitState() const {
+  static const FlowState Unreached;
+  if (!Cfg)
+    return Unreached;
+  return BlockEntry[Cfg->getExit().getBlockID()];
 }
 
 void RegionFinder::forEachStatement(
@@ -201,10 +488,9 @@ void RegionFinder::forEachStatement(
     if (!State.Reached)
       continue;
     for (const CFGElement &E : *B) {
-      if (auto S = E.getAs<CFGStmt>()) {
+      if (auto S = E.getAs<CFGStmt>())
         Visit(S->getStmt(), State, false);
-        transfer(S->getStmt(), State);
-      }
+      transfer(E, State);
     }
     if (const Stmt *T = B->getTerminatorStmt())
       Visit(T, State, true);

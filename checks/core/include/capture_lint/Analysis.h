@@ -1,8 +1,12 @@
 //===- Analysis.h - Capture hazards of a translation unit -------*- C++ -*-===//
 //
 // The public entry point of the core library. A CaptureAnalyzer is created
-// per translation unit; analyzeFunction() is called for every function that
-// contains a region-begin call. It finds the regions (RegionFinder), scans
+// per translation unit; analyzeFunction() is called for every function
+// definition (cheap for functions that touch no capture), then finish(). It
+// computes user functions' roles (FunctionRoles.h: openers, closers,
+// wrappers, capture predicates, annotations), finds the regions
+// (RegionFinder), including the bodies that run under a wrapper's capture
+// and functions declared to run under capture, scans
 // each statement inside them for hazards (HazardScanner), follows calls into
 // functions whose bodies the TU has (memoized, cycle-safe, depth-bounded),
 // and turns each hazard into a Finding with a message that depends on the
@@ -61,11 +65,9 @@ struct AnalysisOptions {
   std::vector<std::string> TensorClasses = {"at::TensorBase", "at::Tensor"};
   /// How deep calls out of a region are followed.
   unsigned MaxCallDepth = 8;
-};
-
-struct DiagNote {
-  clang::SourceLocation Loc;
-  std::string Message;
+  /// Keep calls from regions to functions whose bodies this translation
+  /// unit lacks (RawHazard::External), for the whole-program pass.
+  bool RecordExternalCalls = false;
 };
 
 struct Finding {
@@ -91,6 +93,7 @@ struct RawHazard {
     LegacyArg,   // a stream argument meaning the legacy default stream
     PendingRead, // a host read of an async D2H copy's destination
     Branch,      // control flow on a shape or a device value
+    External,    // a call to a function defined elsewhere (Detail: its USR)
   };
   Form Kind = ApiCall;
   CheckKind Check = CheckKind::SyncCall;
@@ -112,7 +115,28 @@ struct RawHazard {
   unsigned StreamIndex = 0;
   /// For LegacyArg: a <<<...>>> launch (Api then reads "kernel launch 'k'").
   bool KernelLaunch = false;
+  /// The thread was switched to relaxed mode around the call.
+  bool ThreadRelaxed = false;
 };
+
+/// A region's call to a function this translation unit has no body for.
+struct ExternalUse {
+  CaptureRegion Region;
+  RawHazard Call; // Kind External
+};
+
+/// The text of a finding for a hazard in a region, without locations.
+struct HazardText {
+  Severity Level = Severity::Warning;
+  std::string Message;   // "call to 'f' reaches ..." when \p Via is given
+  std::string FinalNote; // "'cudaMalloc' is called here"
+};
+std::optional<HazardText> describeHazard(const RawHazard &H,
+                                         const CaptureRegion &Region,
+                                         llvm::StringRef Via);
+
+/// The first note of a finding: where (and how) its region begins.
+std::string regionHeadline(const CaptureRegion &R);
 
 class CaptureAnalyzer {
 public:
@@ -120,10 +144,26 @@ public:
                   AnalysisOptions Opts = {});
   ~CaptureAnalyzer();
 
-  /// Analyses the capture regions a function begins. Idempotent.
+  /// Analyses the capture regions a function begins (directly, through an
+  /// opener or a RAII guard), the callables it passes to capture wrappers,
+  /// and its body when it is declared to run under capture. Idempotent.
   void analyzeFunction(const clang::FunctionDecl *FD);
 
+  /// Reports what needs the whole translation unit (regions never ended,
+  /// unless another function here closes them). Call once, at the end.
+  void finish();
+
   const std::vector<Finding> &findings() const { return Findings; }
+
+  /// The role of a user function (null: none).
+  const FunctionRole *roleOf(const clang::FunctionDecl *FD);
+
+  /// With RecordExternalCalls: the regions' calls into other TUs.
+  const std::vector<ExternalUse> &externalUses() const;
+
+  /// What a function reaches when it runs inside a caller's region
+  /// (External hazards included when recorded). Empty for none.
+  std::vector<RawHazard> calleeHazards(const clang::FunctionDecl *FD);
 
 private:
   struct Impl;

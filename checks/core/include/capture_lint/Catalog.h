@@ -129,6 +129,30 @@ struct GuardApi {
   std::string File;
 };
 
+/// What the project says about one of its own functions (the "functions"
+/// section of a catalog or .capture-lint.json; the same as the annotations
+/// in capture_lint/annotations.h, for code that cannot be edited).
+struct FunctionNote {
+  enum Role {
+    Captured,         // its body always runs under capture
+    Safe,             // vouched safe: callers in regions do not descend
+    Wrapper,          // runs argument Argument under a capture it begins
+    CapturePredicate, // returns true when the stream is capturing
+    Synchronizes,     // treated like a catalog entry of that hazard
+    Allocates,
+    ReadsBack,
+  };
+  std::string Name; // qualified ("Model::forward")
+  Role Kind = Captured;
+  unsigned Argument = 0; // for Wrapper
+  std::string Source;
+  std::string Family;
+  std::string File;
+};
+
+llvm::StringRef functionRoleName(FunctionNote::Role R);
+std::optional<FunctionNote::Role> parseFunctionRole(llvm::StringRef S);
+
 /// The effective catalog: the built-in files plus user files, later files
 /// overriding earlier entries of the same name.
 class Catalog {
@@ -143,6 +167,7 @@ public:
   const ApiEntry *findApi(llvm::StringRef QualifiedName) const;
   const RegionApi *findRegionApi(llvm::StringRef QualifiedName) const;
   const GuardApi *findGuard(llvm::StringRef QualifiedName) const;
+  const FunctionNote *findFunction(llvm::StringRef QualifiedName) const;
 
   /// Names (with variants) of every region-begin call, for matchers.
   std::vector<std::string> beginNames() const;
@@ -154,6 +179,9 @@ public:
   const std::vector<std::unique_ptr<GuardApi>> &guards() const {
     return Guards;
   }
+  const std::vector<std::unique_ptr<FunctionNote>> &functions() const {
+    return Functions;
+  }
 
   /// The effective catalog as one JSON document (same schema as the files).
   std::string toJson() const;
@@ -162,9 +190,11 @@ private:
   std::vector<std::unique_ptr<ApiEntry>> Apis;
   std::vector<std::unique_ptr<RegionApi>> Regions;
   std::vector<std::unique_ptr<GuardApi>> Guards;
+  std::vector<std::unique_ptr<FunctionNote>> Functions;
   llvm::StringMap<ApiEntry *> ApiByName;
   llvm::StringMap<RegionApi *> RegionByName;
   llvm::StringMap<GuardApi *> GuardByName;
+  llvm::StringMap<FunctionNote *> FunctionByName;
 };
 
 /// The built-in catalog files, compiled in: (file name, JSON text).

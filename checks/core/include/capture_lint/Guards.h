@@ -10,7 +10,11 @@
 // A GuardRecognizer scans one function body for the status variables that
 // the catalog's guard calls write (or for guard calls used directly in a
 // comparison) and tells, for a branch condition, on which side the stream is
-// known not to be capturing. Simplifying assumptions: a status refers to the
+// known not to be capturing. It also knows capture predicates (user
+// functions whose result comes from such a query, see FunctionRoles.h:
+// `if (is_capturing(s)) return;`) and bool variables, locals or members,
+// that keep a guard's answer (`bool capturing = st != None;`).
+// Simplifying assumptions: a status refers to the
 // capture in question (the stream argument of the query is not compared with
 // the region's stream), and a status variable is not reassigned between the
 // query and the branch.
@@ -21,6 +25,7 @@
 #define CAPTURE_LINT_GUARDS_H
 
 #include "capture_lint/Catalog.h"
+#include "capture_lint/FunctionRoles.h"
 #include "llvm/ADT/DenseMap.h"
 
 namespace clang {
@@ -34,8 +39,9 @@ namespace capture_lint {
 
 class GuardRecognizer {
 public:
-  GuardRecognizer(const Catalog &Cat, const clang::ASTContext &Ctx)
-      : Cat(Cat), Ctx(Ctx) {}
+  GuardRecognizer(const Catalog &Cat, const clang::ASTContext &Ctx,
+                  RoleOracle *Roles = nullptr)
+      : Cat(Cat), Ctx(Ctx), Roles(Roles) {}
 
   /// Finds the status variables (locals, or members of this) written by
   /// guard calls in \p Body.
@@ -54,7 +60,10 @@ private:
 
   const Catalog &Cat;
   const clang::ASTContext &Ctx;
+  RoleOracle *Roles;
   llvm::DenseMap<const clang::ValueDecl *, const GuardApi *> StatusVars;
+  /// Bool variables holding a guard's answer: not capturing when true?
+  llvm::DenseMap<const clang::ValueDecl *, bool> BoolVars;
 };
 
 } // namespace capture_lint

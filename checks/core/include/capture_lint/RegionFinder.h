@@ -12,13 +12,30 @@
 // not-capturing side of a capture-status guard (see Guards.h). Guarded
 // statements are not inside any region.
 //
+// Calls to user functions with a role (FunctionRoles.h) count as well: a
+// call to an opener (or the construction of a RAII guard whose constructor
+// opens) begins a region, a call to a closer (or the guard's destructor at
+// the end of its scope) ends one.
+//
+// Two shapes of real code get a little path sensitivity:
+//  - a begin under `if (C)` ends its region on every edge where the same
+//    condition C (same text) is false: `if (use_graph) begin(); ...
+//    if (use_graph) end();` leaves no region after the second test;
+//  - a region begun inside a loop whose body also ends it ("begin in the
+//    first iteration, end in the last") is closed when the loop exits.
+//
+// cudaThreadExchangeStreamCaptureMode with a variable holding Relaxed
+// switches the thread to relaxed mode until the next exchange on that
+// variable (FlowState::ThreadRelaxed).
+//
 // Simplifying assumptions:
 //  - An end call matches a begin of the same group (cuda-stream, hip-stream,
 //    torch-graph) unless both name their stream (or graph object) by
-//    declarations and those differ.
+//    declarations and those differ. An opener's region and a direct end
+//    (or a direct begin and a closer) always match.
 //  - A function analysed as a callee of a region starts inside its caller's
 //    region (bit 0); any end call closes that region.
-//  - Paths are not pruned by other conditions (no path sensitivity).
+//  - A correlated condition's variables are not written in between.
 //
 //===----------------------------------------------------------------------===//
 
@@ -26,6 +43,7 @@
 #define CAPTURE_LINT_REGIONFINDER_H
 
 #include "capture_lint/Catalog.h"
+#include "capture_lint/FunctionRoles.h"
 #include "capture_lint/Guards.h"
 
 #include "clang/Analysis/CFG.h"
@@ -40,12 +58,28 @@ namespace capture_lint {
 
 /// One capture region: a begin call and what is known about it.
 struct CaptureRegion {
+  /// The catalog begin call, when the region begins with one.
   const clang::CallExpr *Begin = nullptr;
+  /// The statement that begins it here: Begin, a call to an opener, or the
+  /// construction of a RAII guard. Null for a callee's inherited region.
+  const clang::Stmt *BeginStmt = nullptr;
   const RegionApi *Api = nullptr;
   CaptureMode Mode = CaptureMode::Global;
-  std::string Stream;                        // as written ("stream", "graph")
-  std::string Key;                           // see streamKey()
-  std::vector<const clang::CallExpr *> Ends; // end calls that close it
+  std::string Stream; // as written ("stream", "graph")
+  std::string Key;    // see streamKey()
+  /// Where the capture begins here, and for a region begun by an opener or
+  /// for a body that runs under a wrapper's capture, the first note's text
+  /// and the notes that lead to the catalog begin call.
+  clang::SourceLocation BeginLoc;
+  std::string Headline;
+  std::vector<DiagNote> Origin;
+  bool ViaRole = false;
+  const clang::VarDecl *Guard = nullptr; // a RAII guard object
+  /// `if (C)` around the begin: C's text and the branch taken.
+  std::string CondKey;
+  bool CondValue = true;
+  std::vector<clang::SourceLocation> Ends; // where it is closed
+
 };
 
 /// The dataflow state at one program point.
@@ -55,6 +89,11 @@ struct FlowState {
   llvm::SmallBitVector Active;
   /// Must-fact: every path here passed a "not capturing" guard.
   bool Guarded = false;
+  /// May-fact (callee mode): some path here ended the caller's region.
+  bool EndedInherited = false;
+  /// Must-fact: the thread was switched to relaxed capture mode.
+  bool ThreadRelaxed = false;
+  const clang::ValueDecl *RelaxedBy = nullptr;
   /// Host variables written by a captured device-to-host async copy.
   llvm::SmallPtrSet<const clang::ValueDecl *, 4> PendingHostCopies;
   /// The copy call that wrote each pending variable (first seen).
@@ -66,9 +105,13 @@ struct FlowState {
 
 class RegionFinder {
 public:
-  /// \p CalleeMode: the function runs inside its caller's region.
+  /// \p CalleeMode: the function runs inside its caller's region, described
+  /// by \p Inherited when given. \p Roles: where user functions' roles come
+  /// from (none: only catalog calls begin and end regions).
   RegionFinder(const clang::Decl *D, const clang::Stmt *Body,
-               clang::ASTContext &Ctx, const Catalog &Cat, bool CalleeMode);
+               clang::ASTContext &Ctx, const Catalog &Cat, bool CalleeMode,
+               RoleOracle *Roles = nullptr,
+               const CaptureRegion *Inherited = nullptr);
 
   /// False when no CFG could be built (the body has errors).
   bool valid() const { return Cfg != nullptr; }
@@ -84,13 +127,24 @@ public:
       const std::function<void(const clang::Stmt *, const FlowState &,
                                bool IsTerminator)> &Visit) const;
 
+  /// The state where the function returns.
+  const FlowState &exitState() const;
+
   /// The catalog entry a call begins or ends a region with, if any.
   static const RegionApi *regionApiOf(const clang::CallExpr *Call,
                                       const Catalog &Cat);
 
 private:
-  void collectRegions();
-  void transfer(const clang::Stmt *S, FlowState &State) const;
+  void collectRegions(const clang::Stmt *Body);
+  void addRoleRegion(const clang::Stmt *S, const OpenedCapture &Opened,
+                     const clang::Expr *Object, const clang::VarDecl *Guard);
+  void transfer(const clang::CFGElement &E, FlowState &State) const;
+  void transferCall(const clang::CallExpr *Call, FlowState &State) const;
+  void close(FlowState &State, const RegionApi *Api, const std::string &Key,
+             bool KeyFromRole, const clang::VarDecl *Guard,
+             clang::SourceLocation At) const;
+  void refineEdge(const clang::CFGBlock &B, unsigned SuccIndex,
+                  FlowState &State) const;
   void join(FlowState &Into, const FlowState &From) const;
   bool equal(const FlowState &A, const FlowState &B) const;
   void solve();
@@ -98,11 +152,22 @@ private:
   clang::ASTContext &Ctx;
   const Catalog &Cat;
   bool CalleeMode;
+  RoleOracle *Roles;
   std::unique_ptr<clang::CFG> Cfg;
   GuardRecognizer Guards;
+  /// Ends (and closer calls) by location, for the loop-exit rule.
+  struct EndSite {
+    clang::SourceLocation Loc;
+    std::string Group;
+  };
+  std::vector<EndSite> EndSites;
   /// Mutable: the end calls of each region are recorded while solving.
   mutable std::vector<CaptureRegion> Regions;
   std::vector<FlowState> BlockEntry; // indexed by block ID
+
+public:
+  /// In callee mode: the end call that closed the caller's region, if any.
+  mutable const RegionApi *InheritedClosedBy = nullptr;
 };
 
 /// The mode a begin call requests: its mode argument when that is a

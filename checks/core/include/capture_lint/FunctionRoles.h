@@ -1,0 +1,104 @@
+//===- FunctionRoles.h - What a user function does to captures --*- C++ -*-===//
+//
+// Real code rarely keeps BeginCapture and EndCapture in one function. A
+// function's role says what a call to it does to capture regions, so that
+// the region finder in its callers can treat the call like a catalog entry:
+//
+//  - an opener leaves a capture begun (Runner::begin, a RAII guard's
+//    constructor, start_recording());
+//  - a closer ends a capture it did not begin (Runner::end, the guard's
+//    destructor);
+//  - a wrapper runs one of its callable parameters between a begin and an
+//    end (capture_graph(stream, [&] { ... }));
+//  - a capture predicate returns whether the stream is capturing
+//    (is_capturing(stream)), so `if (is_capturing(s)) return;` is a guard;
+//  - annotations (capture_lint/annotations.h) and the "functions" section of
+//    .capture-lint.json add roles that bodies cannot show: a body that always
+//    runs under capture, a function vouched safe, a function that
+//    synchronizes, allocates or reads back.
+//
+// Roles come from bodies (computed by CaptureAnalyzer, memoized per
+// translation unit), from annotations and from the catalog.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CAPTURE_LINT_FUNCTIONROLES_H
+#define CAPTURE_LINT_FUNCTIONROLES_H
+
+#include "capture_lint/Catalog.h"
+
+#include "clang/Basic/SourceLocation.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace clang {
+class FunctionDecl;
+} // namespace clang
+
+namespace capture_lint {
+
+struct DiagNote {
+  clang::SourceLocation Loc;
+  std::string Message;
+};
+
+/// A capture some call leaves begun (or runs a callable under), described at
+/// the begin call at the bottom of the chain.
+struct OpenedCapture {
+  const RegionApi *Api = nullptr;
+  CaptureMode Mode = CaptureMode::Global;
+  std::string Stream;              // as written at the begin call
+  clang::SourceLocation BeginLoc;  // the begin call itself
+  std::vector<DiagNote> Chain;     // from the function down to the begin
+};
+
+/// A parameter that a wrapper invokes while its capture is active.
+struct WrappedParam {
+  unsigned Index = 0;
+  OpenedCapture Capture;
+  clang::SourceLocation InvokeLoc; // where the wrapper calls it
+};
+
+struct FunctionRole {
+  std::optional<OpenedCapture> Opens;
+  const RegionApi *Closes = nullptr; // the end call at the bottom
+  std::vector<WrappedParam> Wraps;
+  /// Set for a capture predicate: what it returns while capturing.
+  std::optional<bool> TrueWhenCapturing;
+  /// From an annotation or the catalog's "functions" section.
+  bool Captured = false;
+  bool Safe = false;
+  const ApiEntry *Declared = nullptr; // declared to synchronize, ...
+  std::string DeclaredBy; // "annotation" or the config file
+
+  bool any() const {
+    return Opens || Closes || !Wraps.empty() || TrueWhenCapturing ||
+           Captured || Safe || Declared;
+  }
+};
+
+/// Answers role queries; the region finder and the guard recognizer ask.
+class RoleOracle {
+public:
+  virtual ~RoleOracle() = default;
+  /// Null when the function has no role (or its role is being computed).
+  virtual const FunctionRole *roleOf(const clang::FunctionDecl *FD) = 0;
+};
+
+/// The annotation strings capture_lint/annotations.h expands to.
+namespace annotation {
+constexpr const char *Prefix = "capture_lint::";
+constexpr const char *Captured = "capture_lint::captured";
+constexpr const char *Safe = "capture_lint::safe";
+constexpr const char *Synchronizes = "capture_lint::synchronizes";
+constexpr const char *Allocates = "capture_lint::allocates";
+constexpr const char *ReadsBack = "capture_lint::reads_back";
+constexpr const char *CapturePredicate = "capture_lint::capture_predicate";
+constexpr const char *WrapperPrefix = "capture_lint::wrapper=";
+} // namespace annotation
+
+} // namespace capture_lint
+
+#endif // CAPTURE_LINT_FUNCTIONROLES_H
