@@ -42,6 +42,8 @@ config.substitutions.append(("%cuda-mock", cuda_mock))
 config.substitutions.append(("%hip-mock", hip_mock))
 config.substitutions.append(("%torch-mock", torch_mock))
 config.substitutions.append(("%mock", mock))
+config.substitutions.append(("%annotations", "-I " + os.path.join(
+    config.capture_lint_source_dir, "include")))
 config.substitutions.append(("%expect-exit", "%s %s" % (
     config.python_executable,
     os.path.join(config.test_source_root, "cli", "Inputs", "expect_exit.py"))))

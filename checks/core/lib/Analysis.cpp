@@ -439,6 +439,8 @@ void CaptureAnalyzer::Impl::scanBranch(const Stmt *S, const Scope &Sc,
   Out.push_back(std::move(H));
 }
 
+static const ParmVarDecl *invokedParam(const CallExpr *Call);
+
 void CaptureAnalyzer::Impl::scanCall(const CallExpr *Call, const Scope &Sc,
                                      std::vector<RawHazard> &Out) {
   if (const auto *K = dyn_cast<CUDAKernelCallExpr>(Call)) {
@@ -468,6 +470,13 @@ void CaptureAnalyzer::Impl::scanCall(const CallExpr *Call, const Scope &Sc,
     return;
   if (RegionFinder::regionApiOf(Call, Cat))
     return;
+  // A wrapper running its callable: analysed at the wrapper's call sites,
+  // where the callable is known.
+  if (const ParmVarDecl *P = invokedParam(Call))
+    if (const FunctionRole *Own = roleOf(Sc.Fn))
+      for (const WrappedParam &W : Own->Wraps)
+        if (W.Index == P->getFunctionScopeIndex())
+          return;
   const FunctionDecl *Callee = Call->getDirectCallee();
   if (!Callee || Cat.findGuard(catalogName(Callee)))
     return;
@@ -493,10 +502,14 @@ void CaptureAnalyzer::Impl::scanCall(const CallExpr *Call, const Scope &Sc,
       H.Entry = E;
       H.Api = Declared ? catalogName(Callee) : E->Display;
       H.Loc = callLoc(Call);
+      const char *DeclaredVerb = E->Class == Hazard::Sync ? "synchronize"
+                                 : E->Class == Hazard::Allocation
+                                     ? "allocate"
+                                     : "read back";
       if (Declared)
         H.Extra.push_back(
             {Callee->getLocation(),
-             "'" + H.Api + "' is declared to " + E->Message + " here (" +
+             "'" + H.Api + "' is declared to " + DeclaredVerb + " here (" +
                  roleOf(Callee)->DeclaredBy + ")"});
       Out.push_back(std::move(H));
     }

@@ -74,12 +74,30 @@ void GuardRecognizer::scan(const Stmt *Body) {
   BoolVarCollector(*this, BoolVars).TraverseStmt(const_cast<Stmt *>(Body));
 }
 
+/// The guard whose "none" status is an enumerator of \p T: a status kept in
+/// a variable of that type (a member written by another method).
+static const GuardApi *guardOfStatusType(QualType T, const Catalog &Cat) {
+  const auto *ET = T.getCanonicalType()->getAs<EnumType>();
+  if (!ET)
+    return nullptr;
+  for (const auto &G : Cat.guards())
+    for (const EnumConstantDecl *C : ET->getDecl()->enumerators())
+      for (const std::string &N : G->NoneValues)
+        if (N == C->getNameAsString() || N == C->getQualifiedNameAsString())
+          return G.get();
+  return nullptr;
+}
+
 const GuardApi *GuardRecognizer::statusOperand(const Expr *E) const {
   E = unwrap(E);
   if (isa_and_nonnull<DeclRefExpr, MemberExpr>(E)) {
     const ValueDecl *V = baseDeclOf(E);
     auto It = V && namesDecl(E, V) ? StatusVars.find(V) : StatusVars.end();
-    return It != StatusVars.end() ? It->second : nullptr;
+    if (It != StatusVars.end())
+      return It->second;
+    if (isa<MemberExpr>(E) && V && namesDecl(E, V))
+      return guardOfStatusType(V->getType(), Cat);
+    return nullptr;
   }
   if (const auto *Call = dyn_cast_or_null<CallExpr>(E)) {
     const GuardApi *G = Cat.findGuard(catalogName(Call->getDirectCallee()));
