@@ -482,9 +482,10 @@ void CaptureAnalyzer::Impl::scanCall(const CallExpr *Call, const Scope &Sc,
     return;
   const ApiEntry *Declared = nullptr;
   if (const FunctionRole *Role = roleOf(Callee)) {
-    // Openers, closers and wrappers are analysed on their own; a function
-    // vouched safe is not entered.
-    if (Role->Safe || Role->Opens || Role->Closes || !Role->Wraps.empty() ||
+    // Openers and wrappers are analysed on their own; a function vouched
+    // safe is not entered. A closer is: its body up to the end is still in
+    // the region.
+    if (Role->Safe || Role->Opens || !Role->Wraps.empty() ||
         Role->TrueWhenCapturing)
       return;
     Declared = Role->Declared;
@@ -1160,7 +1161,7 @@ std::vector<RawHazard> CaptureAnalyzer::calleeHazards(const FunctionDecl *FD) {
   if (!FD || !FD->hasBody(Def) || !Def)
     return {};
   if (const FunctionRole *Role = P->roleOf(Def))
-    if (Role->Safe || Role->Opens || Role->Closes || !Role->Wraps.empty())
+    if (Role->Safe || Role->Opens || !Role->Wraps.empty())
       return {};
   return P->summary(Def, 1);
 }

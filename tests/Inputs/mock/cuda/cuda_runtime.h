@@ -20,7 +20,11 @@ typedef struct CUgraph_st *cudaGraph_t;
 typedef struct CUgraphExec_st *cudaGraphExec_t;
 typedef struct CUmemPoolHandle_st *cudaMemPool_t;
 
-enum cudaError { cudaSuccess = 0, cudaErrorStreamCaptureUnsupported = 900 };
+enum cudaError {
+  cudaSuccess = 0,
+  cudaErrorNotReady = 600,
+  cudaErrorStreamCaptureUnsupported = 900
+};
 typedef enum cudaError cudaError_t;
 enum cudaStreamCaptureMode {
   cudaStreamCaptureModeGlobal = 0,
@@ -58,6 +62,9 @@ cudaError_t cudaStreamQuery(cudaStream_t s);
 cudaError_t cudaEventSynchronize(cudaEvent_t e);
 cudaError_t cudaEventQuery(cudaEvent_t e);
 cudaError_t cudaEventRecord(cudaEvent_t e, cudaStream_t s = 0);
+cudaError_t cudaEventRecordWithFlags(cudaEvent_t e, cudaStream_t s = 0, unsigned int flags = 0);
+#define cudaEventRecordExternal 0x01
+#define cudaEventWaitExternal 0x01
 cudaError_t cudaStreamWaitEvent(cudaStream_t s, cudaEvent_t e, unsigned flags = 0);
 cudaError_t cudaMalloc(void **p, size_t n);
 cudaError_t cudaFree(void *p);
