@@ -69,6 +69,14 @@ Analysis:
   --catalog=FILE       add a catalog file (repeatable); a .capture-lint.json
                        above each analysed file is used too
   -j N                 analyse N files in parallel (default: all cores)
+  --max-call-depth=N   how deep calls out of a region are followed (default 8)
+
+Whole program (calls from a region into functions other files define are
+followed; see docs/whole-program.md):
+  --cache-dir=DIR      keep each file's result in DIR and reuse it while
+                       nothing the file reads has changed (default with -p:
+                       BUILD_DIR/.capture-lint-cache)
+  --no-cache           neither read nor write the cache
 
 Information:
   --list-checks        print the enabled checks and exit
@@ -93,6 +101,8 @@ struct Options {
   bool ExportCatalog = false;
   bool Version = false;
   bool Help = false;
+  bool NoCache = false;
+  bool CacheDirGiven = false;
 };
 
 [[noreturn]] void usageError(const std::string &Msg) {
@@ -143,6 +153,20 @@ Options parseArgs(int Argc, char **Argv) {
       O.Fix = true;
     else if (A == "--report-only")
       O.ReportOnly = true;
+    else if (A == "--no-cache")
+      O.NoCache = true;
+    else if (takeValue(A, "--cache-dir", I, Argc, Argv, V)) {
+      if (V.empty())
+        usageError("--cache-dir needs a directory");
+      O.Run.CacheDir = V;
+      O.CacheDirGiven = true;
+    } else if (takeValue(A, "--max-call-depth", I, Argc, Argv, V)) {
+      unsigned N = 0;
+      if (llvm::StringRef(V).getAsInteger(10, N) || N == 0 || N > 64)
+        usageError("--max-call-depth needs a number between 1 and 64, not '" +
+                   V + "'");
+      O.Run.MaxCallDepth = N;
+    }
     else if (takeValue(A, "--baseline", I, Argc, Argv, V))
       O.Baseline = V;
     else if (takeValue(A, "--confirm", I, Argc, Argv, V))
@@ -282,6 +306,16 @@ int main(int Argc, char **Argv) {
                  << "' does not exist (write one with capture-probe run)\n";
     return 2;
   }
+  if (O.NoCache)
+    O.Run.CacheDir.clear();
+  else if (!O.CacheDirGiven && !O.Run.BuildDir.empty())
+    O.Run.CacheDir = (llvm::Twine(O.Run.BuildDir) + "/.capture-lint-cache").str();
+  if (!O.Run.CacheDir.empty() && llvm::sys::fs::exists(O.Run.CacheDir) &&
+      !llvm::sys::fs::is_directory(O.Run.CacheDir)) {
+    llvm::errs() << "capture-lint: error: cache directory '" << O.Run.CacheDir
+                 << "' exists and is not a directory\n";
+    return 2;
+  }
   O.Run.Paths = findToolPaths(Argv[0]);
   llvm::CrashRecoveryContext::Enable();
   Report R = runAnalysis(O.Run);
@@ -338,7 +372,10 @@ int main(int Argc, char **Argv) {
     unsigned Remarks =
         R.Findings.size() + R.Missed.size() - R.failingFindings();
     llvm::errs() << "capture-lint: " << R.FilesAnalyzed << " file"
-                 << (R.FilesAnalyzed == 1 ? "" : "s") << " analysed, "
+                 << (R.FilesAnalyzed == 1 ? "" : "s") << " analysed";
+    if (R.FilesFromCache)
+      llvm::errs() << " (" << R.FilesFromCache << " unchanged, from the cache)";
+    llvm::errs() << ", "
                  << R.failingFindings() << " finding"
                  << (R.failingFindings() == 1 ? "" : "s");
     if (Baselined)

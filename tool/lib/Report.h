@@ -76,6 +76,7 @@ struct Report {
   std::vector<ReportError> Errors;
   std::vector<std::string> Warnings;
   unsigned FilesAnalyzed = 0;
+  unsigned FilesFromCache = 0; // of FilesAnalyzed, taken from the cache
   /// Filled by --confirm.
   bool Confirmed = false;
   std::vector<ReportMissed> Missed;

@@ -1,8 +1,13 @@
 //===- Runner.cpp - Running the capture checks over files -----------------===//
 
 #include "Runner.h"
+#include "SourceText.h"
+
+#include "SummaryCache.h"
+#include "WholeProgram.h"
 
 #include "capture_lint/FindingSink.h"
+#include "capture_lint/ProjectConfig.h"
 
 #include "clang-tidy/ClangTidy.h"
 #include "clang-tidy/ClangTidyDiagnosticConsumer.h"
@@ -82,6 +87,9 @@ ClangTidyOptions overrideOptions(const RunConfig &Config) {
   O.Checks = checksOption(Config.ChecksGlob);
   O.HeaderFilterRegex = ".*"; // regions in project headers count too
   O.SystemHeaders = false;
+  if (Config.MaxCallDepth != 8)
+    O.CheckOptions["MaxCallDepth"] =
+        ClangTidyOptions::ClangTidyValue(std::to_string(Config.MaxCallDepth));
   if (!Config.Catalogs.empty()) {
     std::string List;
     for (const std::string &C : Config.Catalogs)
@@ -120,6 +128,32 @@ struct FileResult {
   std::vector<ClangTidyError> Diags;
   std::vector<FindingRecord> Records;
   bool Crashed = false;
+  TuSummary Summary;
+  std::vector<std::string> Deps;
+};
+
+/// The whole-program phase's per-TU half: summarises the TU and lists the
+/// files it read.
+class SummaryConsumer : public ASTConsumer {
+public:
+  SummaryConsumer(std::shared_ptr<const Catalog> Cat, AnalysisOptions Opts,
+                  std::string Directory, FileResult &Out)
+      : Cat(std::move(Cat)), Opts(std::move(Opts)),
+        Directory(std::move(Directory)), Out(Out) {}
+
+  void HandleTranslationUnit(ASTContext &Ctx) override {
+    const SourceManager &SM = Ctx.getSourceManager();
+    for (auto It = SM.fileinfo_begin(); It != SM.fileinfo_end(); ++It)
+      Out.Deps.push_back(absolutePath(It->first.getName(), Directory));
+    if (Cat && !Ctx.getDiagnostics().hasUncompilableErrorOccurred())
+      Out.Summary = summarizeTranslationUnit(Ctx, *Cat, Opts, Directory);
+  }
+
+private:
+  std::shared_ptr<const Catalog> Cat;
+  AnalysisOptions Opts;
+  std::string Directory;
+  FileResult &Out;
 };
 
 /// Runs clang-tidy's engine with the capture checks on one file.
@@ -153,27 +187,45 @@ void analyzeFile(const std::string &File, const CommandDatabase &DB,
     class Factory : public tooling::FrontendActionFactory {
     public:
       Factory(ClangTidyContext &Ctx,
-              llvm::IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem> FS)
-          : Consumers(Ctx, std::move(FS)) {}
+              llvm::IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem> FS,
+              std::function<std::unique_ptr<ASTConsumer>()> Summarizer)
+          : Consumers(Ctx, std::move(FS)), Summarizer(std::move(Summarizer)) {}
       std::unique_ptr<FrontendAction> create() override {
         struct Action : ASTFrontendAction {
-          ClangTidyASTConsumerFactory *F;
-          explicit Action(ClangTidyASTConsumerFactory *F) : F(F) {}
+          Factory *F;
+          explicit Action(Factory *F) : F(F) {}
           std::unique_ptr<ASTConsumer>
           CreateASTConsumer(CompilerInstance &CI, StringRef File) override {
             std::vector<std::unique_ptr<ASTConsumer>> Consumers;
             Consumers.push_back(std::make_unique<UserCodeScope>());
-            Consumers.push_back(F->createASTConsumer(CI, File));
+            Consumers.push_back(F->Consumers.createASTConsumer(CI, File));
+            if (F->Summarizer)
+              Consumers.push_back(F->Summarizer());
             return std::make_unique<MultiplexConsumer>(std::move(Consumers));
           }
         };
-        return std::make_unique<Action>(&Consumers);
+        return std::make_unique<Action>(this);
       }
 
-    private:
       ClangTidyASTConsumerFactory Consumers;
+      std::function<std::unique_ptr<ASTConsumer>()> Summarizer;
     };
-    Factory F(Context, FS);
+    std::function<std::unique_ptr<ASTConsumer>()> Summarizer;
+    if (Config.WholeProgram) {
+      auto Cat = effectiveCatalog(File, Config.Catalogs);
+      std::shared_ptr<const Catalog> Shared;
+      if (Cat)
+        Shared = *Cat;
+      else
+        llvm::consumeError(Cat.takeError()); // the checks report it
+      std::string Directory = DB.getCompileCommands(File).front().Directory;
+      AnalysisOptions Opts;
+      Opts.MaxCallDepth = Config.MaxCallDepth;
+      Summarizer = [=, &Out] {
+        return std::make_unique<SummaryConsumer>(Shared, Opts, Directory, Out);
+      };
+    }
+    Factory F(Context, FS, Summarizer);
     Tool.run(&F);
     Out.Diags = DiagConsumer.take();
   });
@@ -181,37 +233,104 @@ void analyzeFile(const std::string &File, const CommandDatabase &DB,
   Out.Crashed = !Completed;
 }
 
-/// Offsets to lines and columns, reading each file once.
-class SourceFiles {
-public:
-  ReportLocation locate(const std::string &File, unsigned Offset) {
-    ReportLocation L;
-    L.File = File;
-    auto &Buf = Buffers[File];
-    if (!Buf) {
-      auto B = llvm::MemoryBuffer::getFile(File, /*IsText=*/true);
-      if (!B)
-        return L;
-      Buf = std::move(*B);
-    }
-    StringRef Text = Buf->getBuffer();
-    if (Offset > Text.size())
-      return L;
-    StringRef Before = Text.substr(0, Offset);
-    L.Line = Before.count('\n') + 1;
-    size_t LineStart = Before.rfind('\n');
-    LineStart = LineStart == StringRef::npos ? 0 : LineStart + 1;
-    L.Column = Offset - LineStart + 1;
-    size_t LineEnd = Text.find('\n', LineStart);
-    L.LineText = Text.slice(LineStart, LineEnd).rtrim("\r").str();
-    return L;
-  }
-
-private:
-  std::map<std::string, std::unique_ptr<llvm::MemoryBuffer>> Buffers;
-};
-
 } // namespace
+
+/// What changes results besides the files and their compile commands: the
+/// checks, the catalogs, the call depth and the tool binary itself.
+static std::string settingsKey(const RunConfig &Config) {
+  std::string S = Config.ChecksGlob + '\0' +
+                  std::to_string(Config.MaxCallDepth) + '\0' +
+                  (Config.WholeProgram ? "wp" : "tu");
+  for (const std::string &C : Config.Catalogs)
+    S += '\0' + absolutePath(C);
+  std::string Exe = llvm::sys::fs::getMainExecutable(nullptr, nullptr);
+  llvm::sys::fs::file_status Status;
+  if (!Exe.empty() && !llvm::sys::fs::status(Exe, Status))
+    S += '\0' + Exe + '\0' +
+         std::to_string(Status.getLastModificationTime()
+                            .time_since_epoch()
+                            .count()) +
+         '\0' + std::to_string(Status.getSize());
+  return S;
+}
+
+/// One TU's diagnostics as findings and errors, with its summary and the
+/// files its result depends on.
+static UnitResult unitResult(const std::string &File, FileResult &FR,
+                             const RunConfig &Config, SourceFiles &Sources) {
+  UnitResult U;
+  U.Summary = std::move(FR.Summary);
+  U.Deps = std::move(FR.Deps);
+  for (const std::string &C : Config.Catalogs)
+    U.Deps.push_back(absolutePath(C));
+  std::string ProjectConfig = findProjectConfig(File);
+  if (!ProjectConfig.empty())
+    U.Deps.push_back(ProjectConfig);
+  std::sort(U.Deps.begin(), U.Deps.end());
+  U.Deps.erase(std::unique(U.Deps.begin(), U.Deps.end()), U.Deps.end());
+
+  std::map<std::tuple<std::string, std::string, unsigned>,
+           const FindingRecord *>
+      ByKey;
+  for (const FindingRecord &Rec : FR.Records)
+    ByKey[{Rec.Check, Rec.File, Rec.Offset}] = &Rec;
+  bool ParseError = false;
+  for (const ClangTidyError &E : FR.Diags) {
+    StringRef Name = E.DiagnosticName;
+    std::string Path = E.Message.FilePath.empty()
+                           ? ""
+                           : absolutePath(E.Message.FilePath, E.BuildDirectory);
+    if (!Name.starts_with("capture-")) {
+      if (E.DiagLevel != ClangTidyError::Error)
+        continue;
+      ParseError = ParseError || Name.starts_with("clang-diagnostic");
+      ReportError Err;
+      Err.Loc = Path.empty() ? ReportLocation{File}
+                             : Sources.locate(Path, E.Message.FileOffset);
+      Err.Message = E.Message.Message + " [" + Name.str() + "]";
+      U.Errors.push_back(std::move(Err));
+      continue;
+    }
+    ReportFinding F;
+    F.Check = Name.str();
+    F.Severity = E.DiagLevel == ClangTidyError::Error    ? "error"
+                 : E.DiagLevel == ClangTidyError::Remark ? "remark"
+                                                         : "warning";
+    F.Loc = Sources.locate(Path, E.Message.FileOffset);
+    F.Offset = E.Message.FileOffset;
+    F.Message = E.Message.Message;
+    for (const auto &FileFix : E.Message.Fix)
+      for (const tooling::Replacement &Rep : FileFix.second)
+        F.Fixes.push_back({absolutePath(Rep.getFilePath(), E.BuildDirectory),
+                           Rep.getOffset(), Rep.getLength(),
+                           Rep.getReplacementText().str()});
+    auto It = ByKey.find({F.Check, E.Message.FilePath, E.Message.FileOffset});
+    if (It != ByKey.end()) {
+      const FindingRecord &Rec = *It->second;
+      F.Severity = Rec.Severity;
+      F.Api = Rec.Api;
+      F.HasRegion = !Rec.RegionFile.empty();
+      F.RegionFile = absolutePath(Rec.RegionFile, E.BuildDirectory);
+      F.RegionBeginLine = Rec.RegionBeginLine;
+      F.RegionEndLine = Rec.RegionEndLine;
+      F.Mode = Rec.Mode;
+      F.Stream = Rec.Stream;
+    }
+    for (const auto &N : E.Notes) {
+      ReportNote Note;
+      Note.Loc = Sources.locate(absolutePath(N.FilePath, E.BuildDirectory),
+                                N.FileOffset);
+      Note.Message = N.Message;
+      F.Notes.push_back(std::move(Note));
+    }
+    U.Findings.push_back(std::move(F));
+  }
+  if (ParseError)
+    U.Errors.push_back({{File},
+                        "this file does not parse; its findings may be "
+                        "incomplete (check the compile flags)"});
+  return U;
+}
 
 std::vector<std::string> enabledChecks(StringRef Glob) {
   ClangTidyOptions Opts = ClangTidyOptions::getDefaults();
@@ -298,12 +417,44 @@ Report runAnalysis(const RunConfig &Config) {
     Files.push_back(File);
   }
 
-  // Analyse in parallel; results keep the input order.
-  std::vector<FileResult> Results(Files.size());
+  // Phase one, per TU and in parallel (or from the cache); results keep the
+  // input order.
+  std::unique_ptr<SummaryCache> Cache;
+  if (!Config.CacheDir.empty())
+    Cache = std::make_unique<SummaryCache>(absolutePath(Config.CacheDir));
+  std::string Settings = settingsKey(Config);
+  auto KeyOf = [&](const std::string &File) {
+    tooling::CompileCommand C = DB.getCompileCommands(File).front();
+    return SummaryCache::key(File, C.CommandLine, C.Directory,
+                             Settings + '\0' + findProjectConfig(File));
+  };
+  std::vector<UnitResult> Units(Files.size());
+  std::vector<char> FromCache(Files.size(), 0), Crashed(Files.size(), 0);
+  std::mutex WarningsMutex;
   std::atomic<size_t> Next{0};
   auto Worker = [&] {
-    for (size_t I = Next++; I < Files.size(); I = Next++)
-      analyzeFile(Files[I], DB, Config, Results[I]);
+    SourceFiles Sources;
+    for (size_t I = Next++; I < Files.size(); I = Next++) {
+      std::string Key = Cache ? KeyOf(Files[I]) : "";
+      if (Cache)
+        if (auto U = Cache->load(Key)) {
+          Units[I] = std::move(*U);
+          FromCache[I] = 1;
+          continue;
+        }
+      FileResult FR;
+      analyzeFile(Files[I], DB, Config, FR);
+      if (FR.Crashed) {
+        Crashed[I] = 1;
+        continue;
+      }
+      Units[I] = unitResult(Files[I], FR, Config, Sources);
+      if (Cache)
+        if (llvm::Error E = Cache->store(Key, Units[I])) {
+          std::lock_guard<std::mutex> Lock(WarningsMutex);
+          R.Warnings.push_back("cache: " + llvm::toString(std::move(E)));
+        }
+    }
   };
   unsigned Jobs = std::max(1u, std::min<unsigned>(Config.Jobs, Files.size()));
   if (Jobs == 1) {
@@ -316,82 +467,78 @@ Report runAnalysis(const RunConfig &Config) {
       T.join();
   }
 
-  SourceFiles Sources;
   std::set<std::tuple<std::string, std::string, unsigned, std::string>> Dedup;
+  auto AddFinding = [&](ReportFinding F) {
+    // The same header finding from another TU is reported once.
+    if (Dedup.insert({F.Check, F.Loc.File, F.Offset, F.Message}).second)
+      R.Findings.push_back(std::move(F));
+  };
   for (size_t I = 0; I < Files.size(); ++I) {
-    FileResult &FR = Results[I];
     ++R.FilesAnalyzed;
-    if (FR.Crashed) {
+    R.FilesFromCache += FromCache[I];
+    if (Crashed[I]) {
       R.Errors.push_back({{Files[I]},
                           "capture-lint crashed while analysing this file "
                           "(an internal error: please report it with the "
                           "file); other files were analysed"});
       continue;
     }
-    std::map<std::tuple<std::string, std::string, unsigned>,
-             const FindingRecord *>
-        ByKey;
-    for (const FindingRecord &Rec : FR.Records)
-      ByKey[{Rec.Check, Rec.File, Rec.Offset}] = &Rec;
-    bool ParseError = false;
-    for (const ClangTidyError &E : FR.Diags) {
-      StringRef Name = E.DiagnosticName;
-      std::string Path =
-          E.Message.FilePath.empty()
-              ? ""
-              : absolutePath(E.Message.FilePath, E.BuildDirectory);
-      if (!Name.starts_with("capture-")) {
-        if (E.DiagLevel != ClangTidyError::Error)
+    for (ReportError &E : Units[I].Errors)
+      R.Errors.push_back(std::move(E));
+    for (ReportFinding &F : Units[I].Findings)
+      AddFinding(std::move(F));
+  }
+
+  // Phase two: calls from regions into functions other TUs define. Other
+  // TUs of the database that the cache holds resolve calls too.
+  if (Config.WholeProgram) {
+    WholeProgramInput In;
+    In.MaxCallDepth = Config.MaxCallDepth;
+    for (size_t I = 0; I < Files.size(); ++I)
+      if (!Crashed[I])
+        In.Reported.push_back(&Units[I].Summary);
+    std::vector<UnitResult> Others;
+    if (Cache && Loaded) {
+      std::set<std::string> Analysed(Files.begin(), Files.end());
+      for (const std::string &Other : Loaded->getAllFiles()) {
+        std::string File = absolutePath(Other);
+        if (Analysed.count(File))
           continue;
-        ParseError = ParseError || Name.starts_with("clang-diagnostic");
-        ReportError Err;
-        Err.Loc = Path.empty() ? ReportLocation{Files[I]}
-                               : Sources.locate(Path, E.Message.FileOffset);
-        Err.Message = E.Message.Message + " [" + Name.str() + "]";
-        R.Errors.push_back(std::move(Err));
-        continue;
+        auto FromDb = Loaded->getCompileCommands(File);
+        if (FromDb.empty())
+          continue;
+        TranslatedCommand T =
+            translateCommand(FromDb.front().CommandLine, File,
+                             FromDb.front().Directory, Config.Paths);
+        if (auto U = Cache->load(SummaryCache::key(
+                File, T.Args, FromDb.front().Directory,
+                Settings + '\0' + findProjectConfig(File))))
+          Others.push_back(std::move(*U));
       }
-      ReportFinding F;
-      F.Check = Name.str();
-      F.Severity = E.DiagLevel == ClangTidyError::Error    ? "error"
-                   : E.DiagLevel == ClangTidyError::Remark ? "remark"
-                                                           : "warning";
-      F.Loc = Sources.locate(Path, E.Message.FileOffset);
-      F.Offset = E.Message.FileOffset;
-      F.Message = E.Message.Message;
-      for (const auto &FileFix : E.Message.Fix)
-        for (const tooling::Replacement &Rep : FileFix.second)
-          F.Fixes.push_back({absolutePath(Rep.getFilePath(), E.BuildDirectory),
-                             Rep.getOffset(), Rep.getLength(),
-                             Rep.getReplacementText().str()});
-      if (!Dedup.insert({F.Check, F.Loc.File, E.Message.FileOffset, F.Message})
-               .second)
-        continue; // the same header finding from another TU
-      auto It = ByKey.find({F.Check, E.Message.FilePath, E.Message.FileOffset});
-      if (It != ByKey.end()) {
-        const FindingRecord &Rec = *It->second;
-        F.Severity = Rec.Severity;
-        F.Api = Rec.Api;
-        F.HasRegion = !Rec.RegionFile.empty();
-        F.RegionFile = absolutePath(Rec.RegionFile, E.BuildDirectory);
-        F.RegionBeginLine = Rec.RegionBeginLine;
-        F.RegionEndLine = Rec.RegionEndLine;
-        F.Mode = Rec.Mode;
-        F.Stream = Rec.Stream;
-      }
-      for (const auto &N : E.Notes) {
-        ReportNote Note;
-        Note.Loc = Sources.locate(absolutePath(N.FilePath, E.BuildDirectory),
-                                  N.FileOffset);
-        Note.Message = N.Message;
-        F.Notes.push_back(std::move(Note));
-      }
-      R.Findings.push_back(std::move(F));
     }
-    if (ParseError)
-      R.Errors.push_back({{Files[I]},
-                          "this file does not parse; its findings may be "
-                          "incomplete (check the compile flags)"});
+    for (const UnitResult &U : Others)
+      In.IndexOnly.push_back(&U.Summary);
+    std::map<std::string, std::shared_ptr<const Catalog>> Catalogs;
+    In.CatalogFor = [&](const std::string &File) {
+      std::string Dir = llvm::sys::path::parent_path(File).str();
+      auto It = Catalogs.find(Dir);
+      if (It == Catalogs.end()) {
+        auto C = effectiveCatalog(File, Config.Catalogs);
+        std::shared_ptr<const Catalog> Shared;
+        if (C)
+          Shared = *C;
+        else
+          llvm::consumeError(C.takeError());
+        It = Catalogs.emplace(Dir, Shared).first;
+      }
+      return It->second;
+    };
+    std::vector<std::string> Checks = enabledChecks(Config.ChecksGlob);
+    In.Enabled = [&](const std::string &Check) {
+      return std::find(Checks.begin(), Checks.end(), Check) != Checks.end();
+    };
+    for (ReportFinding &F : resolveAcrossUnits(In))
+      AddFinding(std::move(F));
   }
   std::stable_sort(R.Findings.begin(), R.Findings.end(),
                    [](const ReportFinding &A, const ReportFinding &B) {

@@ -2,7 +2,9 @@
 //
 // Builds a compile command for every input (from a compile database, from
 // flags after `--`, or from defaults), runs clang-tidy's engine with only the
-// capture-* checks on each file, in parallel, and collects a Report. Each
+// capture-* checks on each file, in parallel (or takes the file's result from
+// the cache when nothing it read has changed), then runs the whole-program
+// phase over the TUs' summaries, and collects a Report. Each
 // file runs under crash recovery, so one file that crashes the parser is
 // reported and the others are still analysed.
 //
@@ -24,6 +26,11 @@ struct RunConfig {
   std::string ChecksGlob = "capture-*";
   std::vector<std::string> Catalogs;
   unsigned Jobs = 1;
+  unsigned MaxCallDepth = 8;
+  /// Resolve calls from regions into other translation units.
+  bool WholeProgram = true;
+  /// Where per-TU results are cached (empty: no cache).
+  std::string CacheDir;
   ToolPaths Paths;
 };
 

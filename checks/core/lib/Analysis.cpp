@@ -339,7 +339,6 @@ struct CaptureAnalyzer::Impl : RoleOracle {
   llvm::DenseMap<const FunctionDecl *, std::unique_ptr<FunctionRole>> Roles;
   llvm::SmallPtrSet<const FunctionDecl *, 8> RolesInProgress;
   llvm::DenseMap<const FunctionDecl *, bool> MayHaveRole;
-  std::vector<std::unique_ptr<ApiEntry>> DeclaredEntries;
   /// Regions never ended where they begin, reported by finish() unless the
   /// TU closes them elsewhere.
   struct Unended {
@@ -723,40 +722,45 @@ bool CaptureAnalyzer::Impl::mayHaveRole(const FunctionDecl *FD) {
 }
 
 const ApiEntry *CaptureAnalyzer::Impl::declaredEntry(FunctionNote::Role Kind) {
+  return declaredApiEntry(Kind == FunctionNote::Synchronizes ? "synchronizes"
+                          : Kind == FunctionNote::Allocates  ? "allocates"
+                          : Kind == FunctionNote::ReadsBack  ? "reads-back"
+                                                             : "");
+}
+
+static std::unique_ptr<ApiEntry> makeDeclaredEntry(const char *Name, Hazard H,
+                                                   Behaviour Relaxed,
+                                                   const char *Message,
+                                                   const char *Fix) {
   auto E = std::make_unique<ApiEntry>();
+  E->Name = Name;
+  E->Display = Name;
+  E->Class = H;
+  E->Modes = {Behaviour::Illegal, Behaviour::Illegal, Relaxed};
+  E->Message = Message;
+  E->Fix = Fix;
   E->Source = "capture_lint annotation or .capture-lint.json 'functions'";
-  switch (Kind) {
-  case FunctionNote::Synchronizes:
-    E->Name = "synchronizes";
-    E->Class = Hazard::Sync;
-    E->Modes = {Behaviour::Illegal, Behaviour::Illegal, Behaviour::Illegal};
-    E->Message = "synchronizes";
-    E->Fix = "call it before the capture begins or after it ends";
-    break;
-  case FunctionNote::Allocates:
-    E->Name = "allocates";
-    E->Class = Hazard::Allocation;
-    E->Modes = {Behaviour::Illegal, Behaviour::Illegal, Behaviour::Eager};
-    E->Message = "allocates device memory";
-    E->Fix = "allocate before the capture begins, or use cudaMallocAsync on "
-             "the capturing stream";
-    break;
-  case FunctionNote::ReadsBack:
-    E->Name = "reads-back";
-    E->Class = Hazard::HostRead;
-    E->Modes = {Behaviour::Illegal, Behaviour::Illegal, Behaviour::Illegal};
-    E->Message = "reads a device value back to the host";
-    E->Fix = "keep the value on the device (a device-side predicate or a "
-             "conditional node)";
-    break;
-  default:
-    return nullptr;
-  }
-  for (const auto &Existing : DeclaredEntries)
-    if (Existing->Name == E->Name)
-      return Existing.get();
-  DeclaredEntries.push_back(std::move(E));
-  return DeclaredEntries.back().get();
+  return E;
+}
+
+const ApiEntry *declaredApiEntry(llvm::StringRef Name) {
+  static const std::unique_ptr<ApiEntry> Entries[] = {
+      makeDeclaredEntry("synchronizes", Hazard::Sync, Behaviour::Illegal,
+                        "synchronizes",
+                        "call it before the capture begins or after it ends"),
+      makeDeclaredEntry("allocates", Hazard::Allocation, Behaviour::Eager,
+                        "allocates device memory",
+                        "allocate before the capture begins, or use "
+                        "cudaMallocAsync on the capturing stream"),
+      makeDeclaredEntry("reads-back", Hazard::HostRead, Behaviour::Illegal,
+                        "reads a device value back to the host",
+                        "keep the value on the device (a device-side "
+                        "predicate or a conditional node)"),
+  };
+  for (const auto &E : Entries)
+    if (E->Name == Name)
+      return E.get();
+  return nullptr;
 }
 
 /// The parameter a call invokes: `f()`, `(*fp)()`, `std::forward<F>(f)()`,

@@ -135,6 +135,11 @@ std::optional<HazardText> describeHazard(const RawHazard &H,
                                          const CaptureRegion &Region,
                                          llvm::StringRef Via);
 
+/// The entries that stand for functions declared (by annotation or config)
+/// to synchronize, allocate or read back: "synchronizes", "allocates",
+/// "reads-back"; null for other names.
+const ApiEntry *declaredApiEntry(llvm::StringRef Name);
+
 /// The first note of a finding: where (and how) its region begins.
 std::string regionHeadline(const CaptureRegion &R);
 

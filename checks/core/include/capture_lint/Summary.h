@@ -1,0 +1,95 @@
+//===- Summary.h - What a translation unit tells the whole program -*- C++ -*-//
+//
+// The first phase of the whole-program analysis. For one translation unit,
+// a TuSummary holds
+//  - for every function defined in user code, keyed by its USR, the hazards
+//    it reaches when it runs inside a caller's region (with the calls it
+//    makes to functions defined elsewhere left unresolved), and
+//  - every call a capture region of this TU makes to a function defined
+//    elsewhere, with the region's description.
+// Locations are absolute file paths and offsets, so summaries can be cached
+// on disk and joined across translation units by the second phase
+// (tool/lib/WholeProgram.h), which resolves the calls by USR.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CAPTURE_LINT_SUMMARY_H
+#define CAPTURE_LINT_SUMMARY_H
+
+#include "capture_lint/Analysis.h"
+
+#include <nlohmann/json.hpp>
+
+#include <string>
+#include <vector>
+
+namespace capture_lint {
+
+struct SummaryLoc {
+  std::string File; // absolute
+  unsigned Offset = 0;
+  bool valid() const { return !File.empty(); }
+};
+
+struct SummaryNote {
+  SummaryLoc Loc;
+  std::string Message;
+};
+
+/// A RawHazard without the AST.
+struct SummaryHazard {
+  std::string Kind; // api-call, legacy-arg, pending-read, branch, external
+  std::string Check;
+  std::string Entry; // the catalog entry (or declared entry) name
+  std::string Api, Detail, Origin;
+  bool KernelLaunch = false;
+  bool ThreadRelaxed = false;
+  SummaryLoc Loc, CallSite;
+  std::vector<SummaryNote> Chain, Extra;
+  std::vector<std::string> Through;
+};
+
+struct SummaryRegion {
+  std::string BeginApi; // the catalog begin call ("" when unknown)
+  std::string Mode;     // global, thread_local, relaxed, unknown
+  std::string Stream;
+  std::string Headline; // the region's first note
+  SummaryLoc BeginLoc;
+  std::vector<SummaryNote> Origin;
+  SummaryLoc End; // the last end, when it is ended where it begins
+};
+
+struct SummaryUse {
+  SummaryRegion Region;
+  SummaryHazard Call; // Kind "external"
+};
+
+struct SummaryFunction {
+  std::string Usr, Name;
+  std::vector<SummaryHazard> Hazards;
+};
+
+struct TuSummary {
+  std::vector<SummaryFunction> Functions;
+  std::vector<SummaryUse> Uses;
+};
+
+/// Summarises a parsed translation unit. \p Directory makes relative file
+/// names absolute (the compile command's directory).
+TuSummary summarizeTranslationUnit(clang::ASTContext &Ctx, const Catalog &Cat,
+                                   AnalysisOptions Opts,
+                                   llvm::StringRef Directory);
+
+nlohmann::json toJson(const TuSummary &S);
+/// Throws nlohmann::json::exception on a malformed document.
+TuSummary tuSummaryFromJson(const nlohmann::json &J);
+
+/// Rebuilds the hazard and region of a summary for describeHazard(); the
+/// entries come from \p Cat (or the declared entries). False when the
+/// catalog does not know the entry any more.
+bool toRawHazard(const SummaryHazard &S, const Catalog &Cat, RawHazard &Out);
+CaptureRegion toCaptureRegion(const SummaryRegion &S, const Catalog &Cat);
+
+} // namespace capture_lint
+
+#endif // CAPTURE_LINT_SUMMARY_H

@@ -1,0 +1,320 @@
+//===- Summary.cpp - What a translation unit tells the whole program ------===//
+
+#include "capture_lint/Summary.h"
+#include "capture_lint/AstUtil.h"
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/Basic/SourceManager.h"
+#include "clang/Index/USRGeneration.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+
+using namespace clang;
+using nlohmann::json;
+
+namespace capture_lint {
+
+namespace {
+
+const char *kindName(RawHazard::Form K) {
+  switch (K) {
+  case RawHazard::ApiCall:
+    return "api-call";
+  case RawHazard::LegacyArg:
+    return "legacy-arg";
+  case RawHazard::PendingRead:
+    return "pending-read";
+  case RawHazard::Branch:
+    return "branch";
+  case RawHazard::External:
+    return "external";
+  }
+  return "";
+}
+
+std::optional<RawHazard::Form> parseKind(llvm::StringRef S) {
+  for (auto K : {RawHazard::ApiCall, RawHazard::LegacyArg,
+                 RawHazard::PendingRead, RawHazard::Branch,
+                 RawHazard::External})
+    if (S == kindName(K))
+      return K;
+  return std::nullopt;
+}
+
+class Locator {
+public:
+  Locator(const SourceManager &SM, llvm::StringRef Directory)
+      : SM(SM), Directory(Directory) {}
+
+  SummaryLoc operator()(SourceLocation L) {
+    SummaryLoc Out;
+    L = fileLoc(L, SM);
+    if (L.isInvalid())
+      return Out;
+    FileID F = SM.getFileID(L);
+    auto Entry = SM.getFileEntryRefForID(F);
+    if (!Entry)
+      return Out;
+    auto It = Paths.find(F);
+    if (It == Paths.end()) {
+      llvm::SmallString<256> P(Entry->getName());
+      if (!llvm::sys::path::is_absolute(P)) {
+        llvm::SmallString<256> Full(Directory);
+        llvm::sys::path::append(Full, P);
+        P = Full;
+      }
+      llvm::sys::path::remove_dots(P, /*remove_dot_dot=*/true);
+      It = Paths.try_emplace(F, std::string(P)).first;
+    }
+    Out.File = It->second;
+    Out.Offset = SM.getFileOffset(L);
+    return Out;
+  }
+
+  std::vector<SummaryNote> notes(const std::vector<DiagNote> &Notes) {
+    std::vector<SummaryNote> Out;
+    for (const DiagNote &N : Notes)
+      Out.push_back({(*this)(N.Loc), N.Message});
+    return Out;
+  }
+
+private:
+  const SourceManager &SM;
+  std::string Directory;
+  llvm::DenseMap<FileID, std::string> Paths;
+};
+
+SummaryHazard summarize(const RawHazard &H, Locator &Loc) {
+  SummaryHazard S;
+  S.Kind = kindName(H.Kind);
+  S.Check = checkName(H.Check).str();
+  S.Entry = H.Entry ? H.Entry->Name : "";
+  S.Api = H.Api;
+  S.Detail = H.Detail;
+  S.Origin = H.Origin;
+  S.KernelLaunch = H.KernelLaunch;
+  S.ThreadRelaxed = H.ThreadRelaxed;
+  S.Loc = Loc(H.Loc);
+  if (H.CallSite.isValid())
+    S.CallSite = Loc(H.CallSite);
+  S.Chain = Loc.notes(H.Chain);
+  S.Extra = Loc.notes(H.Extra);
+  S.Through = H.Through;
+  return S;
+}
+
+class FunctionCollector : public RecursiveASTVisitor<FunctionCollector> {
+public:
+  explicit FunctionCollector(const SourceManager &SM) : SM(SM) {}
+  bool shouldVisitTemplateInstantiations() const { return true; }
+  bool shouldVisitLambdaBodies() const { return true; }
+
+  bool TraverseDecl(Decl *D) {
+    if (D && !isa<TranslationUnitDecl>(D) &&
+        SM.isInSystemHeader(SM.getExpansionLoc(D->getLocation())))
+      return true;
+    return RecursiveASTVisitor::TraverseDecl(D);
+  }
+  bool VisitFunctionDecl(FunctionDecl *FD) {
+    if (FD->doesThisDeclarationHaveABody() && !FD->isDependentContext())
+      Functions.push_back(FD);
+    return true;
+  }
+
+  std::vector<const FunctionDecl *> Functions;
+
+private:
+  const SourceManager &SM;
+};
+
+json locJson(const SummaryLoc &L) {
+  return L.valid() ? json{L.File, L.Offset} : json();
+}
+SummaryLoc locFrom(const json &J) {
+  SummaryLoc L;
+  if (J.is_array() && J.size() == 2) {
+    L.File = J.at(0).get<std::string>();
+    L.Offset = J.at(1).get<unsigned>();
+  }
+  return L;
+}
+json notesJson(const std::vector<SummaryNote> &Notes) {
+  json A = json::array();
+  for (const SummaryNote &N : Notes)
+    A.push_back({{"at", locJson(N.Loc)}, {"message", N.Message}});
+  return A;
+}
+std::vector<SummaryNote> notesFrom(const json &J) {
+  std::vector<SummaryNote> Out;
+  for (const json &N : J)
+    Out.push_back({locFrom(N.at("at")), N.at("message").get<std::string>()});
+  return Out;
+}
+json hazardJson(const SummaryHazard &H) {
+  return {{"kind", H.Kind},
+          {"check", H.Check},
+          {"entry", H.Entry},
+          {"api", H.Api},
+          {"detail", H.Detail},
+          {"origin", H.Origin},
+          {"kernel_launch", H.KernelLaunch},
+          {"thread_relaxed", H.ThreadRelaxed},
+          {"at", locJson(H.Loc)},
+          {"call_site", locJson(H.CallSite)},
+          {"chain", notesJson(H.Chain)},
+          {"extra", notesJson(H.Extra)},
+          {"through", H.Through}};
+}
+SummaryHazard hazardFrom(const json &J) {
+  SummaryHazard H;
+  H.Kind = J.at("kind").get<std::string>();
+  H.Check = J.at("check").get<std::string>();
+  H.Entry = J.at("entry").get<std::string>();
+  H.Api = J.at("api").get<std::string>();
+  H.Detail = J.at("detail").get<std::string>();
+  H.Origin = J.at("origin").get<std::string>();
+  H.KernelLaunch = J.at("kernel_launch").get<bool>();
+  H.ThreadRelaxed = J.at("thread_relaxed").get<bool>();
+  H.Loc = locFrom(J.at("at"));
+  H.CallSite = locFrom(J.at("call_site"));
+  H.Chain = notesFrom(J.at("chain"));
+  H.Extra = notesFrom(J.at("extra"));
+  H.Through = J.at("through").get<std::vector<std::string>>();
+  return H;
+}
+
+} // namespace
+
+TuSummary summarizeTranslationUnit(ASTContext &Ctx, const Catalog &Cat,
+                                   AnalysisOptions Opts,
+                                   llvm::StringRef Directory) {
+  Opts.RecordExternalCalls = true;
+  CaptureAnalyzer Analyzer(Ctx, Cat, Opts);
+  const SourceManager &SM = Ctx.getSourceManager();
+  FunctionCollector Collector(SM);
+  Collector.TraverseDecl(Ctx.getTranslationUnitDecl());
+  Locator Loc(SM, Directory);
+  TuSummary Out;
+  for (const FunctionDecl *FD : Collector.Functions) {
+    Analyzer.analyzeFunction(FD);
+    llvm::SmallString<128> Usr;
+    if (index::generateUSRForDecl(FD->getCanonicalDecl(), Usr))
+      continue;
+    std::vector<RawHazard> Hazards = Analyzer.calleeHazards(FD);
+    if (Hazards.empty())
+      continue;
+    SummaryFunction F;
+    F.Usr = std::string(Usr);
+    F.Name = catalogName(FD);
+    for (const RawHazard &H : Hazards)
+      F.Hazards.push_back(summarize(H, Loc));
+    Out.Functions.push_back(std::move(F));
+  }
+  for (const ExternalUse &U : Analyzer.externalUses()) {
+    SummaryUse S;
+    const CaptureRegion &R = U.Region;
+    S.Region.BeginApi = R.Api ? R.Api->Name : "";
+    S.Region.Mode = modeName(R.Mode).str();
+    S.Region.Stream = R.Stream;
+    S.Region.Headline = regionHeadline(R);
+    S.Region.BeginLoc = Loc(R.BeginLoc);
+    S.Region.Origin = Loc.notes(R.Origin);
+    for (SourceLocation End : R.Ends) {
+      SummaryLoc L = Loc(End);
+      if (!S.Region.End.valid() || L.Offset > S.Region.End.Offset)
+        S.Region.End = L;
+    }
+    S.Call = summarize(U.Call, Loc);
+    Out.Uses.push_back(std::move(S));
+  }
+  return Out;
+}
+
+json toJson(const TuSummary &S) {
+  json Functions = json::array();
+  for (const SummaryFunction &F : S.Functions) {
+    json Hazards = json::array();
+    for (const SummaryHazard &H : F.Hazards)
+      Hazards.push_back(hazardJson(H));
+    Functions.push_back(
+        {{"usr", F.Usr}, {"name", F.Name}, {"hazards", std::move(Hazards)}});
+  }
+  json Uses = json::array();
+  for (const SummaryUse &U : S.Uses) {
+    const SummaryRegion &R = U.Region;
+    Uses.push_back({{"region",
+                     {{"begin_api", R.BeginApi},
+                      {"mode", R.Mode},
+                      {"stream", R.Stream},
+                      {"headline", R.Headline},
+                      {"at", locJson(R.BeginLoc)},
+                      {"origin", notesJson(R.Origin)},
+                      {"end", locJson(R.End)}}},
+                    {"call", hazardJson(U.Call)}});
+  }
+  return {{"functions", std::move(Functions)}, {"uses", std::move(Uses)}};
+}
+
+TuSummary tuSummaryFromJson(const json &J) {
+  TuSummary S;
+  for (const json &F : J.at("functions")) {
+    SummaryFunction Fn;
+    Fn.Usr = F.at("usr").get<std::string>();
+    Fn.Name = F.at("name").get<std::string>();
+    for (const json &H : F.at("hazards"))
+      Fn.Hazards.push_back(hazardFrom(H));
+    S.Functions.push_back(std::move(Fn));
+  }
+  for (const json &U : J.at("uses")) {
+    SummaryUse Use;
+    const json &R = U.at("region");
+    Use.Region.BeginApi = R.at("begin_api").get<std::string>();
+    Use.Region.Mode = R.at("mode").get<std::string>();
+    Use.Region.Stream = R.at("stream").get<std::string>();
+    Use.Region.Headline = R.at("headline").get<std::string>();
+    Use.Region.BeginLoc = locFrom(R.at("at"));
+    Use.Region.Origin = notesFrom(R.at("origin"));
+    Use.Region.End = locFrom(R.at("end"));
+    Use.Call = hazardFrom(U.at("call"));
+    S.Uses.push_back(std::move(Use));
+  }
+  return S;
+}
+
+bool toRawHazard(const SummaryHazard &S, const Catalog &Cat, RawHazard &Out) {
+  auto Kind = parseKind(S.Kind);
+  auto Check = checkKindOf(S.Check);
+  if (!Kind || !Check)
+    return false;
+  Out = RawHazard();
+  Out.Kind = *Kind;
+  Out.Check = *Check;
+  if (!S.Entry.empty()) {
+    Out.Entry = Cat.findApi(S.Entry);
+    if (!Out.Entry)
+      Out.Entry = declaredApiEntry(S.Entry);
+    if (!Out.Entry)
+      return false;
+  } else if (*Kind == RawHazard::ApiCall) {
+    return false;
+  }
+  Out.Api = S.Api;
+  Out.Detail = S.Detail;
+  Out.Origin = S.Origin;
+  Out.KernelLaunch = S.KernelLaunch;
+  Out.ThreadRelaxed = S.ThreadRelaxed;
+  Out.Through = S.Through;
+  return true;
+}
+
+CaptureRegion toCaptureRegion(const SummaryRegion &S, const Catalog &Cat) {
+  CaptureRegion R;
+  R.Api = S.BeginApi.empty() ? nullptr : Cat.findRegionApi(S.BeginApi);
+  R.Mode = parseMode(S.Mode).value_or(CaptureMode::Unknown);
+  R.Stream = S.Stream;
+  R.Headline = S.Headline;
+  return R;
+}
+
+} // namespace capture_lint

@@ -1,0 +1,188 @@
+//===- SummaryCache.cpp - Per-TU results on disk --------------------------===//
+
+#include "SummaryCache.h"
+
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/xxhash.h"
+
+#include <nlohmann/json.hpp>
+
+using nlohmann::json;
+
+namespace capture_lint {
+
+/// Bumped whenever what the analysis produces changes shape or meaning.
+static constexpr const char *CacheFormat = "capture-lint-unit 1";
+
+namespace {
+
+json locationJson(const ReportLocation &L) {
+  return {{"file", L.File},
+          {"line", L.Line},
+          {"column", L.Column},
+          {"text", L.LineText}};
+}
+ReportLocation locationFrom(const json &J) {
+  ReportLocation L;
+  L.File = J.at("file").get<std::string>();
+  L.Line = J.at("line").get<unsigned>();
+  L.Column = J.at("column").get<unsigned>();
+  L.LineText = J.at("text").get<std::string>();
+  return L;
+}
+
+json findingJson(const ReportFinding &F) {
+  json Notes = json::array();
+  for (const ReportNote &N : F.Notes)
+    Notes.push_back({{"at", locationJson(N.Loc)}, {"message", N.Message}});
+  json Fixes = json::array();
+  for (const ReportReplacement &R : F.Fixes)
+    Fixes.push_back({{"file", R.File},
+                     {"offset", R.Offset},
+                     {"length", R.Length},
+                     {"text", R.Text}});
+  return {{"check", F.Check},
+          {"offset", F.Offset},
+          {"severity", F.Severity},
+          {"at", locationJson(F.Loc)},
+          {"message", F.Message},
+          {"api", F.Api},
+          {"has_region", F.HasRegion},
+          {"region_file", F.RegionFile},
+          {"region_begin", F.RegionBeginLine},
+          {"region_end", F.RegionEndLine},
+          {"mode", F.Mode},
+          {"stream", F.Stream},
+          {"notes", std::move(Notes)},
+          {"fixes", std::move(Fixes)}};
+}
+
+ReportFinding findingFrom(const json &J) {
+  ReportFinding F;
+  F.Check = J.at("check").get<std::string>();
+  F.Offset = J.at("offset").get<unsigned>();
+  F.Severity = J.at("severity").get<std::string>();
+  F.Loc = locationFrom(J.at("at"));
+  F.Message = J.at("message").get<std::string>();
+  F.Api = J.at("api").get<std::string>();
+  F.HasRegion = J.at("has_region").get<bool>();
+  F.RegionFile = J.at("region_file").get<std::string>();
+  F.RegionBeginLine = J.at("region_begin").get<unsigned>();
+  F.RegionEndLine = J.at("region_end").get<unsigned>();
+  F.Mode = J.at("mode").get<std::string>();
+  F.Stream = J.at("stream").get<std::string>();
+  for (const json &N : J.at("notes"))
+    F.Notes.push_back(
+        {locationFrom(N.at("at")), N.at("message").get<std::string>()});
+  for (const json &R : J.at("fixes"))
+    F.Fixes.push_back({R.at("file").get<std::string>(),
+                       R.at("offset").get<unsigned>(),
+                       R.at("length").get<unsigned>(),
+                       R.at("text").get<std::string>()});
+  return F;
+}
+
+std::string hex(uint64_t V) {
+  char Buf[17];
+  snprintf(Buf, sizeof Buf, "%016llx", static_cast<unsigned long long>(V));
+  return Buf;
+}
+
+} // namespace
+
+std::string SummaryCache::key(llvm::StringRef File,
+                              const std::vector<std::string> &CommandLine,
+                              llvm::StringRef Directory,
+                              llvm::StringRef Settings) {
+  std::string Text = std::string(CacheFormat) + '\0' + File.str() + '\0' +
+                     Directory.str() + '\0' + Settings.str();
+  for (const std::string &A : CommandLine)
+    Text += '\0' + A;
+  return llvm::sys::path::filename(File).str() + "-" +
+         hex(llvm::xxh3_64bits(llvm::StringRef(Text)));
+}
+
+std::optional<uint64_t> SummaryCache::contentHash(const std::string &Path) {
+  {
+    std::lock_guard<std::mutex> Lock(Mutex);
+    auto It = Hashes.find(Path);
+    if (It != Hashes.end())
+      return It->second;
+  }
+  std::optional<uint64_t> H;
+  if (auto Buf = llvm::MemoryBuffer::getFile(Path, /*IsText=*/false,
+                                             /*RequiresNullTerminator=*/false))
+    H = llvm::xxh3_64bits((*Buf)->getBuffer());
+  std::lock_guard<std::mutex> Lock(Mutex);
+  Hashes[Path] = H;
+  return H;
+}
+
+std::optional<UnitResult> SummaryCache::load(const std::string &Key) {
+  llvm::SmallString<256> Path(Dir);
+  llvm::sys::path::append(Path, Key + ".json");
+  auto Buf = llvm::MemoryBuffer::getFile(Path, /*IsText=*/true);
+  if (!Buf)
+    return std::nullopt;
+  try {
+    json J = json::parse((*Buf)->getBuffer().begin(),
+                         (*Buf)->getBuffer().end());
+    if (J.at("format").get<std::string>() != CacheFormat)
+      return std::nullopt;
+    UnitResult U;
+    for (const json &D : J.at("deps")) {
+      std::string File = D.at(0).get<std::string>();
+      auto Now = contentHash(File);
+      if (!Now || hex(*Now) != D.at(1).get<std::string>())
+        return std::nullopt; // changed or gone
+      U.Deps.push_back(File);
+    }
+    for (const json &F : J.at("findings"))
+      U.Findings.push_back(findingFrom(F));
+    for (const json &E : J.at("errors"))
+      U.Errors.push_back(
+          {locationFrom(E.at("at")), E.at("message").get<std::string>()});
+    U.Summary = tuSummaryFromJson(J.at("summary"));
+    return U;
+  } catch (const json::exception &) {
+    return std::nullopt; // a damaged entry is a miss, and is rewritten
+  }
+}
+
+llvm::Error SummaryCache::store(const std::string &Key, const UnitResult &U) {
+  json Deps = json::array();
+  for (const std::string &D : U.Deps) {
+    // Not a file on disk (a virtual buffer the compiler made up): nothing
+    // to compare later.
+    if (!llvm::sys::fs::is_regular_file(D))
+      continue;
+    auto H = contentHash(D);
+    if (!H)
+      return llvm::Error::success(); // unreadable now: do not cache
+    Deps.push_back({D, hex(*H)});
+  }
+  json Findings = json::array();
+  for (const ReportFinding &F : U.Findings)
+    Findings.push_back(findingJson(F));
+  json Errors = json::array();
+  for (const ReportError &E : U.Errors)
+    Errors.push_back({{"at", locationJson(E.Loc)}, {"message", E.Message}});
+  json J = {{"format", CacheFormat},
+            {"deps", std::move(Deps)},
+            {"findings", std::move(Findings)},
+            {"errors", std::move(Errors)},
+            {"summary", toJson(U.Summary)}};
+  if (std::error_code EC = llvm::sys::fs::create_directories(Dir))
+    return llvm::createStringError(EC, "cannot create the cache directory '%s': %s",
+                                   Dir.c_str(), EC.message().c_str());
+  llvm::SmallString<256> Path(Dir);
+  llvm::sys::path::append(Path, Key + ".json");
+  if (std::error_code EC = writeFileAtomically(std::string(Path), J.dump()))
+    return llvm::createStringError(EC, "cannot write '%s': %s", Path.c_str(),
+                                   EC.message().c_str());
+  return llvm::Error::success();
+}
+
+} // namespace capture_lint

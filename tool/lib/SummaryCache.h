@@ -1,0 +1,63 @@
+//===- SummaryCache.h - Per-TU results on disk ------------------*- C++ -*-===//
+//
+// What analysing one translation unit produced (its findings, errors and
+// whole-program summary) is stored in a cache directory, one JSON file per
+// TU, keyed by a hash of the file's path, its compile command, the checks
+// and catalogs in effect and the tool's version. Each entry lists every file
+// the TU read (sources, headers, .capture-lint.json) with a content hash; an
+// entry is used only when all of them still hash the same, so touching a
+// header re-analyses exactly the TUs that include it. Entries are written
+// atomically (a temporary file, then a rename), so parallel runs and
+// distributed builds may share a directory; an unreadable entry is a miss.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CAPTURE_LINT_TOOL_SUMMARYCACHE_H
+#define CAPTURE_LINT_TOOL_SUMMARYCACHE_H
+
+#include "Report.h"
+#include "capture_lint/Summary.h"
+
+#include "llvm/ADT/StringMap.h"
+
+#include <mutex>
+#include <optional>
+
+namespace capture_lint {
+
+/// Everything a run needs from one TU.
+struct UnitResult {
+  std::vector<ReportFinding> Findings;
+  std::vector<ReportError> Errors;
+  TuSummary Summary;
+  std::vector<std::string> Deps; // absolute paths of the files it read
+};
+
+class SummaryCache {
+public:
+  explicit SummaryCache(std::string Dir) : Dir(std::move(Dir)) {}
+
+  const std::string &dir() const { return Dir; }
+
+  /// The key of a TU: everything but file contents that changes results.
+  static std::string key(llvm::StringRef File,
+                         const std::vector<std::string> &CommandLine,
+                         llvm::StringRef Directory,
+                         llvm::StringRef Settings);
+
+  /// The entry for \p Key when every file it depends on is unchanged.
+  std::optional<UnitResult> load(const std::string &Key);
+  /// Stores an entry; an error is returned, never thrown.
+  llvm::Error store(const std::string &Key, const UnitResult &U);
+
+private:
+  std::optional<uint64_t> contentHash(const std::string &Path);
+
+  std::string Dir;
+  std::mutex Mutex;
+  llvm::StringMap<std::optional<uint64_t>> Hashes; // per run
+};
+
+} // namespace capture_lint
+
+#endif // CAPTURE_LINT_TOOL_SUMMARYCACHE_H
