@@ -367,6 +367,9 @@ struct CaptureAnalyzer::Impl : RoleOracle {
   void roleFromBody(const FunctionDecl *Def, FunctionRole &Role);
   bool mayHaveRole(const FunctionDecl *FD);
   const ApiEntry *declaredEntry(FunctionNote::Role Kind);
+  /// Whether the TU calls one of C.AnyOf with \p Call's argument C.Index.
+  bool calledInUnit(const CallExpr *Call, const ArgCondition &C);
+  std::map<std::string, std::set<std::string>> UnitCallKeys; // lazily
 
   void scan(const Stmt *S, const FlowState &St, bool IsTerminator,
             const Scope &Sc, std::vector<RawHazard> &Out);
@@ -491,8 +494,10 @@ void CaptureAnalyzer::Impl::scanCall(const CallExpr *Call, const Scope &Sc,
   }
   if (const ApiEntry *E =
           Declared ? Declared : Cat.findApi(catalogName(Callee))) {
-    if (!Declared && E->WhenArg && !matchApi(Call, Cat))
+    if (!Declared && E->hasArgConditions() && !matchApi(Call, Cat))
       return; // a catalog API, but not in the harmful form
+    if (!Declared && E->UnlessCalled && calledInUnit(Call, *E->UnlessCalled))
+      return; // set up elsewhere in this TU (a handle's workspace)
     if (auto Check = checkOfHazard(E->Class)) {
       RawHazard H;
       H.Kind = RawHazard::ApiCall;
@@ -630,8 +635,21 @@ void CaptureAnalyzer::Impl::scan(const Stmt *S, const FlowState &St,
   } else if (const auto *Construct = dyn_cast<CXXConstructExpr>(S)) {
     const CXXConstructorDecl *Ctor = Construct->getConstructor();
     const FunctionRole *Role = roleOf(Ctor);
-    if (Ctor && !Ctor->isTrivial() && !(Role && Role->Opens))
+    const ApiEntry *E = Ctor ? Cat.findApi(catalogName(Ctor)) : nullptr;
+    if (E) {
+      // A catalog constructor (thrust::device_vector's allocates).
+      if (auto Check = checkOfHazard(E->Class)) {
+        RawHazard H;
+        H.Kind = RawHazard::ApiCall;
+        H.Check = *Check;
+        H.Entry = E;
+        H.Api = E->Display;
+        H.Loc = Construct->getBeginLoc();
+        Out.push_back(std::move(H));
+      }
+    } else if (Ctor && !Ctor->isTrivial() && !(Role && Role->Opens)) {
       descend(Ctor, Construct->getBeginLoc(), Sc, Out);
+    }
   } else {
     scanPendingRead(S, St, Out);
   }
@@ -662,6 +680,55 @@ CaptureAnalyzer::Impl::summary(const FunctionDecl *FD, unsigned Depth) {
   }
   InProgress.erase(FD);
   return Summaries[FD] = std::move(Result);
+}
+
+bool CaptureAnalyzer::Impl::calledInUnit(const CallExpr *Call,
+                                         const ArgCondition &C) {
+  std::string Names;
+  for (const std::string &N : C.AnyOf)
+    Names += N + ";";
+  Names += std::to_string(C.Index);
+  auto It = UnitCallKeys.find(Names);
+  if (It == UnitCallKeys.end()) {
+    std::set<std::string> Keys;
+    llvm::SmallVector<const Stmt *, 64> Work;
+    const SourceManager &SM = Ctx.getSourceManager();
+    // Every function body of user code: namespaces and classes included.
+    llvm::SmallVector<const DeclContext *, 16> Contexts = {
+        Ctx.getTranslationUnitDecl()};
+    while (!Contexts.empty()) {
+      const DeclContext *DC = Contexts.pop_back_val();
+      for (const Decl *D : DC->decls()) {
+        if (SM.isInSystemHeader(SM.getExpansionLoc(D->getLocation())))
+          continue;
+        if (isa<NamespaceDecl, CXXRecordDecl, LinkageSpecDecl>(D))
+          Contexts.push_back(cast<DeclContext>(D));
+        if (const FunctionDecl *FD = D->getAsFunction())
+          Work.push_back(FD->getBody());
+      }
+    }
+    while (!Work.empty()) {
+      const Stmt *S = Work.pop_back_val();
+      if (!S)
+        continue;
+      if (const auto *Other = dyn_cast<CallExpr>(S))
+        if (const FunctionDecl *FD = Other->getDirectCallee()) {
+          std::string Name = catalogName(FD);
+          for (const std::string &N : C.AnyOf)
+            if (N == Name && C.Index < Other->getNumArgs())
+              Keys.insert(streamKey(Other->getArg(C.Index)));
+        }
+      for (const Stmt *Child : S->children())
+        Work.push_back(Child);
+    }
+    It = UnitCallKeys.emplace(Names, std::move(Keys)).first;
+  }
+  if (It->second.empty())
+    return false;
+  std::string Key =
+      C.Index < Call->getNumArgs() ? streamKey(Call->getArg(C.Index)) : "";
+  // Unknown keys on either side: assume it is the same handle.
+  return Key.empty() || It->second.count(Key) || It->second.count("");
 }
 
 //===----------------------------------------------------------------------===//

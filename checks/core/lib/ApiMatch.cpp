@@ -24,6 +24,29 @@ static bool conditionHolds(const CallExpr *Call, const ArgCondition &C) {
   return false;
 }
 
+/// `&local` (not a pointer), or a local array: memory on the host.
+static bool isHostAddress(const Expr *E) {
+  E = E->IgnoreParenImpCasts();
+  if (const auto *U = dyn_cast<UnaryOperator>(E))
+    if (U->getOpcode() == UO_AddrOf)
+      if (const auto *DRE =
+              dyn_cast<DeclRefExpr>(U->getSubExpr()->IgnoreParenImpCasts()))
+        if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()))
+          return !VD->getType()->isPointerType();
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
+    if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()))
+      return VD->getType()->isArrayType() && VD->isLocalVarDecl();
+  return false;
+}
+
+static bool typeNamesAny(const Expr *E, const std::vector<std::string> &Any) {
+  std::string T = E->getType().getCanonicalType().getAsString();
+  for (const std::string &Want : Any)
+    if (T.find(Want) != std::string::npos)
+      return true;
+  return false;
+}
+
 const ApiEntry *matchApi(const CallExpr *Call, const Catalog &Cat) {
   if (!Call)
     return nullptr;
@@ -34,6 +57,19 @@ const ApiEntry *matchApi(const CallExpr *Call, const Catalog &Cat) {
   if (!E)
     return nullptr;
   if (E->WhenArg && !conditionHolds(Call, *E->WhenArg))
+    return nullptr;
+  unsigned N = Call->getNumArgs();
+  if (E->HostPointerArg &&
+      (*E->HostPointerArg >= N || !isHostAddress(Call->getArg(*E->HostPointerArg))))
+    return nullptr;
+  if (E->NullArg &&
+      (*E->NullArg >= N ||
+       !Call->getArg(*E->NullArg)->IgnoreParenImpCasts()->isNullPointerConstant(
+           FD->getASTContext(), Expr::NPC_ValueDependentIsNotNull)))
+    return nullptr;
+  if (E->UnlessArgType && E->UnlessArgType->Index < N &&
+      typeNamesAny(Call->getArg(E->UnlessArgType->Index),
+                   E->UnlessArgType->AnyOf))
     return nullptr;
   return E;
 }

@@ -262,6 +262,28 @@ std::unique_ptr<ApiEntry> readApi(EntryReader &R) {
     WR.finish();
     E->WhenArg = C;
   }
+  if (auto H = R.integer("host_pointer_arg", 0, 64))
+    E->HostPointerArg = static_cast<unsigned>(*H);
+  if (auto N = R.integer("null_arg", 0, 64))
+    E->NullArg = static_cast<unsigned>(*N);
+  auto ReadCondition = [&](const char *Field) -> std::optional<ArgCondition> {
+    const json *W = R.object(Field);
+    if (!W)
+      return std::nullopt;
+    EntryReader WR(*W, R.where() + ", field '" + Field + "'");
+    ArgCondition C;
+    auto Index = WR.integer("index", 0, 64);
+    if (!Index)
+      WR.fail("index", "missing required field");
+    C.Index = static_cast<unsigned>(*Index);
+    C.AnyOf = WR.strings("any_of");
+    if (C.AnyOf.empty())
+      WR.fail("any_of", "missing required field");
+    WR.finish();
+    return C;
+  };
+  E->UnlessArgType = ReadCondition("unless_arg_type");
+  E->UnlessCalled = ReadCondition("unless_called");
   E->Message = R.string("message", E->Class != Hazard::None);
   E->Fix = R.string("fix",
                     E->Class != Hazard::None && E->Class != Hazard::ShapeQuery);
@@ -546,6 +568,16 @@ std::string Catalog::toJson() const {
     if (E->WhenArg)
       J["when_arg"] = {{"index", E->WhenArg->Index},
                        {"any_of", E->WhenArg->AnyOf}};
+    if (E->HostPointerArg)
+      J["host_pointer_arg"] = *E->HostPointerArg;
+    if (E->NullArg)
+      J["null_arg"] = *E->NullArg;
+    if (E->UnlessArgType)
+      J["unless_arg_type"] = {{"index", E->UnlessArgType->Index},
+                              {"any_of", E->UnlessArgType->AnyOf}};
+    if (E->UnlessCalled)
+      J["unless_called"] = {{"index", E->UnlessCalled->Index},
+                            {"any_of", E->UnlessCalled->AnyOf}};
     if (!E->Message.empty())
       J["message"] = E->Message;
     if (!E->Fix.empty())

@@ -87,11 +87,25 @@ struct ApiEntry {
   std::optional<unsigned> CopyKindArg;
   std::optional<unsigned> CopyDstArg;
   std::optional<ArgCondition> WhenArg;
+  /// Only when this argument is a host address (`&local`, a local array):
+  /// cuBLAS results in host pointer mode.
+  std::optional<unsigned> HostPointerArg;
+  /// Only when this argument is a null pointer (CUB's temp-storage query).
+  std::optional<unsigned> NullArg;
+  /// Not when this argument's type names one of these (Thrust's par_nosync).
+  std::optional<ArgCondition> UnlessArgType;
+  /// Not when the translation unit calls one of AnyOf with the same value at
+  /// argument Index (a cuBLAS handle given a workspace).
+  std::optional<ArgCondition> UnlessCalled;
   std::string Message; // what it does, e.g. "allocates device memory"
   std::string Fix;     // what to do instead
   std::string Source;  // the capture-rules.md row it comes from
   std::string Family;  // the catalog file's family
   std::string File;    // where it was loaded from
+
+  bool hasArgConditions() const {
+    return WhenArg || HostPointerArg || NullArg || UnlessArgType;
+  }
 
   Behaviour behaviourIn(CaptureMode M) const {
     return Modes[M == CaptureMode::Unknown ? 0 : static_cast<int>(M)];
