@@ -46,9 +46,8 @@ void CaptureCheckBase::registerMatchers(MatchFinder *Finder) {
       functionDecl(isDefinition(), unless(isExpansionInSystemHeader()))
           .bind("function"),
       this);
-  Finder->addMatcher(lambdaExpr(unless(isExpansionInSystemHeader()))
-                         .bind("lambda"),
-                     this);
+  Finder->addMatcher(
+      lambdaExpr(unless(isExpansionInSystemHeader())).bind("lambda"), this);
 }
 
 void CaptureCheckBase::check(const MatchFinder::MatchResult &Result) {

@@ -9,10 +9,10 @@
 //===----------------------------------------------------------------------===//
 
 #include "Baseline.h"
-#include <map>
 #include "Report.h"
 #include "Runner.h"
 #include "Version.h"
+#include <map>
 
 #include "capture_lint/ProjectConfig.h"
 
@@ -166,8 +166,7 @@ Options parseArgs(int Argc, char **Argv) {
         usageError("--max-call-depth needs a number between 1 and 64, not '" +
                    V + "'");
       O.Run.MaxCallDepth = N;
-    }
-    else if (takeValue(A, "--baseline", I, Argc, Argv, V))
+    } else if (takeValue(A, "--baseline", I, Argc, Argv, V))
       O.Baseline = V;
     else if (takeValue(A, "--confirm", I, Argc, Argv, V))
       O.Confirm = V;
@@ -309,7 +308,8 @@ int main(int Argc, char **Argv) {
   if (O.NoCache)
     O.Run.CacheDir.clear();
   else if (!O.CacheDirGiven && !O.Run.BuildDir.empty())
-    O.Run.CacheDir = (llvm::Twine(O.Run.BuildDir) + "/.capture-lint-cache").str();
+    O.Run.CacheDir =
+        (llvm::Twine(O.Run.BuildDir) + "/.capture-lint-cache").str();
   if (!O.Run.CacheDir.empty() && llvm::sys::fs::exists(O.Run.CacheDir) &&
       !llvm::sys::fs::is_directory(O.Run.CacheDir)) {
     llvm::errs() << "capture-lint: error: cache directory '" << O.Run.CacheDir
@@ -375,8 +375,7 @@ int main(int Argc, char **Argv) {
                  << (R.FilesAnalyzed == 1 ? "" : "s") << " analysed";
     if (R.FilesFromCache)
       llvm::errs() << " (" << R.FilesFromCache << " unchanged, from the cache)";
-    llvm::errs() << ", "
-                 << R.failingFindings() << " finding"
+    llvm::errs() << ", " << R.failingFindings() << " finding"
                  << (R.failingFindings() == 1 ? "" : "s");
     if (Baselined)
       llvm::errs() << " (" << Baselined << " more in the baseline)";

@@ -51,7 +51,7 @@ struct ReportMissed {
 
 struct ReportFinding {
   std::string Check;
-  unsigned Offset = 0; // of Loc, in Loc.File
+  unsigned Offset = 0;  // of Loc, in Loc.File
   std::string Severity; // error, warning, remark
   ReportLocation Loc;
   std::string Message;

@@ -247,9 +247,8 @@ static std::string settingsKey(const RunConfig &Config) {
   llvm::sys::fs::file_status Status;
   if (!Exe.empty() && !llvm::sys::fs::status(Exe, Status))
     S += '\0' + Exe + '\0' +
-         std::to_string(Status.getLastModificationTime()
-                            .time_since_epoch()
-                            .count()) +
+         std::to_string(
+             Status.getLastModificationTime().time_since_epoch().count()) +
          '\0' + std::to_string(Status.getSize());
   return S;
 }
@@ -510,9 +509,9 @@ Report runAnalysis(const RunConfig &Config) {
         TranslatedCommand T =
             translateCommand(FromDb.front().CommandLine, File,
                              FromDb.front().Directory, Config.Paths);
-        if (auto U = Cache->load(SummaryCache::key(
-                File, T.Args, FromDb.front().Directory,
-                Settings + '\0' + findProjectConfig(File))))
+        if (auto U = Cache->load(
+                SummaryCache::key(File, T.Args, FromDb.front().Directory,
+                                  Settings + '\0' + findProjectConfig(File))))
           Others.push_back(std::move(*U));
       }
     }

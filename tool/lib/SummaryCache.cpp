@@ -77,10 +77,9 @@ ReportFinding findingFrom(const json &J) {
     F.Notes.push_back(
         {locationFrom(N.at("at")), N.at("message").get<std::string>()});
   for (const json &R : J.at("fixes"))
-    F.Fixes.push_back({R.at("file").get<std::string>(),
-                       R.at("offset").get<unsigned>(),
-                       R.at("length").get<unsigned>(),
-                       R.at("text").get<std::string>()});
+    F.Fixes.push_back(
+        {R.at("file").get<std::string>(), R.at("offset").get<unsigned>(),
+         R.at("length").get<unsigned>(), R.at("text").get<std::string>()});
   return F;
 }
 
@@ -127,8 +126,8 @@ std::optional<UnitResult> SummaryCache::load(const std::string &Key) {
   if (!Buf)
     return std::nullopt;
   try {
-    json J = json::parse((*Buf)->getBuffer().begin(),
-                         (*Buf)->getBuffer().end());
+    json J =
+        json::parse((*Buf)->getBuffer().begin(), (*Buf)->getBuffer().end());
     if (J.at("format").get<std::string>() != CacheFormat)
       return std::nullopt;
     UnitResult U;
@@ -175,7 +174,8 @@ llvm::Error SummaryCache::store(const std::string &Key, const UnitResult &U) {
             {"errors", std::move(Errors)},
             {"summary", toJson(U.Summary)}};
   if (std::error_code EC = llvm::sys::fs::create_directories(Dir))
-    return llvm::createStringError(EC, "cannot create the cache directory '%s': %s",
+    return llvm::createStringError(EC,
+                                   "cannot create the cache directory '%s': %s",
                                    Dir.c_str(), EC.message().c_str());
   llvm::SmallString<256> Path(Dir);
   llvm::sys::path::append(Path, Key + ".json");

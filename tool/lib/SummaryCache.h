@@ -42,8 +42,7 @@ public:
   /// The key of a TU: everything but file contents that changes results.
   static std::string key(llvm::StringRef File,
                          const std::vector<std::string> &CommandLine,
-                         llvm::StringRef Directory,
-                         llvm::StringRef Settings);
+                         llvm::StringRef Directory, llvm::StringRef Settings);
 
   /// The entry for \p Key when every file it depends on is unchanged.
   std::optional<UnitResult> load(const std::string &Key);

@@ -83,8 +83,8 @@ std::vector<ReportFinding> resolveAcrossUnits(const WholeProgramInput &In) {
       CaptureRegion Region = toCaptureRegion(U.Region, *Cat);
       bool Deep = Call.CallSite.valid();
       SummaryLoc At = Deep ? Call.CallSite : Call.Loc;
-      std::string Via = Deep && !Call.Through.empty() ? Call.Through.front()
-                                                      : Call.Api;
+      std::string Via =
+          Deep && !Call.Through.empty() ? Call.Through.front() : Call.Api;
       for (const SummaryHazard &H : R.reach(Call.Detail, 1)) {
         RawHazard Raw;
         if (!toRawHazard(H, *Cat, Raw))
@@ -106,8 +106,7 @@ std::vector<ReportFinding> resolveAcrossUnits(const WholeProgramInput &In) {
         if (Deep) {
           for (const SummaryNote &N : Call.Chain)
             Note(N.Loc, N.Message);
-          Note(Call.Loc,
-               "'" + Call.Origin + "' calls '" + Call.Api + "' here");
+          Note(Call.Loc, "'" + Call.Origin + "' calls '" + Call.Api + "' here");
         }
         for (const SummaryNote &N : H.Chain)
           Note(N.Loc, N.Message);

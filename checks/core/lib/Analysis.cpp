@@ -7,12 +7,12 @@
 #include "capture_lint/ShapeTaint.h"
 
 #include "clang/AST/ASTContext.h"
+#include "clang/AST/Attr.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/StmtCXX.h"
-#include "clang/AST/Attr.h"
-#include "clang/Index/USRGeneration.h"
 #include "clang/Basic/SourceManager.h"
+#include "clang/Index/USRGeneration.h"
 #include "llvm/ADT/SmallPtrSet.h"
 
 #include <tuple>
@@ -508,14 +508,12 @@ void CaptureAnalyzer::Impl::scanCall(const CallExpr *Call, const Scope &Sc,
       H.Api = Declared ? catalogName(Callee) : E->Display;
       H.Loc = callLoc(Call);
       const char *DeclaredVerb = E->Class == Hazard::Sync ? "synchronize"
-                                 : E->Class == Hazard::Allocation
-                                     ? "allocate"
-                                     : "read back";
+                                 : E->Class == Hazard::Allocation ? "allocate"
+                                                                  : "read back";
       if (Declared)
-        H.Extra.push_back(
-            {Callee->getLocation(),
-             "'" + H.Api + "' is declared to " + DeclaredVerb + " here (" +
-                 roleOf(Callee)->DeclaredBy + ")"});
+        H.Extra.push_back({Callee->getLocation(),
+                           "'" + H.Api + "' is declared to " + DeclaredVerb +
+                               " here (" + roleOf(Callee)->DeclaredBy + ")"});
       Out.push_back(std::move(H));
     }
     if (E->Stream && E->Stream->Index < Call->getNumArgs() &&
@@ -884,8 +882,8 @@ static OpenedCapture openedCaptureOf(const CaptureRegion &R,
     Callee = catalogName(Call->getDirectCallee());
   else if (R.Guard)
     Callee = "the constructor of '" + R.Guard->getNameAsString() + "'";
-  O.Chain.push_back({R.BeginLoc, "'" + displayName(Fn) + "' calls '" +
-                                     Callee + "' here"});
+  O.Chain.push_back(
+      {R.BeginLoc, "'" + displayName(Fn) + "' calls '" + Callee + "' here"});
   for (size_t I = 0; I + 1 < R.Origin.size(); ++I)
     O.Chain.push_back(R.Origin[I]);
   O.BeginLoc = R.Origin.empty() ? R.BeginLoc : R.Origin.back().Loc;
@@ -975,10 +973,9 @@ FunctionRole CaptureAnalyzer::Impl::computeRole(const FunctionDecl *FD) {
       W.Capture.BeginLoc = FD->getLocation();
       W.InvokeLoc = FD->getLocation();
       W.Capture.Chain.push_back(
-          {FD->getLocation(), "'" + catalogName(FD) +
-                                  "' is declared to run argument " +
-                                  std::to_string(Argument) +
-                                  " under a capture (" + By + ")"});
+          {FD->getLocation(),
+           "'" + catalogName(FD) + "' is declared to run argument " +
+               std::to_string(Argument) + " under a capture (" + By + ")"});
       Role.Wraps.push_back(std::move(W));
       break;
     }
@@ -1086,7 +1083,8 @@ void CaptureAnalyzer::Impl::analyzeRegions(const FunctionDecl *Def) {
       continue;
     }
     // An opener whose region this function closes is used as intended.
-    if (const auto *Call = dyn_cast_or_null<CallExpr>(R.BeginStmt); Call && !R.Begin)
+    if (const auto *Call = dyn_cast_or_null<CallExpr>(R.BeginStmt);
+        Call && !R.Begin)
       if (const FunctionDecl *Callee = Call->getDirectCallee())
         PairedOpeners.insert(Callee->getCanonicalDecl());
   }
@@ -1173,10 +1171,8 @@ void CaptureAnalyzer::Impl::analyzeWrapperCalls(const FunctionDecl *Def) {
       continue;
     // Member calls count the object as argument 0 of the call expression
     // only for operator calls; parameters index the call's arguments.
-    unsigned Shift = isa<CXXOperatorCallExpr>(Call) &&
-                             isa<CXXMethodDecl>(Wrapper)
-                         ? 1
-                         : 0;
+    unsigned Shift =
+        isa<CXXOperatorCallExpr>(Call) && isa<CXXMethodDecl>(Wrapper) ? 1 : 0;
     for (const WrappedParam &W : Role->Wraps) {
       if (W.Index + Shift >= Call->getNumArgs())
         continue;
@@ -1200,8 +1196,8 @@ void CaptureAnalyzer::Impl::analyzeWrapperCalls(const FunctionDecl *Def) {
           ": it is passed to '" + catalogName(Wrapper) + "' here, mode " +
           (R.Api ? modeName(R.Mode).str() : "unknown (checked as global)");
       if (W.InvokeLoc != W.Capture.BeginLoc || !R.Api)
-        R.Origin.push_back({W.InvokeLoc, "'" + catalogName(Wrapper) +
-                                             "' runs it here"});
+        R.Origin.push_back(
+            {W.InvokeLoc, "'" + catalogName(Wrapper) + "' runs it here"});
       for (const DiagNote &N : W.Capture.Chain)
         R.Origin.push_back(N);
       if (R.Api)

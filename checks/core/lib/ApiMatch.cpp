@@ -59,13 +59,15 @@ const ApiEntry *matchApi(const CallExpr *Call, const Catalog &Cat) {
   if (E->WhenArg && !conditionHolds(Call, *E->WhenArg))
     return nullptr;
   unsigned N = Call->getNumArgs();
-  if (E->HostPointerArg &&
-      (*E->HostPointerArg >= N || !isHostAddress(Call->getArg(*E->HostPointerArg))))
+  if (E->HostPointerArg && (*E->HostPointerArg >= N ||
+                            !isHostAddress(Call->getArg(*E->HostPointerArg))))
     return nullptr;
   if (E->NullArg &&
       (*E->NullArg >= N ||
-       !Call->getArg(*E->NullArg)->IgnoreParenImpCasts()->isNullPointerConstant(
-           FD->getASTContext(), Expr::NPC_ValueDependentIsNotNull)))
+       !Call->getArg(*E->NullArg)
+            ->IgnoreParenImpCasts()
+            ->isNullPointerConstant(FD->getASTContext(),
+                                    Expr::NPC_ValueDependentIsNotNull)))
     return nullptr;
   if (E->UnlessArgType && E->UnlessArgType->Index < N &&
       typeNamesAny(Call->getArg(E->UnlessArgType->Index),

@@ -397,8 +397,7 @@ llvm::Error Catalog::addDocument(llvm::StringRef Text, llvm::StringRef Origin) {
     for (auto It = Doc.begin(); It != Doc.end(); ++It) {
       llvm::StringRef K = It.key();
       if (K != "family" && K != "description" && K != "apis" &&
-          K != "regions" && K != "guards" && K != "functions" &&
-          K != "$schema")
+          K != "regions" && K != "guards" && K != "functions" && K != "$schema")
         Top.fail(K, "unknown top-level field (expected family, "
                     "description, apis, regions, guards, functions)");
     }

@@ -6,8 +6,8 @@
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ParentMap.h"
-#include "clang/Basic/SourceManager.h"
 #include "clang/Analysis/Analyses/PostOrderCFGView.h"
+#include "clang/Basic/SourceManager.h"
 
 using namespace clang;
 
@@ -139,10 +139,9 @@ void RegionFinder::addRoleRegion(const Stmt *S, const OpenedCapture &Opened,
     Callee = "the constructor of '" + Guard->getNameAsString() + "'";
   bool Graph = Opened.Api && Opened.Api->StreamArg < 0;
   R.Headline = std::string(Graph ? "capture into " : "capture of ") +
-               (Opened.Stream.empty() ? std::string(Graph ? "a graph"
-                                                          : "a stream")
-                                      : (Graph ? "graph '" : "stream '") +
-                                            Opened.Stream + "'") +
+               (Opened.Stream.empty()
+                    ? std::string(Graph ? "a graph" : "a stream")
+                    : (Graph ? "graph '" : "stream '") + Opened.Stream + "'") +
                " begins with this call to " + Callee + ", mode " +
                modeName(Opened.Mode).str();
   R.Origin = Opened.Chain;
@@ -168,10 +167,9 @@ void RegionFinder::collectRegions(const Stmt *Body) {
       if (auto Dtor = E.getAs<CFGAutomaticObjDtor>()) {
         const CXXRecordDecl *RD =
             Dtor->getVarDecl()->getType()->getAsCXXRecordDecl();
-        const FunctionRole *Role =
-            Roles && RD && RD->getDestructor()
-                ? Roles->roleOf(RD->getDestructor())
-                : nullptr;
+        const FunctionRole *Role = Roles && RD && RD->getDestructor()
+                                       ? Roles->roleOf(RD->getDestructor())
+                                       : nullptr;
         if (Role && Role->Closes)
           EndSites.push_back({Dtor->getTriggerStmt()
                                   ? Dtor->getTriggerStmt()->getEndLoc()
@@ -282,8 +280,7 @@ void RegionFinder::close(FlowState &State, const RegionApi *Api,
   }
 }
 
-void RegionFinder::transferCall(const CallExpr *Call,
-                                FlowState &State) const {
+void RegionFinder::transferCall(const CallExpr *Call, FlowState &State) const {
   if (const RegionApi *Api = regionApiOf(Call, Cat)) {
     if (Api->Kind == RegionApi::Begin) {
       for (unsigned I = 0; I < Regions.size(); ++I)
@@ -418,7 +415,8 @@ void RegionFinder::refineEdge(const CFGBlock &B, unsigned SuccIndex,
     if (!State.Active.test(I))
       continue;
     if (!Key.empty() && R.CondKey == Key && R.CondValue != TakenValue) {
-      State.Active.reset(I); // begun only when the condition had the other value
+      State.Active.reset(
+          I); // begun only when the condition had the other value
       continue;
     }
     if (Body && R.Api)

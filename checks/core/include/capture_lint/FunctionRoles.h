@@ -49,9 +49,9 @@ struct DiagNote {
 struct OpenedCapture {
   const RegionApi *Api = nullptr;
   CaptureMode Mode = CaptureMode::Global;
-  std::string Stream;              // as written at the begin call
-  clang::SourceLocation BeginLoc;  // the begin call itself
-  std::vector<DiagNote> Chain;     // from the function down to the begin
+  std::string Stream;             // as written at the begin call
+  clang::SourceLocation BeginLoc; // the begin call itself
+  std::vector<DiagNote> Chain;    // from the function down to the begin
 };
 
 /// A parameter that a wrapper invokes while its capture is active.
@@ -71,11 +71,11 @@ struct FunctionRole {
   bool Captured = false;
   bool Safe = false;
   const ApiEntry *Declared = nullptr; // declared to synchronize, ...
-  std::string DeclaredBy; // "annotation" or the config file
+  std::string DeclaredBy;             // "annotation" or the config file
 
   bool any() const {
-    return Opens || Closes || !Wraps.empty() || TrueWhenCapturing ||
-           Captured || Safe || Declared;
+    return Opens || Closes || !Wraps.empty() || TrueWhenCapturing || Captured ||
+           Safe || Declared;
   }
 };
 

@@ -79,7 +79,6 @@ struct CaptureRegion {
   std::string CondKey;
   bool CondValue = true;
   std::vector<clang::SourceLocation> Ends; // where it is closed
-
 };
 
 /// The dataflow state at one program point.
