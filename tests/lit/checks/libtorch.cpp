@@ -45,3 +45,15 @@ void relaxedGraph(at::cuda::CUDAGraph &graph, at::Tensor x) {
   // CHECK: :[[@LINE-1]]:5: error: 'at::Tensor::item' {{.*}} in a relaxed-mode capture it fails
   graph.capture_end();
 }
+
+// Generator state: PyTorch refuses it during capture.
+#include <ATen/cuda/CUDAGeneratorImpl.h>
+void seeded(at::cuda::CUDAGraph &graph, at::CUDAGeneratorImpl &gen) {
+  gen.set_current_seed(42); // before: fine
+  graph.capture_begin();
+  gen.set_current_seed(7);
+  // CHECK: :[[@LINE-1]]:7: error: 'at::CUDAGeneratorImpl::set_current_seed' reads or sets the CUDA generator's host-side state
+  at::manual_seed(7);
+  // CHECK: :[[@LINE-1]]:3: error: 'at::manual_seed' reads or sets the CUDA generator's host-side state
+  graph.capture_end();
+}
