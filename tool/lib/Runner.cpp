@@ -422,10 +422,15 @@ Report runAnalysis(const RunConfig &Config) {
   if (!Config.CacheDir.empty())
     Cache = std::make_unique<SummaryCache>(absolutePath(Config.CacheDir));
   std::string Settings = settingsKey(Config);
+  auto KeyFor = [&](const std::string &File,
+                    const std::vector<std::string> &CommandLine,
+                    const std::string &Directory) {
+    return SummaryCache::key(File, CommandLine, Directory,
+                             Settings + '\0' + findProjectConfig(File));
+  };
   auto KeyOf = [&](const std::string &File) {
     tooling::CompileCommand C = DB.getCompileCommands(File).front();
-    return SummaryCache::key(File, C.CommandLine, C.Directory,
-                             Settings + '\0' + findProjectConfig(File));
+    return KeyFor(File, C.CommandLine, C.Directory);
   };
   std::vector<UnitResult> Units(Files.size());
   std::vector<char> FromCache(Files.size(), 0), Crashed(Files.size(), 0);
@@ -509,9 +514,8 @@ Report runAnalysis(const RunConfig &Config) {
         TranslatedCommand T =
             translateCommand(FromDb.front().CommandLine, File,
                              FromDb.front().Directory, Config.Paths);
-        if (auto U = Cache->load(
-                SummaryCache::key(File, T.Args, FromDb.front().Directory,
-                                  Settings + '\0' + findProjectConfig(File))))
+        if (auto U =
+                Cache->load(KeyFor(File, T.Args, FromDb.front().Directory)))
           Others.push_back(std::move(*U));
       }
     }

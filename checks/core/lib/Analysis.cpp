@@ -443,6 +443,18 @@ void CaptureAnalyzer::Impl::scanBranch(const Stmt *S, const Scope &Sc,
 
 static const ParmVarDecl *invokedParam(const CallExpr *Call);
 
+/// A catalog entry's own hazard at \p Loc.
+static RawHazard apiHazard(const ApiEntry &E, CheckKind Check,
+                           SourceLocation Loc) {
+  RawHazard H;
+  H.Kind = RawHazard::ApiCall;
+  H.Check = Check;
+  H.Entry = &E;
+  H.Api = E.Display;
+  H.Loc = Loc;
+  return H;
+}
+
 void CaptureAnalyzer::Impl::scanCall(const CallExpr *Call, const Scope &Sc,
                                      std::vector<RawHazard> &Out) {
   if (const auto *K = dyn_cast<CUDAKernelCallExpr>(Call)) {
@@ -499,14 +511,11 @@ void CaptureAnalyzer::Impl::scanCall(const CallExpr *Call, const Scope &Sc,
     if (!Declared && E->UnlessCalled && calledInUnit(Call, *E->UnlessCalled))
       return; // set up elsewhere in this TU (a handle's workspace)
     if (auto Check = checkOfHazard(E->Class)) {
-      RawHazard H;
-      H.Kind = RawHazard::ApiCall;
-      H.Check = *Check;
+      RawHazard H = apiHazard(*E, *Check, callLoc(Call));
       if (*Check == CheckKind::SyncCall && copiesDeviceToHost(Call, *E, Ctx))
         H.Check = CheckKind::HostRead;
-      H.Entry = E;
-      H.Api = Declared ? catalogName(Callee) : E->Display;
-      H.Loc = callLoc(Call);
+      if (Declared)
+        H.Api = catalogName(Callee);
       const char *DeclaredVerb = E->Class == Hazard::Sync ? "synchronize"
                                  : E->Class == Hazard::Allocation ? "allocate"
                                                                   : "read back";
@@ -636,15 +645,8 @@ void CaptureAnalyzer::Impl::scan(const Stmt *S, const FlowState &St,
     const ApiEntry *E = Ctor ? Cat.findApi(catalogName(Ctor)) : nullptr;
     if (E) {
       // A catalog constructor (thrust::device_vector's allocates).
-      if (auto Check = checkOfHazard(E->Class)) {
-        RawHazard H;
-        H.Kind = RawHazard::ApiCall;
-        H.Check = *Check;
-        H.Entry = E;
-        H.Api = E->Display;
-        H.Loc = Construct->getBeginLoc();
-        Out.push_back(std::move(H));
-      }
+      if (auto Check = checkOfHazard(E->Class))
+        Out.push_back(apiHazard(*E, *Check, Construct->getBeginLoc()));
     } else if (Ctor && !Ctor->isTrivial() && !(Role && Role->Opens)) {
       descend(Ctor, Construct->getBeginLoc(), Sc, Out);
     }
@@ -866,8 +868,7 @@ static const ParmVarDecl *invokedParam(const CallExpr *Call) {
 
 /// How a region of \p RF is described to callers of the function.
 static OpenedCapture openedCaptureOf(const CaptureRegion &R,
-                                     const FunctionDecl *Fn,
-                                     const ASTContext &Ctx) {
+                                     const FunctionDecl *Fn) {
   OpenedCapture O;
   O.Api = R.Api;
   O.Mode = R.Mode;
@@ -887,7 +888,6 @@ static OpenedCapture openedCaptureOf(const CaptureRegion &R,
   for (size_t I = 0; I + 1 < R.Origin.size(); ++I)
     O.Chain.push_back(R.Origin[I]);
   O.BeginLoc = R.Origin.empty() ? R.BeginLoc : R.Origin.back().Loc;
-  (void)Ctx;
   return O;
 }
 
@@ -901,9 +901,9 @@ void CaptureAnalyzer::Impl::roleFromBody(const FunctionDecl *Def,
   if (Exit.Reached) {
     for (unsigned I = 1; I < RF.regions().size() && !Role.Opens; ++I)
       if (Exit.Active.test(I))
-        Role.Opens = openedCaptureOf(RF.regions()[I], Def, Ctx);
-    if (Exit.EndedInherited && RF.InheritedClosedBy)
-      Role.Closes = RF.InheritedClosedBy;
+        Role.Opens = openedCaptureOf(RF.regions()[I], Def);
+    if (Exit.EndedInherited && RF.inheritedClosedBy())
+      Role.Closes = RF.inheritedClosedBy();
   }
   if (Role.Closes)
     ClosedGroups.insert(Role.Closes->Group);
@@ -923,7 +923,7 @@ void CaptureAnalyzer::Impl::roleFromBody(const FunctionDecl *Def,
         if (W.Index == Index)
           return;
       Role.Wraps.push_back(
-          {Index, openedCaptureOf(RF.regions()[I], Def, Ctx), callLoc(Call)});
+          {Index, openedCaptureOf(RF.regions()[I], Def), callLoc(Call)});
       return;
     }
   });
@@ -1237,11 +1237,8 @@ void CaptureAnalyzer::analyzeFunction(const FunctionDecl *FD) {
   const FunctionDecl *Def = nullptr;
   if (!FD || !FD->hasBody(Def) || !Def || !P->Analyzed.insert(Def).second)
     return;
-  if (Def->isDependentContext() &&
-      Def->getTemplatedKind() != FunctionDecl::TK_NonTemplate)
-    return; // analysed through its instantiations
   if (Def->isDependentContext())
-    return; // a member of a class template: through its instantiations
+    return; // a template (or a member of one): through its instantiations
   const FunctionRole *Role = P->roleOf(Def);
   if (Role && Role->Captured) {
     CaptureRegion R;

@@ -200,6 +200,24 @@ std::string entryWhere(llvm::StringRef Origin, llvm::StringRef Section,
   return W;
 }
 
+/// An {"index", "any_of"} object (when_arg, unless_arg_type, unless_called).
+std::optional<ArgCondition> readCondition(EntryReader &R, const char *Field) {
+  const json *W = R.object(Field);
+  if (!W)
+    return std::nullopt;
+  EntryReader WR(*W, R.where() + ", field '" + Field + "'");
+  ArgCondition C;
+  auto Index = WR.integer("index", 0, 64);
+  if (!Index)
+    WR.fail("index", "missing required field");
+  C.Index = static_cast<unsigned>(*Index);
+  C.AnyOf = WR.strings("any_of");
+  if (C.AnyOf.empty())
+    WR.fail("any_of", "missing required field");
+  WR.finish();
+  return C;
+}
+
 std::unique_ptr<ApiEntry> readApi(EntryReader &R) {
   auto E = std::make_unique<ApiEntry>();
   E->Name = R.string("name", true);
@@ -249,41 +267,13 @@ std::unique_ptr<ApiEntry> readApi(EntryReader &R) {
     E->CopyKindArg = static_cast<unsigned>(*K);
   if (auto D = R.integer("copy_dst_arg", 0, 64))
     E->CopyDstArg = static_cast<unsigned>(*D);
-  if (const json *W = R.object("when_arg")) {
-    EntryReader WR(*W, R.where() + ", field 'when_arg'");
-    ArgCondition C;
-    auto Index = WR.integer("index", 0, 64);
-    if (!Index)
-      WR.fail("index", "missing required field");
-    C.Index = static_cast<unsigned>(*Index);
-    C.AnyOf = WR.strings("any_of");
-    if (C.AnyOf.empty())
-      WR.fail("any_of", "missing required field");
-    WR.finish();
-    E->WhenArg = C;
-  }
   if (auto H = R.integer("host_pointer_arg", 0, 64))
     E->HostPointerArg = static_cast<unsigned>(*H);
   if (auto N = R.integer("null_arg", 0, 64))
     E->NullArg = static_cast<unsigned>(*N);
-  auto ReadCondition = [&](const char *Field) -> std::optional<ArgCondition> {
-    const json *W = R.object(Field);
-    if (!W)
-      return std::nullopt;
-    EntryReader WR(*W, R.where() + ", field '" + Field + "'");
-    ArgCondition C;
-    auto Index = WR.integer("index", 0, 64);
-    if (!Index)
-      WR.fail("index", "missing required field");
-    C.Index = static_cast<unsigned>(*Index);
-    C.AnyOf = WR.strings("any_of");
-    if (C.AnyOf.empty())
-      WR.fail("any_of", "missing required field");
-    WR.finish();
-    return C;
-  };
-  E->UnlessArgType = ReadCondition("unless_arg_type");
-  E->UnlessCalled = ReadCondition("unless_called");
+  E->WhenArg = readCondition(R, "when_arg");
+  E->UnlessArgType = readCondition(R, "unless_arg_type");
+  E->UnlessCalled = readCondition(R, "unless_called");
   E->Message = R.string("message", E->Class != Hazard::None);
   E->Fix = R.string("fix",
                     E->Class != Hazard::None && E->Class != Hazard::ShapeQuery);
@@ -564,19 +554,19 @@ std::string Catalog::toJson() const {
       J["copy_kind_arg"] = *E->CopyKindArg;
     if (E->CopyDstArg)
       J["copy_dst_arg"] = *E->CopyDstArg;
+    auto Condition = [](const ArgCondition &C) {
+      return json{{"index", C.Index}, {"any_of", C.AnyOf}};
+    };
     if (E->WhenArg)
-      J["when_arg"] = {{"index", E->WhenArg->Index},
-                       {"any_of", E->WhenArg->AnyOf}};
+      J["when_arg"] = Condition(*E->WhenArg);
     if (E->HostPointerArg)
       J["host_pointer_arg"] = *E->HostPointerArg;
     if (E->NullArg)
       J["null_arg"] = *E->NullArg;
     if (E->UnlessArgType)
-      J["unless_arg_type"] = {{"index", E->UnlessArgType->Index},
-                              {"any_of", E->UnlessArgType->AnyOf}};
+      J["unless_arg_type"] = Condition(*E->UnlessArgType);
     if (E->UnlessCalled)
-      J["unless_called"] = {{"index", E->UnlessCalled->Index},
-                            {"any_of", E->UnlessCalled->AnyOf}};
+      J["unless_called"] = Condition(*E->UnlessCalled);
     if (!E->Message.empty())
       J["message"] = E->Message;
     if (!E->Fix.empty())

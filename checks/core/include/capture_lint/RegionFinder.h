@@ -129,6 +129,9 @@ public:
   /// The state where the function returns.
   const FlowState &exitState() const;
 
+  /// In callee mode: the end call that closed the caller's region, if any.
+  const RegionApi *inheritedClosedBy() const { return InheritedClosedBy; }
+
   /// The catalog entry a call begins or ends a region with, if any.
   static const RegionApi *regionApiOf(const clang::CallExpr *Call,
                                       const Catalog &Cat);
@@ -163,9 +166,7 @@ private:
   /// Mutable: the end calls of each region are recorded while solving.
   mutable std::vector<CaptureRegion> Regions;
   std::vector<FlowState> BlockEntry; // indexed by block ID
-
-public:
-  /// In callee mode: the end call that closed the caller's region, if any.
+  /// Mutable: recorded while solving, like the regions' end calls.
   mutable const RegionApi *InheritedClosedBy = nullptr;
 };
 
