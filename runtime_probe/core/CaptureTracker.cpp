@@ -1,7 +1,7 @@
-//===- CaptureTracker.cpp - The capture state machine
-//----------------------===//
+//===- CaptureTracker.cpp - The capture state machine ---------------------===//
 
 #include "capture_probe/CaptureTracker.h"
+#include "capture_probe/ApiCatalog.h"
 #include <algorithm>
 
 namespace capture_probe {
@@ -9,6 +9,26 @@ namespace capture_probe {
 // cudaErrorStreamCaptureInvalidated, CUDA_ERROR_STREAM_CAPTURE_INVALIDATED
 // and hipErrorStreamCaptureInvalidated share the number.
 static constexpr int InvalidatedCode = 901;
+
+bool reportsLastError(const std::string &Api) {
+  std::string B = baseApiName(Api);
+  return B == "cudaGetLastError" || B == "cudaPeekAtLastError" ||
+         B == "hipGetLastError" || B == "hipPeekAtLastError";
+}
+
+/// The caching allocator of PyTorch (c10) grows a graph's private pool with
+/// cudaMalloc after switching the thread to relaxed mode: the first frame
+/// past the CUDA runtime is in libc10_cuda.
+static bool madeByFrameworkAllocator(const std::vector<std::string> &Frames) {
+  for (const std::string &F : Frames) {
+    if (F.find("libcudart") != std::string::npos ||
+        F.find("libcuda.so") != std::string::npos)
+      continue;
+    return F.find("libc10_cuda") != std::string::npos ||
+           F.find("libc10_hip") != std::string::npos;
+  }
+  return false;
+}
 
 CallRecord CaptureTracker::classify(const Event &E, const CaptureRecord &C,
                                     CaptureMode ThreadMode) const {
@@ -19,7 +39,10 @@ CallRecord CaptureTracker::classify(const Event &E, const CaptureRecord &C,
   R.Result = E.Result;
   R.ResultName = E.ResultName;
   R.Stream = E.Stream;
+  R.CudaEvent = E.CudaEvent;
+  R.Kernel = E.Kernel;
   R.Frames = E.Frames;
+  R.PyFrames = E.PyFrames;
   R.OtherThread = E.Thread != C.Thread;
   CaptureMode Effective = ThreadMode;
   R.EffectiveMode = modeName(Effective);
@@ -29,6 +52,12 @@ CallRecord CaptureTracker::classify(const Event &E, const CaptureRecord &C,
   bool Ok = E.Result == 0;
   bool MadeNodes = E.NodesCreated && *E.NodesCreated > 0;
   bool MadeNone = E.NodesCreated && *E.NodesCreated == 0;
+  if (!Ok && reportsLastError(E.Api)) {
+    // The sticky error of an earlier call (900 after the first error), not
+    // a failure of its own.
+    R.ReportsEarlierError = true;
+    return R;
+  }
   if (!Ok)
     R.Classes.insert(E.Result == InvalidatedCode ? classes::Invalidated
                                                  : classes::Error);
@@ -36,6 +65,14 @@ CallRecord CaptureTracker::classify(const Event &E, const CaptureRecord &C,
   if (Info) {
     R.Hazard = Info->Hazard;
     R.Expected = Info->behaviour(Effective);
+  }
+  bool PoolGrowth = Ok && Info && Info->Hazard == "allocation" &&
+                    Effective == CaptureMode::Relaxed &&
+                    parseMode(C.Mode) != CaptureMode::Relaxed &&
+                    madeByFrameworkAllocator(E.Frames);
+  if (PoolGrowth) {
+    R.PoolGrowth = true;
+    return R;
   }
   bool Query = isQuery(E.Api);
   if (Query)
@@ -57,11 +94,201 @@ CallRecord CaptureTracker::classify(const Event &E, const CaptureRecord &C,
   return R;
 }
 
+CaptureRecord *CaptureTracker::done(unsigned Id) {
+  for (auto It = Done.rbegin(); It != Done.rend(); ++It)
+    if (It->Id == Id)
+      return &*It;
+  return nullptr;
+}
+
+/// Streams joining and leaving a capture: an event recorded on one of its
+/// streams and waited on by another stream forks that stream in; an event
+/// recorded on a forked stream and waited on by another of its streams
+/// joins it back.
+void CaptureTracker::followStreams(CaptureRecord &C, const CallRecord &R) {
+  if (!R.CudaEvent || !R.Stream || R.Result != 0)
+    return;
+  auto &Forks = Forked[C.Id];
+  auto &Events = Recorded[C.Id];
+  uint64_t S = *R.Stream, Ev = *R.CudaEvent;
+  bool InCapture = S == C.Stream || Forks.count(S);
+  std::string B = baseApiName(R.Api);
+  bool Record = B.find("EventRecord") != std::string::npos;
+  if (Record) {
+    if (InCapture)
+      Events[Ev] = S;
+    return;
+  }
+  auto It = Events.find(Ev); // a wait
+  if (It == Events.end() || It->second == S)
+    return;
+  if (!InCapture)
+    Forks[S] = C.Calls.size(); // the call about to be appended
+  else if (It->second != C.Stream && Forks.count(It->second))
+    Forks[It->second] = SIZE_MAX; // joined back
+}
+
+void CaptureTracker::endCapture(const Event &E, CaptureRecord C) {
+  CallRecord End = classify(E, C, parseMode(C.Mode).value());
+  if (E.Result != 0) {
+    End.Classes.insert(E.Result == InvalidatedCode ? classes::Invalidated
+                                                   : classes::Error);
+    if (E.Result != InvalidatedCode && !C.FirstErrorSeq) {
+      End.FirstError = true;
+      C.FirstErrorSeq = E.Seq;
+    }
+  }
+  // A capture begun with cudaStreamBeginCaptureToGraph may end with a null
+  // graph pointer: its graph is the one it was begun with.
+  C.Succeeded = E.Result == 0 && (E.GraphReturned || C.ToGraph);
+  C.GraphNodes = E.GraphNodes;
+  C.Collectives = E.Collectives;
+  C.End = std::move(End);
+  if (!C.Succeeded) {
+    C.Classes.insert(classes::CaptureFailed);
+    FailedOnThread[E.Thread] = C.Id;
+    for (const auto &KV : Forked[C.Id])
+      if (KV.second != SIZE_MAX && KV.second < C.Calls.size())
+        C.Unjoined.push_back(C.Calls[KV.second]);
+  } else if (E.Graph) {
+    C.Graph = E.Graph;
+    GraphCapture[E.Graph] = C.Id;
+  }
+  Forked.erase(C.Id);
+  Recorded.erase(C.Id);
+  for (const std::string &K : C.End->Classes)
+    C.Classes.insert(K);
+  Done.push_back(std::move(C));
+}
+
+void CaptureTracker::consumeLifecycle(const Event &E) {
+  auto Credit = [&](Exec &X, uint64_t Total) {
+    uint64_t New = Total > X.Credited ? Total - X.Credited : 0;
+    X.Credited = std::max(Total, X.Credited);
+    Cover.GraphLaunches += New;
+    Cover.GraphKernels += New * X.Kernels;
+    if (CaptureRecord *C = X.Capture ? done(X.Capture) : nullptr)
+      C->Launches += New;
+  };
+  Cover.Known = true;
+  switch (E.Kind) {
+  case EventKind::Instantiate: {
+    Exec X;
+    X.Kernels = E.Count;
+    auto G = GraphCapture.find(E.Graph);
+    if (G != GraphCapture.end()) {
+      X.Capture = G->second;
+      if (CaptureRecord *C = done(X.Capture))
+        ++C->Instantiations;
+    }
+    Execs[E.Exec] = X;
+    return;
+  }
+  case EventKind::FirstLaunch:
+    Execs[E.Exec].Launched = true;
+    return;
+  case EventKind::ExecUpdate: {
+    auto X = Execs.find(E.Exec);
+    auto G = GraphCapture.find(E.Graph);
+    if (X == Execs.end() || E.Result != 0)
+      return;
+    Credit(X->second, E.Count); // launches so far were of the old graph
+    X->second.Capture = G == GraphCapture.end() ? 0 : G->second;
+    if (CaptureRecord *C =
+            X->second.Capture ? done(X->second.Capture) : nullptr)
+      ++C->Instantiations; // updated into an executable graph: used
+    return;
+  }
+  case EventKind::Launches: {
+    auto X = Execs.find(E.Exec);
+    if (X == Execs.end())
+      return;
+    Credit(X->second, E.Count);
+    X->second.Launched = false; // accounted for
+    Execs.erase(X);
+    return;
+  }
+  case EventKind::Totals:
+    Cover.EagerKernels += E.Count;
+    return;
+  case EventKind::FreedWhileHeld: {
+    auto X = Execs.find(E.Exec);
+    if (X == Execs.end() || X->second.Freed)
+      return;
+    CaptureRecord Dummy;
+    X->second.Freed = classify(E, Dummy, CaptureMode::Global);
+    return;
+  }
+  case EventKind::StaleLaunch: {
+    auto X = Execs.find(E.Exec);
+    if (X == Execs.end() || !X->second.Freed)
+      return;
+    CaptureRecord *C = X->second.Capture ? done(X->second.Capture) : nullptr;
+    if (!C || C->StaleFree)
+      return;
+    C->StaleFree = X->second.Freed;
+    C->StaleLaunch = classify(E, *C, CaptureMode::Global);
+    C->Classes.insert(classes::FreedWhileHeld);
+    return;
+  }
+  default:
+    return;
+  }
+}
+
+/// A work call made after the thread's capture failed, at the same place
+/// as a call made during that capture: the work ran eagerly instead.
+void CaptureTracker::matchFallback(const Event &E) {
+  auto F = FailedOnThread.find(E.Thread);
+  if (F == FailedOnThread.end())
+    return;
+  CaptureRecord *C = done(F->second);
+  if (!C || C->Fallback)
+    return;
+  auto FirstOwnFrame = [](const std::vector<std::string> &Frames) {
+    for (const std::string &Fr : Frames)
+      if (Fr.find("libcudart") == std::string::npos)
+        return Fr;
+    return std::string();
+  };
+  std::string Here = FirstOwnFrame(E.Frames);
+  if (Here.empty() && !E.Kernel)
+    return;
+  // In a Python program the native launch site is shared by every call of
+  // an operator: the user's Python line must match too.
+  auto PyLine = [](const std::vector<std::string> &Py) {
+    return Py.empty() ? std::string() : Py.front();
+  };
+  for (const CallRecord &K : C->Calls)
+    if (K.Api == E.Api && PyLine(K.PyFrames) == PyLine(E.PyFrames) &&
+        (E.Kernel ? K.Kernel == E.Kernel : FirstOwnFrame(K.Frames) == Here)) {
+      CallRecord R = classify(E, *C, CaptureMode::Global);
+      R.Classes.clear();
+      C->Fallback = std::move(R);
+      C->Classes.insert(classes::SilentFallback);
+      return;
+    }
+}
+
 void CaptureTracker::consume(const Event &E) {
   auto ThreadMode = [&](uint64_t Thread, CaptureMode Fallback) {
     auto It = ThreadModes.find(Thread);
     return It == ThreadModes.end() ? Fallback : It->second;
   };
+
+  switch (E.Kind) {
+  case EventKind::Instantiate:
+  case EventKind::FirstLaunch:
+  case EventKind::ExecUpdate:
+  case EventKind::Launches:
+  case EventKind::Totals:
+  case EventKind::FreedWhileHeld:
+  case EventKind::StaleLaunch:
+    consumeLifecycle(E);
+    return;
+  default:
+    break;
+  }
 
   if (E.Kind == EventKind::ExchangeMode && E.Result == 0)
     ThreadModes[E.Thread] = E.Mode;
@@ -69,17 +296,20 @@ void CaptureTracker::consume(const Event &E) {
   if (E.Kind == EventKind::BeginCapture) {
     CaptureRecord C;
     C.Id = NextId++;
+    C.LastId = C.Id;
     C.Stream = E.Stream.value_or(0);
     C.Thread = E.Thread;
     C.Mode = modeName(E.Mode);
     C.NonBlocking = E.NonBlocking;
     C.ToGraph = E.ToGraph;
     C.Begin = classify(E, C, E.Mode);
+    FailedOnThread.erase(E.Thread);
     if (E.Result != 0) {
       C.Begin.Classes.insert(classes::Error);
       C.Begin.FirstError = true;
       C.FirstErrorSeq = E.Seq;
       C.Classes = {classes::Error, classes::CaptureFailed};
+      FailedOnThread[E.Thread] = C.Id;
       Done.push_back(std::move(C));
       return;
     }
@@ -95,23 +325,7 @@ void CaptureTracker::consume(const Event &E) {
     if (It != Active.rend()) {
       CaptureRecord C = std::move(*It);
       Active.erase(std::next(It).base());
-      CallRecord End = classify(E, C, parseMode(C.Mode).value());
-      if (E.Result != 0) {
-        End.Classes.insert(E.Result == InvalidatedCode ? classes::Invalidated
-                                                       : classes::Error);
-        if (E.Result != InvalidatedCode && !C.FirstErrorSeq) {
-          End.FirstError = true;
-          C.FirstErrorSeq = E.Seq;
-        }
-      }
-      C.Succeeded = E.Result == 0 && E.GraphReturned;
-      C.GraphNodes = E.GraphNodes;
-      C.End = std::move(End);
-      if (!C.Succeeded)
-        C.Classes.insert(classes::CaptureFailed);
-      for (const std::string &K : C.End->Classes)
-        C.Classes.insert(K);
-      Done.push_back(std::move(C));
+      endCapture(E, std::move(C));
       return;
     }
     // Ending a stream that is not capturing: an ordinary (failing) call.
@@ -127,6 +341,11 @@ void CaptureTracker::consume(const Event &E) {
     for (CaptureRecord &C : Active)
       if (C.Mode == "global")
         Targets.push_back(&C);
+  if (Targets.empty()) {
+    if (E.Kind == EventKind::Call)
+      matchFallback(E);
+    return;
+  }
   for (CaptureRecord *C : Targets) {
     CaptureMode Own = C->Thread == E.Thread ? parseMode(C->Mode).value()
                                             : CaptureMode::Global;
@@ -137,6 +356,7 @@ void CaptureTracker::consume(const Event &E) {
     }
     for (const std::string &K : R.Classes)
       C->Classes.insert(K);
+    followStreams(*C, R);
     C->Calls.push_back(std::move(R));
   }
 }
@@ -147,6 +367,17 @@ std::vector<CaptureRecord> CaptureTracker::finish() {
     Done.push_back(std::move(C));
   }
   Active.clear();
+  // Executable graphs whose count never came (the program died): launched
+  // at least once.
+  for (auto &KV : Execs)
+    if (KV.second.Launched && KV.second.Credited == 0) {
+      ++Cover.GraphLaunches;
+      Cover.GraphKernels += KV.second.Kernels;
+      if (CaptureRecord *C =
+              KV.second.Capture ? done(KV.second.Capture) : nullptr)
+        ++C->Launches;
+    }
+  Execs.clear();
   std::sort(Done.begin(), Done.end(),
             [](const CaptureRecord &A, const CaptureRecord &B) {
               return A.Id < B.Id;
@@ -157,7 +388,8 @@ std::vector<CaptureRecord> CaptureTracker::finish() {
 }
 
 std::vector<CaptureRecord> trackCaptures(const std::vector<Event> &Events,
-                                         const ApiCatalog &Catalog) {
+                                         const ApiCatalog &Catalog,
+                                         Coverage *Cover) {
   std::vector<Event> Sorted = Events;
   std::stable_sort(
       Sorted.begin(), Sorted.end(),
@@ -165,7 +397,10 @@ std::vector<CaptureRecord> trackCaptures(const std::vector<Event> &Events,
   CaptureTracker T(Catalog);
   for (const Event &E : Sorted)
     T.consume(E);
-  return T.finish();
+  std::vector<CaptureRecord> Out = T.finish();
+  if (Cover)
+    *Cover = T.coverage();
+  return Out;
 }
 
 } // namespace capture_probe

@@ -3,6 +3,7 @@
 
 #include "capture_probe/EventLog.h"
 #include <cerrno>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
@@ -23,13 +24,30 @@ static const char *kindName(EventKind K) {
     return "end";
   case EventKind::ExchangeMode:
     return "exchange-mode";
+  case EventKind::Instantiate:
+    return "instantiate";
+  case EventKind::FirstLaunch:
+    return "first-launch";
+  case EventKind::ExecUpdate:
+    return "exec-update";
+  case EventKind::Launches:
+    return "launches";
+  case EventKind::Totals:
+    return "totals";
+  case EventKind::FreedWhileHeld:
+    return "freed-while-held";
+  case EventKind::StaleLaunch:
+    return "stale-launch";
   }
   return "call";
 }
 
 static bool parseKind(const std::string &S, EventKind &K) {
-  for (EventKind C : {EventKind::Call, EventKind::BeginCapture,
-                      EventKind::EndCapture, EventKind::ExchangeMode})
+  for (EventKind C :
+       {EventKind::Call, EventKind::BeginCapture, EventKind::EndCapture,
+        EventKind::ExchangeMode, EventKind::Instantiate, EventKind::FirstLaunch,
+        EventKind::ExecUpdate, EventKind::Launches, EventKind::Totals,
+        EventKind::FreedWhileHeld, EventKind::StaleLaunch})
     if (S == kindName(C)) {
       K = C;
       return true;
@@ -37,31 +55,128 @@ static bool parseKind(const std::string &S, EventKind &K) {
   return false;
 }
 
+namespace {
+
+/// Appends a JSON string; control characters and invalid UTF-8 bytes are
+/// escaped (paths and API names are ASCII in practice).
+void appendString(std::string &Out, const std::string &S) {
+  Out += '"';
+  for (unsigned char C : S) {
+    if (C == '"' || C == '\\') {
+      Out += '\\';
+      Out += char(C);
+    } else if (C < 0x20 || C >= 0x80) {
+      char Buf[8];
+      std::snprintf(Buf, sizeof Buf, "\\u%04x", C);
+      Out += Buf;
+    } else {
+      Out += char(C);
+    }
+  }
+  Out += '"';
+}
+
+/// Writes a JSON line field by field: events are written from inside the
+/// program's CUDA calls, and building a json object per event cost more
+/// than the call.
+class LineWriter {
+public:
+  void key(const char *K) {
+    Out += First ? "{\"" : ",\"";
+    First = false;
+    Out += K;
+    Out += "\":";
+  }
+  void number(const char *K, uint64_t V) {
+    key(K);
+    Out += std::to_string(V);
+  }
+  void integer(const char *K, int V) {
+    key(K);
+    Out += std::to_string(V);
+  }
+  void boolean(const char *K, bool V) {
+    key(K);
+    Out += V ? "true" : "false";
+  }
+  void string(const char *K, const std::string &V) {
+    key(K);
+    appendString(Out, V);
+  }
+  void strings(const char *K, const std::vector<std::string> &V) {
+    key(K);
+    Out += '[';
+    for (size_t I = 0; I < V.size(); ++I) {
+      if (I)
+        Out += ',';
+      appendString(Out, V[I]);
+    }
+    Out += ']';
+  }
+  void counts(const char *K, const std::map<std::string, int> &V) {
+    key(K);
+    Out += '{';
+    bool F = true;
+    for (const auto &KV : V) {
+      if (!F)
+        Out += ',';
+      F = false;
+      appendString(Out, KV.first);
+      Out += ':' + std::to_string(KV.second);
+    }
+    Out += '}';
+  }
+  std::string done() { return Out + "}"; }
+
+private:
+  std::string Out;
+  bool First = true;
+};
+
+} // namespace
+
 std::string eventToJsonLine(const Event &E) {
-  json J = {{"seq", E.Seq},
-            {"thread", E.Thread},
-            {"kind", kindName(E.Kind)},
-            {"api", E.Api},
-            {"result", E.Result}};
+  LineWriter W;
+  W.number("seq", E.Seq);
+  W.number("thread", E.Thread);
+  W.string("kind", kindName(E.Kind));
+  W.string("api", E.Api);
+  W.integer("result", E.Result);
   if (!E.ResultName.empty())
-    J["result_name"] = E.ResultName;
+    W.string("result_name", E.ResultName);
   if (E.Stream)
-    J["stream"] = *E.Stream;
+    W.number("stream", *E.Stream);
   if (E.NodesCreated)
-    J["nodes_created"] = *E.NodesCreated;
+    W.integer("nodes_created", *E.NodesCreated);
   if (E.Kind == EventKind::BeginCapture || E.Kind == EventKind::ExchangeMode)
-    J["mode"] = modeName(E.Mode);
+    W.string("mode", modeName(E.Mode));
   if (E.Kind == EventKind::BeginCapture) {
     if (E.NonBlocking)
-      J["non_blocking"] = *E.NonBlocking;
-    J["to_graph"] = E.ToGraph;
+      W.boolean("non_blocking", *E.NonBlocking);
+    W.boolean("to_graph", E.ToGraph);
   }
   if (E.Kind == EventKind::EndCapture) {
-    J["graph"] = E.GraphReturned;
-    J["graph_nodes"] = E.GraphNodes;
+    W.boolean("graph_returned", E.GraphReturned);
+    W.counts("graph_nodes", E.GraphNodes);
   }
-  J["frames"] = E.Frames;
-  return J.dump(-1, ' ', false, json::error_handler_t::replace);
+  if (E.Graph)
+    W.number("graph", E.Graph);
+  if (E.Exec)
+    W.number("exec", E.Exec);
+  if (E.Count)
+    W.number("count", E.Count);
+  if (E.CudaEvent)
+    W.number("event", *E.CudaEvent);
+  if (E.Kernel)
+    W.number("kernel", E.Kernel);
+  if (!E.Collectives.empty())
+    W.strings("collectives", E.Collectives);
+  if (E.AfterFailedCapture)
+    W.boolean("after_failed_capture", true);
+  W.strings("frames", E.Frames);
+  if (!E.PyFrames.empty())
+    W.strings("py_frames", E.PyFrames);
+  return W.done();
 }
 
 JsonLinesSink::JsonLinesSink(const std::string &Path) {
@@ -85,14 +200,58 @@ JsonLinesSink::~JsonLinesSink() {
     std::fclose(File);
 }
 
-void JsonLinesSink::write(const Event &E) {
-  std::string Line = eventToJsonLine(E);
+namespace {
+/// Events held back by defer(), per thread, until its next write. A plain
+/// pointer: the probe writes from atexit handlers, after the main thread's
+/// thread_local objects are destroyed.
+thread_local std::string *Deferred = nullptr;
+constexpr size_t DeferLimit = 64 << 10;
+
+std::string &deferred() {
+  if (!Deferred)
+    Deferred = new std::string;
+  return *Deferred;
+}
+
+/// Writes a thread's held events when it exits.
+struct FlushAtThreadExit {
+  JsonLinesSink *Sink = nullptr;
+  ~FlushAtThreadExit() {
+    if (Sink && Deferred)
+      Sink->flushThread();
+  }
+};
+thread_local FlushAtThreadExit ThreadExit;
+} // namespace
+
+void JsonLinesSink::append(std::string &Lines) {
   std::lock_guard<std::mutex> G(Lock);
-  if (!File)
+  if (!File || Lines.empty())
     return;
-  std::fputs(Line.c_str(), File);
-  std::fputc('\n', File);
+  std::fwrite(Lines.data(), 1, Lines.size(), File);
   std::fflush(File);
+  Lines.clear();
+}
+
+void JsonLinesSink::write(const Event &E) {
+  std::string &Lines = deferred();
+  Lines += eventToJsonLine(E);
+  Lines += '\n';
+  append(Lines);
+}
+
+void JsonLinesSink::defer(const Event &E) {
+  std::string &Lines = deferred();
+  Lines += eventToJsonLine(E);
+  Lines += '\n';
+  ThreadExit.Sink = this;
+  if (Lines.size() >= DeferLimit)
+    append(Lines);
+}
+
+void JsonLinesSink::flushThread() {
+  if (Deferred)
+    append(*Deferred);
 }
 
 EventSink *processEventLog() {
@@ -145,7 +304,18 @@ static bool eventFromJson(const json &J, Event &E, std::string &Why) {
     if (J.contains("non_blocking"))
       E.NonBlocking = J["non_blocking"].get<bool>();
     E.ToGraph = J.value("to_graph", false);
-    E.GraphReturned = J.value("graph", false);
+    E.GraphReturned = J.value("graph_returned", false);
+    E.Graph = J.value("graph", uint64_t(0));
+    E.Exec = J.value("exec", uint64_t(0));
+    E.Count = J.value("count", uint64_t(0));
+    if (J.contains("event"))
+      E.CudaEvent = J["event"].get<uint64_t>();
+    E.Kernel = J.value("kernel", uint64_t(0));
+    if (J.contains("collectives"))
+      E.Collectives = J["collectives"].get<std::vector<std::string>>();
+    E.AfterFailedCapture = J.value("after_failed_capture", false);
+    if (J.contains("py_frames"))
+      E.PyFrames = J["py_frames"].get<std::vector<std::string>>();
     if (J.contains("graph_nodes"))
       E.GraphNodes = J["graph_nodes"].get<std::map<std::string, int>>();
     if (J.contains("frames"))

@@ -2,6 +2,7 @@
 //-------------------===//
 
 #include "capture_probe/Report.h"
+#include <cstdio>
 #include <fstream>
 #include <sstream>
 
@@ -14,9 +15,13 @@ static constexpr int Version = 1;
 
 const std::set<std::string> &knownClasses() {
   static const std::set<std::string> K = {
-      classes::Error,       classes::Allocation,    classes::Sync,
-      classes::Query,       classes::Eager,         classes::UncapturedWork,
-      classes::Invalidated, classes::CaptureFailed, classes::Divergence};
+      classes::Error,         classes::Allocation,
+      classes::Sync,          classes::Query,
+      classes::Eager,         classes::UncapturedWork,
+      classes::Invalidated,   classes::CaptureFailed,
+      classes::Divergence,    classes::NeverLaunched,
+      classes::CaptureChurn,  classes::InstantiatePerLaunch,
+      classes::SilentFallback, classes::FreedWhileHeld};
   return K;
 }
 
@@ -64,6 +69,12 @@ static json callJson(const CallRecord &C) {
     J["first_error"] = true;
   if (C.OtherThread)
     J["other_thread"] = true;
+  if (C.ReportsEarlierError)
+    J["reports_earlier_error"] = true;
+  if (C.PoolGrowth)
+    J["pool_growth"] = true;
+  if (C.CudaEvent)
+    J["event"] = *C.CudaEvent;
   if (C.Site)
     J["site"] = frameJson(*C.Site);
   json Stack = json::array();
@@ -71,6 +82,13 @@ static json callJson(const CallRecord &C) {
     Stack.push_back(frameJson(F));
   J["stack"] = Stack;
   J["frames"] = C.Frames;
+  if (!C.PyFrames.empty()) {
+    json Py = json::array();
+    for (const SourceFrame &F : C.PyStack)
+      Py.push_back(frameJson(F));
+    J["python_stack"] = Py;
+    J["py_frames"] = C.PyFrames;
+  }
   return J;
 }
 
@@ -89,6 +107,14 @@ static CallRecord callFrom(const json &J) {
   C.EffectiveMode = J.value("effective_mode", "");
   C.FirstError = J.value("first_error", false);
   C.OtherThread = J.value("other_thread", false);
+  C.ReportsEarlierError = J.value("reports_earlier_error", false);
+  C.PoolGrowth = J.value("pool_growth", false);
+  if (J.contains("event"))
+    C.CudaEvent = J["event"].get<uint64_t>();
+  if (J.contains("python_stack"))
+    for (const json &F : J["python_stack"])
+      C.PyStack.push_back(frameFrom(F));
+  C.PyFrames = J.value("py_frames", std::vector<std::string>());
   if (J.contains("site"))
     C.Site = frameFrom(J["site"]);
   if (J.contains("stack"))
@@ -120,6 +146,24 @@ json toJson(const ProbeReport &R) {
       J["stream_kind"] = *C.NonBlocking ? "non-blocking" : "blocking";
     if (C.FirstErrorSeq)
       J["first_error_seq"] = *C.FirstErrorSeq;
+    J["repeats"] = C.Repeats;
+    if (C.Repeats > 1)
+      J["last_id"] = C.LastId;
+    if (!C.Collectives.empty())
+      J["collectives"] = C.Collectives;
+    J["instantiations"] = C.Instantiations;
+    J["launches"] = C.Launches;
+    json Unjoined = json::array();
+    for (const CallRecord &K : C.Unjoined)
+      Unjoined.push_back(callJson(K));
+    if (!C.Unjoined.empty())
+      J["unjoined_streams"] = Unjoined;
+    if (C.Fallback)
+      J["fallback"] = callJson(*C.Fallback);
+    if (C.StaleFree)
+      J["stale_free"] = callJson(*C.StaleFree);
+    if (C.StaleLaunch)
+      J["stale_launch"] = callJson(*C.StaleLaunch);
     Captures.push_back(J);
   }
   json Divergences = json::array();
@@ -134,6 +178,10 @@ json toJson(const ProbeReport &R) {
             {"backend", R.Backend},     {"program", R.Program},
             {"captures", Captures},     {"divergences", Divergences},
             {"classes", R.allClasses()}};
+  if (R.Graphs.Known)
+    J["graph_coverage"] = {{"graph_launches", R.Graphs.GraphLaunches},
+                           {"kernels_in_graphs", R.Graphs.GraphKernels},
+                           {"kernels_outside_graphs", R.Graphs.EagerKernels}};
   J["exit_status"] = R.ExitStatus ? json(*R.ExitStatus) : json(nullptr);
   if (!R.Note.empty())
     J["note"] = R.Note;
@@ -176,7 +224,27 @@ bool fromJson(const json &J, ProbeReport &R, std::string &Error) {
         C.FirstErrorSeq = CJ["first_error_seq"].get<uint64_t>();
       for (const json &K : CJ.value("calls", json::array()))
         C.Calls.push_back(callFrom(K));
+      C.Repeats = CJ.value("repeats", 1u);
+      C.LastId = CJ.value("last_id", C.Id);
+      C.Collectives = CJ.value("collectives", std::vector<std::string>());
+      C.Instantiations = CJ.value("instantiations", 0u);
+      C.Launches = CJ.value("launches", uint64_t(0));
+      for (const json &K : CJ.value("unjoined_streams", json::array()))
+        C.Unjoined.push_back(callFrom(K));
+      if (CJ.contains("fallback"))
+        C.Fallback = callFrom(CJ["fallback"]);
+      if (CJ.contains("stale_free"))
+        C.StaleFree = callFrom(CJ["stale_free"]);
+      if (CJ.contains("stale_launch"))
+        C.StaleLaunch = callFrom(CJ["stale_launch"]);
       R.Captures.push_back(std::move(C));
+    }
+    if (J.contains("graph_coverage")) {
+      const json &G = J["graph_coverage"];
+      R.Graphs.Known = true;
+      R.Graphs.GraphLaunches = G.value("graph_launches", uint64_t(0));
+      R.Graphs.GraphKernels = G.value("kernels_in_graphs", uint64_t(0));
+      R.Graphs.EagerKernels = G.value("kernels_outside_graphs", uint64_t(0));
     }
     for (const json &DJ : J.value("divergences", json::array())) {
       Divergence D;
@@ -217,8 +285,10 @@ static std::string where(const CallRecord &C) {
   if (!C.Site)
     return C.Frames.empty() ? "(no call site)" : C.Frames.front();
   const SourceFrame &F = *C.Site;
-  std::string S =
-      F.File.empty() ? F.Module : F.File + ":" + std::to_string(F.Line);
+  std::string S = F.File.empty() ? F.Module
+                  : F.Line       ? F.File + ":" + std::to_string(F.Line)
+                                 : F.File + " (no line: the host code has no "
+                                            "line info; build with -g)";
   if (!F.Function.empty() && F.Function != "??")
     S += " in " + F.Function;
   return S;
@@ -231,37 +301,101 @@ static std::string join(const std::set<std::string> &S) {
   return Out;
 }
 
+static std::string streamName(uint64_t S) {
+  char Buf[32];
+  std::snprintf(Buf, sizeof Buf, "0x%llx", (unsigned long long)S);
+  return Buf;
+}
+
+static void summarizeCapture(std::ostringstream &OS, const CaptureRecord &C) {
+  OS << "capture " << C.Id;
+  if (C.Repeats > 1)
+    OS << " (and " << C.Repeats - 1 << " identical, up to capture " << C.LastId
+       << ")";
+  OS << " (" << C.Mode << " mode";
+  if (C.NonBlocking)
+    OS << ", " << (*C.NonBlocking ? "non-blocking" : "blocking") << " stream";
+  OS << ", thread " << C.Thread << ") begun at " << where(C.Begin) << ": ";
+  if (C.Begin.Result != 0)
+    OS << "begin failed with " << C.Begin.ResultName << " (" << C.Begin.Result
+       << ")\n";
+  else if (!C.End)
+    OS << "never ended (the program exited or crashed while capturing)\n";
+  else if (C.Succeeded) {
+    int Nodes = 0;
+    std::string Types;
+    for (const auto &KV : C.GraphNodes) {
+      Nodes += KV.second;
+      Types += (Types.empty() ? "" : ", ") + KV.first + " " +
+               std::to_string(KV.second);
+    }
+    OS << "captured " << Nodes << " node" << (Nodes == 1 ? "" : "s");
+    if (!Types.empty())
+      OS << " (" << Types << ")";
+    OS << "; instantiated " << C.Instantiations << ", launched " << C.Launches
+       << "\n";
+  } else
+    OS << "failed: end returned " << C.End->ResultName << " (" << C.End->Result
+       << ")\n";
+  unsigned Pool = 0;
+  for (const CallRecord &K : C.Calls) {
+    Pool += K.PoolGrowth;
+    if (K.ReportsEarlierError) {
+      OS << "  " << K.Api << " -> " << K.ResultName << " (" << K.Result
+         << ") [reports the earlier error] at " << where(K) << "\n";
+      continue;
+    }
+    if (K.Classes.empty())
+      continue;
+    OS << "  " << K.Api;
+    if (K.Result != 0)
+      OS << " -> " << (K.ResultName.empty() ? "error" : K.ResultName) << " ("
+         << K.Result << ")";
+    OS << " [" << join(K.Classes) << (K.FirstError ? ", first error" : "")
+       << "] at " << where(K);
+    if (K.OtherThread)
+      OS << " (from thread " << K.Thread << ", not the capturing thread)";
+    OS << "\n";
+  }
+  if (Pool)
+    OS << "  (" << Pool << " allocation" << (Pool == 1 ? "" : "s")
+       << " by the framework's caching allocator growing the graph's memory "
+          "pool: legal)\n";
+  for (const CallRecord &K : C.Unjoined)
+    OS << "  stream " << streamName(K.Stream.value_or(0))
+       << " was forked into the capture by " << K.Api << " at " << where(K)
+       << " and never joined back (record an event on it and make the "
+          "capturing stream wait for it before ending the capture)\n";
+  if (C.Fallback)
+    OS << "  [silent-fallback] after the capture failed, the same work ran "
+          "eagerly: "
+       << C.Fallback->Api << " at " << where(*C.Fallback) << "\n";
+  if (C.StaleFree && C.StaleLaunch)
+    OS << "  [freed-while-held] " << C.StaleFree->Api
+       << " freed memory the instantiated graph uses, at "
+       << where(*C.StaleFree) << "; the graph was launched after it at "
+       << where(*C.StaleLaunch)
+       << ": it reads or writes freed (or reused) memory; keep the buffer "
+          "alive while the graph is, or update the graph\n";
+  if (C.Classes.count(classes::NeverLaunched))
+    OS << "  [never-launched] no graph captured here was ever launched: the "
+          "work ran only at capture time, or eagerly elsewhere\n";
+  if (C.Classes.count(classes::CaptureChurn))
+    OS << "  [capture-churn] captured again at every use: graphs from this "
+          "site were launched about once each; capture once and replay\n";
+  if (C.Classes.count(classes::InstantiatePerLaunch))
+    OS << "  [instantiate-per-launch] the graph was instantiated "
+       << C.Instantiations << " times for " << C.Launches
+       << " launches; keep the executable graph (or cudaGraphExecUpdate it)\n";
+  if (!C.Collectives.empty())
+    OS << "  collectives: " << C.Collectives.size() << " (first "
+       << C.Collectives.front() << ")\n";
+}
+
 std::string summarize(const ProbeReport &R) {
   std::ostringstream OS;
-  for (const CaptureRecord &C : R.Captures) {
-    OS << "capture " << C.Id << " (" << C.Mode << " mode";
-    if (C.NonBlocking)
-      OS << ", " << (*C.NonBlocking ? "non-blocking" : "blocking") << " stream";
-    OS << ", thread " << C.Thread << ") begun at " << where(C.Begin) << ": ";
-    if (C.Begin.Result != 0)
-      OS << "begin failed with " << C.Begin.ResultName << " (" << C.Begin.Result
-         << ")\n";
-    else if (!C.End)
-      OS << "never ended (the program exited or crashed while capturing)\n";
-    else if (C.Succeeded) {
-      int Nodes = 0;
-      for (const auto &KV : C.GraphNodes)
-        Nodes += KV.second;
-      OS << "captured " << Nodes << " node" << (Nodes == 1 ? "" : "s") << "\n";
-    } else
-      OS << "failed: end returned " << C.End->ResultName << " ("
-         << C.End->Result << ")\n";
-    for (const CallRecord &K : C.Calls) {
-      if (K.Classes.empty())
-        continue;
-      OS << "  " << K.Api;
-      if (K.Result != 0)
-        OS << " -> " << (K.ResultName.empty() ? "error" : K.ResultName) << " ("
-           << K.Result << ")";
-      OS << " [" << join(K.Classes) << (K.FirstError ? ", first error" : "")
-         << "] at " << where(K) << "\n";
-    }
-  }
+  for (const CaptureRecord &C : R.Captures)
+    summarizeCapture(OS, C);
   for (const Divergence &D : R.Divergences)
     OS << "divergence: replay " << D.Replay << " of capture " << D.Capture
        << " wrote '" << D.Output << "' differently from the eager run ("
@@ -269,6 +403,18 @@ std::string summarize(const ProbeReport &R) {
        << D.FirstByte << ")\n";
   if (R.Captures.empty())
     OS << "no capture was observed\n";
+  if (R.Graphs.Known) {
+    uint64_t All = R.Graphs.GraphKernels + R.Graphs.EagerKernels;
+    OS << "graph coverage: " << R.Graphs.GraphKernels << " of " << All
+       << " kernels ran inside " << R.Graphs.GraphLaunches << " graph launches";
+    if (All) {
+      char Pct[16];
+      std::snprintf(Pct, sizeof Pct, "%.1f",
+                    100.0 * double(R.Graphs.GraphKernels) / double(All));
+      OS << " (" << Pct << "%)";
+    }
+    OS << "\n";
+  }
   return OS.str();
 }
 

@@ -13,6 +13,11 @@
 
 namespace capture_probe {
 
+static std::string baseNameOf(const std::string &Path) {
+  size_t Slash = Path.rfind('/');
+  return Slash == std::string::npos ? Path : Path.substr(Slash + 1);
+}
+
 bool splitRawFrame(const std::string &Raw, std::string &Module,
                    uint64_t &Offset) {
   size_t Plus = Raw.rfind("+0x");
@@ -24,6 +29,22 @@ bool splitRawFrame(const std::string &Raw, std::string &Module,
     return false;
   Module = Raw.substr(0, Plus);
   return true;
+}
+
+std::string sourceOfIntermediate(const std::string &File) {
+  static const std::string Suffix = ".cudafe1.cpp";
+  std::string Base = baseNameOf(File);
+  if (Base.size() <= Suffix.size() ||
+      Base.compare(Base.size() - Suffix.size(), Suffix.size(), Suffix) != 0 ||
+      Base.rfind("tmpxft_", 0) != 0)
+    return File;
+  // tmpxft_<pid>_<n>-<k>_<stem>.cudafe1.cpp
+  size_t Dash = Base.find('-');
+  size_t Under = Dash == std::string::npos ? Dash : Base.find('_', Dash);
+  if (Under == std::string::npos)
+    return File;
+  return Base.substr(Under + 1, Base.size() - Suffix.size() - Under - 1) +
+         ".cu";
 }
 
 static bool onPath(const std::string &Name) {
@@ -55,8 +76,7 @@ static std::string shellQuote(const std::string &S) {
 }
 
 static std::string baseName(const std::string &Path) {
-  size_t Slash = Path.rfind('/');
-  return Slash == std::string::npos ? Path : Path.substr(Slash + 1);
+  return baseNameOf(Path);
 }
 
 void Symbolizer::resolve(const std::vector<std::string> &RawFrames) {
@@ -134,8 +154,13 @@ void Symbolizer::resolve(const std::vector<std::string> &RawFrames) {
         size_t Colon = Loc.rfind(':');
         if (Colon != std::string::npos && Loc.compare(0, 2, "??") != 0) {
           unsigned LineNo = std::strtoul(Loc.c_str() + Colon + 1, nullptr, 10);
-          if (LineNo) {
-            F.File = Loc.substr(0, Colon);
+          std::string File = Loc.substr(0, Colon);
+          std::string Source = sourceOfIntermediate(File);
+          // Without host line info (nvcc -lineinfo alone) addr2line knows
+          // only the function and nvcc's intermediate file: the .cu it
+          // came from is still worth naming.
+          if (LineNo || Source != File) {
+            F.File = Source;
             F.Line = LineNo;
           }
         }
@@ -168,23 +193,42 @@ bool Symbolizer::isRuntimeFrame(const SourceFrame &F) {
   for (const char *P :
        {"libcapture_probe", "libcupti", "libcuda.so", "libcudart",
         "libamdhip64", "libc.so", "libc-", "ld-linux", "libpthread",
-        "libstdc++", "libgcc_s", "libdl", "libnvrtc"})
+        "libstdc++", "libgcc_s", "libdl", "libnvrtc",
+        // CUDA libraries: a call they make is reported at the user's call
+        // into them (the next frame out), not inside them.
+        "libcublas", "libcusparse", "libcusolver", "libcufft", "libcurand",
+        "libnccl", "libcudnn", "libnvJitLink", "libnvblas", "libnpp",
+        "libcutensor", "libpython"})
     if (Mod.rfind(P, 0) == 0)
       return true;
   const std::string &Fn = F.Function;
+  // The probe itself, linked into a test program (the harness).
+  if (Fn.rfind("capture_probe::", 0) == 0)
+    return true;
+  // Launch stubs and inline wrappers in the CUDA headers.
+  if (F.File.find("/include/crt/") != std::string::npos ||
+      F.File.find("/cuda_runtime.h") != std::string::npos)
+    return true;
+  // std::function, std::thread and std::invoke plumbing; HIP's, Thrust's
+  // and CUB's headers; anything of the CUDA or ROCm installation.
+  for (const char *Dir : {"/include/c++/", "/include/hip/", "/include/thrust/",
+                          "/include/cub/", "/include/cuda/std/"})
+    if (F.File.find(Dir) != std::string::npos)
+      return true;
+  if (F.File.rfind("/usr/local/cuda", 0) == 0 ||
+      F.File.rfind("/opt/rocm", 0) == 0)
+    return true;
+  // A line in the user's own file is user code, whatever addr2line names
+  // the function (for a lambda inlined into std::thread's runner it names
+  // the runner).
+  if (!F.File.empty() && F.Line)
+    return false;
   for (const char *P : {"cudart::", "__cuda", "cuda", "__hip", "hip",
                         "capture_probe::", "libcudart", "__libc",
                         "std::", "void std::", "_start", "__device_stub__",
                         "execute_native_thread_routine", "start_thread"})
     if (Fn.rfind(P, 0) == 0)
       return true;
-  // Launch stubs and inline wrappers in the CUDA headers.
-  if (F.File.find("/include/crt/") != std::string::npos ||
-      F.File.find("/cuda_runtime.h") != std::string::npos)
-    return true;
-  // std::function, std::thread and std::invoke plumbing.
-  if (F.File.find("/include/c++/") != std::string::npos)
-    return true;
   // Driver API entry points linked into the program: cuMemAlloc, cuLaunch...
   return Fn.size() > 2 && Fn[0] == 'c' && Fn[1] == 'u' &&
          std::isupper(static_cast<unsigned char>(Fn[2]));
@@ -212,6 +256,25 @@ bool Symbolizer::definesKernel(const SourceFrame &F) {
   return Kernel;
 }
 
+std::vector<SourceFrame> pythonFrames(const std::vector<std::string> &Raw) {
+  std::vector<SourceFrame> Out;
+  for (const std::string &R : Raw) {
+    size_t Fn = R.rfind(':');
+    size_t Ln = Fn == std::string::npos || Fn == 0 ? std::string::npos
+                                                   : R.rfind(':', Fn - 1);
+    if (Ln == std::string::npos)
+      continue;
+    SourceFrame F;
+    F.Raw = R;
+    F.Module = "python";
+    F.File = R.substr(0, Ln);
+    F.Line = unsigned(std::strtoul(R.c_str() + Ln + 1, nullptr, 10));
+    F.Function = R.substr(Fn + 1);
+    Out.push_back(F);
+  }
+  return Out;
+}
+
 void Symbolizer::symbolize(ProbeReport &R) {
   std::vector<std::string> All;
   auto Collect = [&](const CallRecord &C) {
@@ -223,6 +286,14 @@ void Symbolizer::symbolize(ProbeReport &R) {
       Collect(*C.End);
     for (const CallRecord &K : C.Calls)
       Collect(K);
+    for (const CallRecord &K : C.Unjoined)
+      Collect(K);
+    if (C.Fallback)
+      Collect(*C.Fallback);
+    if (C.StaleFree)
+      Collect(*C.StaleFree);
+    if (C.StaleLaunch)
+      Collect(*C.StaleLaunch);
   }
   resolve(All);
   auto Fill = [&](CallRecord &C) {
@@ -238,7 +309,10 @@ void Symbolizer::symbolize(ProbeReport &R) {
         if (!isRuntimeFrame(F) && C.Stack.size() < 8)
           C.Stack.push_back(F);
       }
-    if (!C.Stack.empty())
+    C.PyStack = pythonFrames(C.PyFrames);
+    if (!C.PyStack.empty())
+      C.Site = C.PyStack.front(); // a Python program: the user's line
+    else if (!C.Stack.empty())
       C.Site = C.Stack.front();
     else if (!C.Frames.empty())
       C.Site = frame(C.Frames.front());
@@ -249,6 +323,14 @@ void Symbolizer::symbolize(ProbeReport &R) {
       Fill(*C.End);
     for (CallRecord &K : C.Calls)
       Fill(K);
+    for (CallRecord &K : C.Unjoined)
+      Fill(K);
+    if (C.Fallback)
+      Fill(*C.Fallback);
+    if (C.StaleFree)
+      Fill(*C.StaleFree);
+    if (C.StaleLaunch)
+      Fill(*C.StaleLaunch);
   }
 }
 

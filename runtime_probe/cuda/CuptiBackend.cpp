@@ -5,24 +5,37 @@
 // thread becomes an event; a per-thread depth counter tells. Graph nodes
 // created between its entry and exit (CUPTI's GRAPHNODE_CREATED resource
 // callback, which fires for nodes made by stream capture) say whether the
-// call's work went into a graph, and are counted per graph by type for the
-// end-of-capture summary. The backend makes no CUDA call of its own inside
-// a callback: stream kinds come from the stream-creation calls it watches,
-// node counts from the node callbacks, error names from a table and
+// call's work went into a graph. The node type is not yet set when that
+// callback fires, so a graph's nodes are typed when its capture has ended
+// (and its kernels counted when it is instantiated), with driver calls made
+// from the exit callback of the end or instantiate call and ignored by the
+// probe itself (ProbeCall). The graph lifecycle (instantiations, launches,
+// updates, destruction) is followed whatever is capturing: launches are
+// counted in memory, the first of each executable graph written out.
+// Otherwise the backend makes no CUDA call of its own: stream kinds come from
+// the stream-creation calls it watches, error names from a table and
 // cuGetErrorName (a runtime linked into this library would initialise
 // itself inside the program's callbacks).
 //
 //===----------------------------------------------------------------------===//
 
 #include "CuptiBackend.h"
+#include "capture_probe/ApiCatalog.h"
 #include "capture_probe/InProcess.h"
+#include "capture_probe/PythonStack.h"
+#include <algorithm>
 #include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
 #include <cuda.h>
 #include <cuda_runtime_api.h>
 #include <cupti.h>
 #include <map>
 #include <mutex>
 #include <optional>
+#include <unordered_map>
 #include <vector>
 
 namespace capture_probe {
@@ -35,13 +48,58 @@ struct ThreadState {
   int Depth = 0;
   uint64_t NodesCreated = 0;
   uint64_t NodesAtEntry = 0;
-  int PendingMode = -1; // exchange-mode: the mode asked for, read at entry
+  int PendingMode = -1;   // exchange-mode: the mode asked for, read at entry
+  bool InProbe = false;   // the probe's own driver calls: not the program's
+  int FallbackWindow = 0; // work calls still to record after a failed capture
 };
 thread_local ThreadState TS;
 
+/// Marks the probe's own driver calls, so that their callbacks are ignored.
+struct ProbeCall {
+  ProbeCall() { TS.InProbe = true; }
+  ~ProbeCall() { TS.InProbe = false; }
+};
+
+/// How many outermost calls of a thread are watched for the same work
+/// running eagerly after its capture failed (a silent fallback).
+constexpr int FallbackCalls = 256;
+
 std::mutex StateLock;
-std::map<uint64_t, bool> StreamNonBlocking;                // by stream
-std::map<uint64_t, std::map<std::string, int>> GraphNodes; // by graph
+std::map<uint64_t, bool> StreamNonBlocking; // by stream
+std::map<uint64_t, uint64_t> CaptureTarget; // stream -> graph (to-graph)
+/// Kernel nodes of the graphs captured lately, so that instantiating one
+/// need not walk it again.
+std::unordered_map<uint64_t, uint64_t> CapturedKernels;
+
+/// CAPTURE_PROBE_PROFILE=1: where the probe spends its time, on stderr at
+/// exit (stacks, graph inspection, Python frames, writing).
+struct Profile {
+  bool On = false;
+  std::atomic<uint64_t> Ns[4] = {};
+  std::atomic<uint64_t> Events{0};
+};
+Profile Prof;
+enum Phase { PhaseStack, PhaseGraph, PhasePython, PhaseWrite };
+
+struct PhaseTimer {
+  explicit PhaseTimer(Phase P) : P(P) {
+    if (Prof.On)
+      Start = std::chrono::steady_clock::now();
+  }
+  ~PhaseTimer() {
+    if (Prof.On)
+      Prof.Ns[P] +=
+          uint64_t(std::chrono::duration_cast<std::chrono::nanoseconds>(
+                       std::chrono::steady_clock::now() - Start)
+                       .count());
+  }
+  Phase P;
+  std::chrono::steady_clock::time_point Start;
+};
+
+std::mutex LaunchLock;
+std::unordered_map<uint64_t, uint64_t> ExecLaunches; // exec -> launches
+std::atomic<uint64_t> EagerKernels{0};
 
 const char *nodeTypeName(CUgraphNodeType T) {
   switch (T) {
@@ -208,6 +266,9 @@ void readBegin(CUpti_CallbackDomain Domain, CUpti_CallbackId Id,
     Mode = static_cast<const cuStreamBeginCapture_v2_params *>(Params)->mode;
   }
   E.Mode = modeFromEnum(Mode).value_or(CaptureMode::Global);
+  // Both to-graph parameter structs are {stream, graph, ...}.
+  if (E.ToGraph)
+    E.Graph = uint64_t(uintptr_t(static_cast<void *const *>(Params)[1]));
 }
 
 int exchangeModeAsked(CUpti_CallbackDomain Domain, const void *Params) {
@@ -270,6 +331,25 @@ std::optional<bool> streamIsNonBlocking(uint64_t Stream) {
 
 /// Driver calls the CUDA runtime library makes for itself (module loading
 /// before a first launch, say) are not the program's calls.
+/// Driver calls that only look things up (kernels, functions, attributes,
+/// entry points): the CUDA runtime makes them around its launches, and with
+/// the static runtime its frames are the program's, so madeByRuntimeLibrary
+/// cannot tell. Nothing they do matters to a capture.
+bool isLookup(const char *Name) {
+  if (!Name || Name[0] != 'c' || Name[1] != 'u')
+    return false;
+  for (const char *P :
+       {"cuKernelGet", "cuLibraryGet", "cuLibraryLoad", "cuModuleGet",
+        "cuFuncGet", "cuGetProcAddress", "cuCtxGet", "cuDeviceGet",
+        "cuDriverGet", "cuGetErrorName", "cuGetErrorString",
+        "cuPointerGetAttribute", "cuStreamGetCaptureInfo",
+        "cuStreamIsCapturing", "cuStreamGetCtx", "cuStreamGetFlags",
+        "cuStreamGetPriority", "cuStreamGetId", "cuStreamGetDevice"})
+    if (std::strncmp(Name, P, std::strlen(P)) == 0)
+      return true;
+  return false;
+}
+
 bool madeByRuntimeLibrary(const std::vector<std::string> &Frames) {
   // captureFrames already left out the probe, CUPTI and the driver.
   return !Frames.empty() &&
@@ -284,8 +364,450 @@ int returnValue(CUpti_CallbackDomain Domain, const CUpti_CallbackData *Data) {
              : int(*static_cast<const CUresult *>(Data->functionReturnValue));
 }
 
+struct GraphSummary {
+  std::map<std::string, int> Types;
+  std::vector<std::string> Collectives; // NCCL kernels, in node order
+};
+
+/// The graph's nodes by type and its collective kernels, read with the
+/// driver once the graph is complete.
+GraphSummary inspectGraph(CUgraph Graph, bool WantCollectives) {
+  GraphSummary S;
+  ProbeCall Own;
+  PhaseTimer T(PhaseGraph);
+  size_t N = 0;
+  if (cuGraphGetNodes(Graph, nullptr, &N) != CUDA_SUCCESS || N == 0)
+    return S;
+  std::vector<CUgraphNode> Nodes(N);
+  if (cuGraphGetNodes(Graph, Nodes.data(), &N) != CUDA_SUCCESS)
+    return S;
+  for (size_t I = 0; I < N; ++I) {
+    CUgraphNodeType T;
+    if (cuGraphNodeGetType(Nodes[I], &T) != CUDA_SUCCESS)
+      continue;
+    ++S.Types[nodeTypeName(T)];
+    if (T != CU_GRAPH_NODE_TYPE_KERNEL || !WantCollectives)
+      continue;
+    CUDA_KERNEL_NODE_PARAMS P;
+    std::memset(&P, 0, sizeof P);
+    const char *Name = nullptr;
+    if (cuGraphKernelNodeGetParams(Nodes[I], &P) == CUDA_SUCCESS) {
+      if (P.func && cuFuncGetName(&Name, P.func) != CUDA_SUCCESS)
+        Name = nullptr;
+      if (!Name && P.kern && cuKernelGetName(&Name, P.kern) != CUDA_SUCCESS)
+        Name = nullptr;
+    }
+    if (Name && std::strstr(Name, "nccl"))
+      S.Collectives.push_back(Name);
+  }
+  return S;
+}
+
+enum class Lifecycle {
+  None,
+  Instantiate,
+  Launch,
+  Update,
+  ExecDestroy,
+  Kernel,
+  Alloc,
+  Free
+};
+
+Lifecycle lifecycleOf(CUpti_CallbackDomain Domain, CUpti_CallbackId Id) {
+  if (Domain == CUPTI_CB_DOMAIN_RUNTIME_API) {
+    switch (Id) {
+    case CUPTI_RUNTIME_TRACE_CBID_cudaGraphInstantiate_v10000:
+    case CUPTI_RUNTIME_TRACE_CBID_cudaGraphInstantiate_v12000:
+    case CUPTI_RUNTIME_TRACE_CBID_cudaGraphInstantiateWithFlags_v11040:
+    case CUPTI_RUNTIME_TRACE_CBID_cudaGraphInstantiateWithParams_v12000:
+    case CUPTI_RUNTIME_TRACE_CBID_cudaGraphInstantiateWithParams_ptsz_v12000:
+      return Lifecycle::Instantiate;
+    case CUPTI_RUNTIME_TRACE_CBID_cudaGraphLaunch_v10000:
+    case CUPTI_RUNTIME_TRACE_CBID_cudaGraphLaunch_ptsz_v10000:
+      return Lifecycle::Launch;
+    case CUPTI_RUNTIME_TRACE_CBID_cudaGraphExecUpdate_v10020:
+      return Lifecycle::Update;
+    case CUPTI_RUNTIME_TRACE_CBID_cudaGraphExecDestroy_v10000:
+      return Lifecycle::ExecDestroy;
+    case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000:
+    case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_ptsz_v7000:
+    case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernelExC_v11060:
+    case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernelExC_ptsz_v11060:
+    case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchCooperativeKernel_v9000:
+    case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchCooperativeKernel_ptsz_v9000:
+      return Lifecycle::Kernel;
+    case CUPTI_RUNTIME_TRACE_CBID_cudaMalloc_v3020:
+    case CUPTI_RUNTIME_TRACE_CBID_cudaMallocAsync_v11020:
+    case CUPTI_RUNTIME_TRACE_CBID_cudaMallocAsync_ptsz_v11020:
+      return Lifecycle::Alloc;
+    case CUPTI_RUNTIME_TRACE_CBID_cudaFree_v3020:
+    case CUPTI_RUNTIME_TRACE_CBID_cudaFreeAsync_v11020:
+    case CUPTI_RUNTIME_TRACE_CBID_cudaFreeAsync_ptsz_v11020:
+      return Lifecycle::Free;
+    default:
+      return Lifecycle::None;
+    }
+  }
+  switch (Id) {
+  case CUPTI_DRIVER_TRACE_CBID_cuGraphInstantiate:
+  case CUPTI_DRIVER_TRACE_CBID_cuGraphInstantiate_v2:
+  case CUPTI_DRIVER_TRACE_CBID_cuGraphInstantiateWithFlags:
+  case CUPTI_DRIVER_TRACE_CBID_cuGraphInstantiateWithParams:
+  case CUPTI_DRIVER_TRACE_CBID_cuGraphInstantiateWithParams_ptsz:
+    return Lifecycle::Instantiate;
+  case CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch:
+  case CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch_ptsz:
+    return Lifecycle::Launch;
+  case CUPTI_DRIVER_TRACE_CBID_cuGraphExecUpdate:
+  case CUPTI_DRIVER_TRACE_CBID_cuGraphExecUpdate_v2:
+    return Lifecycle::Update;
+  case CUPTI_DRIVER_TRACE_CBID_cuGraphExecDestroy:
+    return Lifecycle::ExecDestroy;
+  case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel:
+  case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz:
+  case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx:
+  case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz:
+  case CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel:
+  case CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz:
+    return Lifecycle::Kernel;
+  case CUPTI_DRIVER_TRACE_CBID_cuMemAlloc_v2:
+  case CUPTI_DRIVER_TRACE_CBID_cuMemAllocAsync:
+  case CUPTI_DRIVER_TRACE_CBID_cuMemAllocAsync_ptsz:
+    return Lifecycle::Alloc;
+  case CUPTI_DRIVER_TRACE_CBID_cuMemFree_v2:
+  case CUPTI_DRIVER_TRACE_CBID_cuMemFreeAsync:
+  case CUPTI_DRIVER_TRACE_CBID_cuMemFreeAsync_ptsz:
+    return Lifecycle::Free;
+  default:
+    return Lifecycle::None;
+  }
+}
+
+/// Device allocations (base -> size), and the allocations each live
+/// executable graph's nodes use, to catch a free of memory a graph still
+/// uses and its next launch.
+std::mutex MemoryLock;
+std::map<uint64_t, uint64_t> Allocations;
+std::unordered_map<uint64_t, std::vector<uint64_t>> HeldBy; // exec -> bases
+std::unordered_map<uint64_t, bool> Stale; // exec -> freed memory it uses
+std::atomic<bool> AnyStale{false};
+
+/// The allocation holding \p Address, or 0 (MemoryLock held).
+uint64_t allocationOf(uint64_t Address) {
+  auto It = Allocations.upper_bound(Address);
+  if (It == Allocations.begin())
+    return 0;
+  --It;
+  return Address < It->first + It->second ? It->first : 0;
+}
+
+/// Device addresses a graph's nodes use: kernel arguments the size of a
+/// pointer that fall inside a known allocation, copy and memset targets.
+std::vector<uint64_t> buffersOf(CUgraph Graph) {
+  std::vector<uint64_t> Addresses;
+  {
+    ProbeCall Own;
+    PhaseTimer T(PhaseGraph);
+    size_t N = 0;
+    if (cuGraphGetNodes(Graph, nullptr, &N) != CUDA_SUCCESS || N == 0)
+      return {};
+    std::vector<CUgraphNode> Nodes(N);
+    if (cuGraphGetNodes(Graph, Nodes.data(), &N) != CUDA_SUCCESS)
+      return {};
+    for (size_t I = 0; I < N; ++I) {
+      CUgraphNodeType Type;
+      if (cuGraphNodeGetType(Nodes[I], &Type) != CUDA_SUCCESS)
+        continue;
+      if (Type == CU_GRAPH_NODE_TYPE_KERNEL) {
+        CUDA_KERNEL_NODE_PARAMS P;
+        std::memset(&P, 0, sizeof P);
+        if (cuGraphKernelNodeGetParams(Nodes[I], &P) != CUDA_SUCCESS ||
+            !P.kernelParams)
+          continue;
+        CUfunction F = P.func;
+        if (!F && P.kern && cuKernelGetFunction(&F, P.kern) != CUDA_SUCCESS)
+          F = nullptr;
+        size_t Offset, Size;
+        for (size_t A = 0;
+             F && A < 64 &&
+             cuFuncGetParamInfo(F, A, &Offset, &Size) == CUDA_SUCCESS;
+             ++A)
+          if (Size == sizeof(uint64_t) && P.kernelParams[A]) {
+            uint64_t V;
+            std::memcpy(&V, P.kernelParams[A], sizeof V);
+            Addresses.push_back(V);
+          }
+      } else if (Type == CU_GRAPH_NODE_TYPE_MEMCPY) {
+        CUDA_MEMCPY3D P;
+        std::memset(&P, 0, sizeof P);
+        if (cuGraphMemcpyNodeGetParams(Nodes[I], &P) == CUDA_SUCCESS) {
+          Addresses.push_back(uint64_t(P.srcDevice));
+          Addresses.push_back(uint64_t(P.dstDevice));
+        }
+      } else if (Type == CU_GRAPH_NODE_TYPE_MEMSET) {
+        CUDA_MEMSET_NODE_PARAMS P;
+        std::memset(&P, 0, sizeof P);
+        if (cuGraphMemsetNodeGetParams(Nodes[I], &P) == CUDA_SUCCESS)
+          Addresses.push_back(uint64_t(P.dst));
+      }
+    }
+  }
+  std::vector<uint64_t> Bases;
+  std::lock_guard<std::mutex> G(MemoryLock);
+  for (uint64_t A : Addresses)
+    if (uint64_t B = A ? allocationOf(A) : 0)
+      if (std::find(Bases.begin(), Bases.end(), B) == Bases.end())
+        Bases.push_back(B);
+  return Bases;
+}
+
+std::vector<std::string> timedFrames() {
+  PhaseTimer T(PhaseStack);
+  return captureFrames();
+}
+
+void writeLifecycle(EventSink *Sink, Event &E, bool WithFrames) {
+  if (WithFrames)
+    E.Frames = timedFrames();
+  PhaseTimer T(PhaseWrite);
+  E.Seq = nextSequence();
+  E.Thread = currentThreadId();
+  Sink->write(E);
+}
+
+/// Instantiations, first launches, updates and destructions of executable
+/// graphs; later launches are counted. Every parameter struct involved
+/// starts with the executable graph (or a pointer to it), then the graph.
+void onLifecycle(Lifecycle L, const CUpti_CallbackData *Data, int Result,
+                 bool MadeNodes, const char *Api) {
+  EventSink *Sink = TheSink.load();
+  auto *P = static_cast<void *const *>(Data->functionParams);
+  if (!Sink || !P)
+    return;
+  Event E;
+  E.Api = Api;
+  E.Result = Result;
+  switch (L) {
+  case Lifecycle::Alloc: {
+    auto *Ptr = static_cast<void *const *>(P[0]);
+    if (Result != 0 || !Ptr || !*Ptr)
+      return;
+    std::lock_guard<std::mutex> G(MemoryLock);
+    Allocations[uint64_t(uintptr_t(*Ptr))] =
+        *reinterpret_cast<const size_t *>(&P[1]);
+    return;
+  }
+  case Lifecycle::Free: {
+    uint64_t Base = uint64_t(uintptr_t(P[0]));
+    std::vector<uint64_t> Holders;
+    {
+      std::lock_guard<std::mutex> G(MemoryLock);
+      if (Result != 0 || !Allocations.erase(Base))
+        return;
+      for (const auto &KV : HeldBy)
+        if (std::find(KV.second.begin(), KV.second.end(), Base) !=
+                KV.second.end() &&
+            !Stale.count(KV.first)) {
+          Holders.push_back(KV.first);
+          Stale[KV.first] = true;
+          AnyStale = true;
+        }
+    }
+    for (uint64_t X : Holders) {
+      Event F = E;
+      F.Kind = EventKind::FreedWhileHeld;
+      F.Exec = X;
+      F.Count = Base;
+      writeLifecycle(Sink, F, true);
+    }
+    return;
+  }
+  case Lifecycle::Kernel:
+    if (Result == 0 && !MadeNodes)
+      EagerKernels.fetch_add(1, std::memory_order_relaxed);
+    return;
+  case Lifecycle::Launch: {
+    if (Result != 0 || MadeNodes)
+      return; // failed, or a child graph added to a capture
+    E.Exec = uint64_t(uintptr_t(P[0]));
+    if (AnyStale.load(std::memory_order_relaxed)) {
+      bool Report = false;
+      {
+        std::lock_guard<std::mutex> G(MemoryLock);
+        auto It = Stale.find(E.Exec);
+        if (It != Stale.end() && It->second) {
+          It->second = false; // reported once
+          Report = true;
+        }
+      }
+      if (Report) {
+        Event S = E;
+        S.Kind = EventKind::StaleLaunch;
+        writeLifecycle(Sink, S, true);
+      }
+    }
+    {
+      std::lock_guard<std::mutex> G(LaunchLock);
+      if (ExecLaunches[E.Exec]++ != 0)
+        return;
+    }
+    E.Kind = EventKind::FirstLaunch;
+    writeLifecycle(Sink, E, true);
+    return;
+  }
+  case Lifecycle::Instantiate: {
+    auto *Exec = static_cast<void *const *>(P[0]);
+    if (Result != 0 || !Exec || !*Exec)
+      return;
+    E.Kind = EventKind::Instantiate;
+    E.Exec = uint64_t(uintptr_t(*Exec));
+    E.Graph = uint64_t(uintptr_t(P[1]));
+    {
+      std::lock_guard<std::mutex> G(StateLock);
+      auto It = CapturedKernels.find(E.Graph);
+      if (It != CapturedKernels.end())
+        E.Count = It->second;
+      else
+        E.Count = ~uint64_t(0);
+    }
+    if (E.Count == ~uint64_t(0))
+      E.Count = uint64_t(
+          inspectGraph(CUgraph(uintptr_t(E.Graph)), false).Types["kernel"]);
+    {
+      std::lock_guard<std::mutex> G(LaunchLock);
+      ExecLaunches[E.Exec] = 0;
+    }
+    std::vector<uint64_t> Bases = buffersOf(CUgraph(uintptr_t(E.Graph)));
+    {
+      std::lock_guard<std::mutex> G(MemoryLock);
+      Stale.erase(E.Exec);
+      if (Bases.empty())
+        HeldBy.erase(E.Exec);
+      else
+        HeldBy[E.Exec] = std::move(Bases);
+    }
+    writeLifecycle(Sink, E, true);
+    return;
+  }
+  case Lifecycle::Update: {
+    E.Kind = EventKind::ExecUpdate;
+    E.Exec = uint64_t(uintptr_t(P[0]));
+    E.Graph = uint64_t(uintptr_t(P[1]));
+    {
+      std::lock_guard<std::mutex> G(LaunchLock);
+      auto It = ExecLaunches.find(E.Exec);
+      E.Count = It == ExecLaunches.end() ? 0 : It->second; // launches so far
+    }
+    writeLifecycle(Sink, E, true);
+    return;
+  }
+  case Lifecycle::ExecDestroy: {
+    E.Kind = EventKind::Launches;
+    E.Exec = uint64_t(uintptr_t(P[0]));
+    {
+      std::lock_guard<std::mutex> G(MemoryLock);
+      HeldBy.erase(E.Exec);
+      Stale.erase(E.Exec);
+    }
+    {
+      std::lock_guard<std::mutex> G(LaunchLock);
+      auto It = ExecLaunches.find(E.Exec);
+      if (It == ExecLaunches.end())
+        return;
+      E.Count = It->second;
+      ExecLaunches.erase(It);
+    }
+    writeLifecycle(Sink, E, false);
+    return;
+  }
+  case Lifecycle::None:
+    return;
+  }
+}
+
+/// At exit: the launch counts of the executable graphs still alive, and the
+/// kernels launched outside graphs.
+void writeLaunchCounts() {
+  EventSink *Sink = TheSink.load();
+  if (!Sink)
+    return;
+  std::unordered_map<uint64_t, uint64_t> Counts;
+  {
+    std::lock_guard<std::mutex> G(LaunchLock);
+    Counts.swap(ExecLaunches);
+  }
+  for (const auto &KV : Counts) {
+    Event E;
+    E.Kind = EventKind::Launches;
+    E.Api = "(exit)";
+    E.Exec = KV.first;
+    E.Count = KV.second;
+    writeLifecycle(Sink, E, false);
+  }
+  Event T;
+  T.Kind = EventKind::Totals;
+  T.Api = "(exit)";
+  T.Count = EagerKernels.load();
+  writeLifecycle(Sink, T, false);
+  if (Prof.On)
+    std::fprintf(stderr,
+                 "capture-probe profile: %llu events; ms in stacks %.1f, "
+                 "graph inspection %.1f, Python frames %.1f, writing %.1f\n",
+                 (unsigned long long)Prof.Events.load(),
+                 Prof.Ns[PhaseStack] / 1e6, Prof.Ns[PhaseGraph] / 1e6,
+                 Prof.Ns[PhasePython] / 1e6, Prof.Ns[PhaseWrite] / 1e6);
+}
+
+/// cudaEventRecord / cudaStreamWaitEvent and their driver twins: which
+/// stream and event (for naming the streams a capture forked and never
+/// joined). Returns false for other calls.
+bool readEventCall(CUpti_CallbackDomain Domain, CUpti_CallbackId Id,
+                   const void *Params, Event &E) {
+  auto *P = static_cast<void *const *>(Params);
+  bool Record = false, Wait = false;
+  if (Domain == CUPTI_CB_DOMAIN_RUNTIME_API) {
+    Record =
+        Id == CUPTI_RUNTIME_TRACE_CBID_cudaEventRecord_v3020 ||
+        Id == CUPTI_RUNTIME_TRACE_CBID_cudaEventRecord_ptsz_v7000 ||
+        Id == CUPTI_RUNTIME_TRACE_CBID_cudaEventRecordWithFlags_v11010 ||
+        Id == CUPTI_RUNTIME_TRACE_CBID_cudaEventRecordWithFlags_ptsz_v11010;
+    Wait = Id == CUPTI_RUNTIME_TRACE_CBID_cudaStreamWaitEvent_v3020 ||
+           Id == CUPTI_RUNTIME_TRACE_CBID_cudaStreamWaitEvent_ptsz_v7000;
+  } else {
+    Record = Id == CUPTI_DRIVER_TRACE_CBID_cuEventRecord ||
+             Id == CUPTI_DRIVER_TRACE_CBID_cuEventRecord_ptsz ||
+             Id == CUPTI_DRIVER_TRACE_CBID_cuEventRecordWithFlags ||
+             Id == CUPTI_DRIVER_TRACE_CBID_cuEventRecordWithFlags_ptsz;
+    Wait = Id == CUPTI_DRIVER_TRACE_CBID_cuStreamWaitEvent ||
+           Id == CUPTI_DRIVER_TRACE_CBID_cuStreamWaitEvent_ptsz;
+  }
+  if (!P || !(Record || Wait))
+    return false;
+  // Records are {event, stream, ...}; waits {stream, event, ...}.
+  E.CudaEvent = uint64_t(uintptr_t(P[Record ? 0 : 1]));
+  E.Stream = uint64_t(uintptr_t(P[Record ? 1 : 0]));
+  return true;
+}
+
+/// The kernel a launch call launches: its first parameter, or its second
+/// for the launches that take a configuration first.
+uint64_t launchedKernel(CUpti_CallbackDomain Domain, CUpti_CallbackId Id,
+                        const void *Params) {
+  auto *P = static_cast<void *const *>(Params);
+  bool ConfigFirst =
+      Domain == CUPTI_CB_DOMAIN_RUNTIME_API
+          ? (Id == CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernelExC_v11060 ||
+             Id == CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernelExC_ptsz_v11060)
+          : (Id == CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx ||
+             Id == CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz);
+  return uint64_t(uintptr_t(P[ConfigFirst ? 1 : 0]));
+}
+
 void onApi(CUpti_CallbackDomain Domain, CUpti_CallbackId Id,
            const CUpti_CallbackData *Data) {
+  if (TS.InProbe)
+    return;
   if (Data->callbackSite == CUPTI_API_ENTER) {
     if (TS.Depth++ == 0) {
       TS.NodesAtEntry = TS.NodesCreated;
@@ -302,9 +824,34 @@ void onApi(CUpti_CallbackDomain Domain, CUpti_CallbackId Id,
     noteStreamCreation(Domain, Id, Data->functionParams);
   if (TS.Depth != 0)
     return; // nested inside another API call of this thread
+  bool MadeNodes = TS.NodesCreated != TS.NodesAtEntry;
+  if (Lifecycle L = lifecycleOf(Domain, Id); L != Lifecycle::None)
+    onLifecycle(L, Data, Result, MadeNodes,
+                Data->functionName ? Data->functionName : "?");
   EventKind Kind = kindOf(Domain, Id);
-  if (Kind == EventKind::Call && !Active.any())
+  // A <<<>>> launch is three runtime calls: the configuration pushed and
+  // popped by the launch machinery, then the launch. Only the launch is
+  // the program's.
+  if (Domain == CUPTI_CB_DOMAIN_RUNTIME_API && Data->functionName &&
+      Data->functionName[0] == '_' &&
+      (std::strncmp(Data->functionName, "__cudaPushCallConfiguration", 27) ==
+           0 ||
+       std::strncmp(Data->functionName, "__cudaPopCallConfiguration", 26) == 0))
     return;
+  if (Kind == EventKind::Call && Domain == CUPTI_CB_DOMAIN_DRIVER_API &&
+      isLookup(Data->functionName))
+    return;
+  bool Fallback = false;
+  if (Kind == EventKind::Call && !Active.any()) {
+    // After a failed capture, the thread's next work calls are recorded:
+    // the same work running eagerly is a silent fallback.
+    if (TS.FallbackWindow <= 0)
+      return;
+    --TS.FallbackWindow;
+    if (!Data->functionName || !issuesStreamWork(Data->functionName))
+      return;
+    Fallback = true;
+  }
   EventSink *Sink = TheSink.load();
   if (!Sink || (Kind != EventKind::Call && !Data->functionParams))
     return; // cudaDeviceSynchronize and friends have no parameters
@@ -316,31 +863,74 @@ void onApi(CUpti_CallbackDomain Domain, CUpti_CallbackId Id,
   if (E.Result != 0)
     E.ResultName = resultName(Domain, E.Result);
   E.NodesCreated = int(TS.NodesCreated - TS.NodesAtEntry);
-  E.Frames = captureFrames();
+  E.AfterFailedCapture = Fallback;
+  if (Lifecycle L = lifecycleOf(Domain, Id);
+      L == Lifecycle::Kernel && Data->functionParams)
+    E.Kernel = launchedKernel(Domain, Id, Data->functionParams);
+  // Work the capture took in cleanly has nothing to report: no stack (a
+  // capture-heavy program makes thousands of these calls).
+  bool Clean = Kind == EventKind::Call && Result == 0 && MadeNodes && !Fallback;
+  if (!Clean)
+    E.Frames = timedFrames();
   if (Kind == EventKind::Call && Domain == CUPTI_CB_DOMAIN_DRIVER_API &&
       madeByRuntimeLibrary(E.Frames))
     return;
+  {
+    PhaseTimer T(PhasePython);
+    E.PyFrames = pythonStack();
+  }
+  if (Kind == EventKind::Call && Data->functionParams)
+    readEventCall(Domain, Id, Data->functionParams, E);
 
   switch (Kind) {
   case EventKind::BeginCapture:
     readBegin(Domain, Id, Data->functionParams, E);
     E.NonBlocking = streamIsNonBlocking(*E.Stream);
-    if (E.Result == 0)
+    if (E.Result == 0) {
       Active.begin(*E.Stream);
+      if (E.ToGraph) {
+        std::lock_guard<std::mutex> G(StateLock);
+        CaptureTarget[*E.Stream] = E.Graph;
+      }
+    } else {
+      TS.FallbackWindow = FallbackCalls;
+    }
     break;
   case EventKind::EndCapture: {
     // cudaStreamEndCapture and cuStreamEndCapture: {stream, graph*}.
+    // A capture begun with cudaStreamBeginCaptureToGraph may end with a
+    // null graph pointer: its nodes are in the graph it was begun with.
     auto *P =
         static_cast<const cuStreamEndCapture_params *>(Data->functionParams);
     E.Stream = uint64_t(uintptr_t(P->hStream));
     Active.end(*E.Stream);
+    uint64_t Target = 0;
+    {
+      std::lock_guard<std::mutex> G(StateLock);
+      auto It = CaptureTarget.find(*E.Stream);
+      if (It != CaptureTarget.end()) {
+        Target = It->second;
+        CaptureTarget.erase(It);
+      }
+    }
     if (E.Result == 0 && P->phGraph && *P->phGraph) {
       E.GraphReturned = true;
-      std::lock_guard<std::mutex> G(StateLock);
-      auto It = GraphNodes.find(uint64_t(uintptr_t(*P->phGraph)));
-      if (It != GraphNodes.end())
-        E.GraphNodes = It->second;
+      E.Graph = uint64_t(uintptr_t(*P->phGraph));
+    } else if (E.Result == 0) {
+      E.Graph = Target;
     }
+    if (E.Graph) {
+      GraphSummary S = inspectGraph(CUgraph(uintptr_t(E.Graph)), true);
+      E.GraphNodes = std::move(S.Types);
+      E.Collectives = std::move(S.Collectives);
+      std::lock_guard<std::mutex> G(StateLock);
+      if (CapturedKernels.size() > 4096)
+        CapturedKernels.clear();
+      auto K = E.GraphNodes.find("kernel");
+      CapturedKernels[E.Graph] = K == E.GraphNodes.end() ? 0 : K->second;
+    }
+    if (E.Result != 0)
+      TS.FallbackWindow = FallbackCalls;
     break;
   }
   case EventKind::ExchangeMode:
@@ -354,23 +944,17 @@ void onApi(CUpti_CallbackDomain Domain, CUpti_CallbackId Id,
   }
   E.Seq = nextSequence();
   E.Thread = currentThreadId();
-  Sink->write(E);
+  ++Prof.Events;
+  PhaseTimer T(PhaseWrite);
+  if (Clean)
+    Sink->defer(E);
+  else
+    Sink->write(E);
 }
 
 void onResource(CUpti_CallbackId Id, const CUpti_ResourceData *Data) {
-  auto *G = Data
-                ? static_cast<const CUpti_GraphData *>(Data->resourceDescriptor)
-                : nullptr;
-  if (!G)
-    return;
-  if (Id == CUPTI_CBID_RESOURCE_GRAPHNODE_CREATED) {
+  if (Id == CUPTI_CBID_RESOURCE_GRAPHNODE_CREATED && !TS.InProbe)
     ++TS.NodesCreated;
-    std::lock_guard<std::mutex> L(StateLock);
-    ++GraphNodes[uint64_t(uintptr_t(G->graph))][nodeTypeName(G->nodeType)];
-  } else if (Id == CUPTI_CBID_RESOURCE_GRAPH_DESTROY_STARTING) {
-    std::lock_guard<std::mutex> L(StateLock);
-    GraphNodes.erase(uint64_t(uintptr_t(G->graph)));
-  }
 }
 
 void CUPTIAPI callback(void *, CUpti_CallbackDomain Domain, CUpti_CallbackId Id,
@@ -410,13 +994,13 @@ bool startCupti(EventSink *Sink, std::string &Error) {
              "enabling driver API callbacks") ||
       !Check(cuptiEnableCallback(1, Subscriber, CUPTI_CB_DOMAIN_RESOURCE,
                                  CUPTI_CBID_RESOURCE_GRAPHNODE_CREATED),
-             "enabling graph-node callbacks") ||
-      !Check(cuptiEnableCallback(1, Subscriber, CUPTI_CB_DOMAIN_RESOURCE,
-                                 CUPTI_CBID_RESOURCE_GRAPH_DESTROY_STARTING),
-             "enabling graph callbacks")) {
+             "enabling graph-node callbacks")) {
     Started = false;
     return false;
   }
+  const char *P = std::getenv("CAPTURE_PROBE_PROFILE");
+  Prof.On = P && *P && std::string(P) != "0";
+  std::atexit(writeLaunchCounts);
   return true;
 }
 

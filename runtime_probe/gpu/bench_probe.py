@@ -16,7 +16,7 @@ import time
 probe, bench, out_dir = sys.argv[1:4]
 rounds = int(sys.argv[4]) if len(sys.argv) > 4 else 5
 sanitizer = shutil.which("compute-sanitizer") or "/usr/local/cuda/bin/compute-sanitizer"
-workloads = [("replay", 20000), ("capture", 500)]
+workloads = [("replay", 20000), ("capture", 1000)]
 report = os.path.join(out_dir, "bench-report.json")
 runners = {
     "plain": lambda w: [bench, w[0], str(w[1])],

@@ -6,9 +6,18 @@
 #            and non-blocking streams x three modes, checked against the table
 #   harness  probe_region(): clean, diverging, failing, relaxed regions
 #   torch    .item() and torch.empty in torch.cuda.graph, and a clean region
+#   lifecycle lifecycle.cu's scenarios: node types, capture-to-graph, graph
+#            lifecycle, unjoined streams, other threads, silent fallback,
+#            the sticky error, call sites (-g, -lineinfo, static runtime)
+#   torch    (also) correct PyTorch under --fail-on any: torch.cuda.graph,
+#            make_graphed_callables, torch.compile(mode="reduce-overhead")
+#   samples  (with SAMPLES=DIR: NVIDIA/cuda-samples exported there) the graph
+#            samples, built with -lineinfo, under --fail-on any
+#   ranks    (two GPUs) a two-rank NCCL program captured per rank, reports
+#            compared with capture-probe compare (same, and diverging)
 #   example  examples/decode_loop under the probe (report kept for --confirm)
 #   bench    (with --bench) the probe's overhead vs plain and compute-sanitizer
-# Reports and logs go to $OUT (the device tool's folder) or build-gpu/out.
+# ONLY=suite,suite runs a subset. Reports and logs go to $OUT (the device tool's folder) or build-gpu/out.
 set -uo pipefail
 ROOT="$(cd "$(dirname "$0")/../.." && pwd)"
 BENCH=0
@@ -35,16 +44,29 @@ declare -a RESULTS
 status=0
 suite() {
   local name=$1; shift
+  # ONLY=a,b runs just those suites (for iterating on the device machine).
+  if [ -n "${ONLY:-}" ] && [[ ",$ONLY," != *",$name,"* ]]; then return; fi
   echo "== $name"
   if "$@"; then RESULTS+=("PASS  $name"); else RESULTS+=("FAIL  $name"); status=1; fi
 }
 suite unit "$BUILD/tests/capture-probe-unittests" --gtest_brief=1
 suite rows python3 "$ROOT/runtime_probe/gpu/check_rows.py" "$PROBE" "$BUILD/gpu/rows" "$OUTDIR"
 suite harness "$BUILD/gpu/harness-test" --gtest_brief=1
+suite lifecycle python3 "$ROOT/runtime_probe/gpu/check_lifecycle.py" "$PROBE" "$BUILD/gpu" "$OUTDIR"
 if python3 -c 'import torch; assert torch.cuda.is_available()' 2>/dev/null; then
   suite torch python3 "$ROOT/runtime_probe/gpu/check_torch.py" "$PROBE" "$OUTDIR"
 else
   RESULTS+=("SKIP  torch (no PyTorch with CUDA)")
+fi
+if [ -n "${SAMPLES:-}" ]; then
+  suite samples python3 "$ROOT/runtime_probe/gpu/check_samples.py" "$PROBE" "$SAMPLES" "$OUTDIR"
+else
+  RESULTS+=("SKIP  samples (set SAMPLES to an export of NVIDIA/cuda-samples)")
+fi
+if [ "$(nvidia-smi -L | grep -c '^GPU')" -ge 2 ] && python3 -c 'import torch.distributed' 2>/dev/null; then
+  suite ranks python3 "$ROOT/runtime_probe/gpu/check_ranks.py" "$PROBE" "$OUTDIR"
+else
+  RESULTS+=("SKIP  ranks (needs two GPUs and PyTorch with NCCL)")
 fi
 suite example python3 "$ROOT/runtime_probe/gpu/check_example.py" "$PROBE" "$ROOT" "$OUTDIR"
 if [ "$BENCH" = 1 ]; then

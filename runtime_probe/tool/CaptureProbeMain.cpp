@@ -14,6 +14,8 @@
 #include "capture_probe/ApiCatalog.h"
 #include "capture_probe/CaptureTracker.h"
 #include "capture_probe/EventLog.h"
+#include "capture_probe/Lifecycle.h"
+#include "capture_probe/RankCompare.h"
 #include "capture_probe/Report.h"
 #include "capture_probe/Strings.h"
 #include "capture_probe/Symbolizer.h"
@@ -37,19 +39,29 @@ namespace {
 
 const char *Usage = R"(usage: capture-probe run [options] -- PROGRAM [ARGS...]
        capture-probe show REPORT.json
+       capture-probe compare REPORT.json REPORT.json...
 
 Runs a CUDA (or HIP) program with the capture probe injected and reports,
 for every stream capture it makes: where it began and ended, its mode and
 stream, every API call made while it was active with its result, the first
 error, allocations, synchronisations, work that ran outside the graph, and
-the graph's nodes by type.
+the graph's nodes by type; and what became of the graphs (instantiations,
+launches, churn, graphs never launched, silent fallbacks, graph coverage).
+Identical captures are reported once, with a count.
+
+compare takes one report per rank of a multi-process run and reports the
+first capture whose collective (NCCL) kernels differ between ranks: such
+graphs hang at replay. Exit 1 if they differ, 0 if not.
 
 run options:
   --report FILE       where to write the JSON report (default:
                       capture-probe-report.json)
   --fail-on CLASS     exit 1 if a call of this class was seen (repeatable, or
                       comma-separated): error, allocation, sync, query, eager,
-                      uncaptured-work, invalidated, capture-failed, any
+                      uncaptured-work, invalidated, capture-failed,
+                      never-launched, capture-churn, instantiate-per-launch,
+                      silent-fallback, lifecycle (the four before),
+                      freed-while-held, any
   --backend cuda|hip  cuda (default): CUPTI injection; hip: LD_PRELOAD
                       interposer over libamdhip64
   --library PATH      the injection library (default: found beside this tool)
@@ -239,10 +251,18 @@ int run(const RunOptions &O) {
       removeTree(LogDir);
       return fail(Error);
     }
-    for (CaptureRecord &C : trackCaptures(Events, Catalog)) {
-      C.Id = NextId++;
+    Coverage Cover;
+    std::vector<CaptureRecord> Caps = trackCaptures(Events, Catalog, &Cover);
+    analyzeLifecycle(Caps, Cover);
+    for (CaptureRecord &C : Caps)
+      C.Id = C.LastId = NextId++;
+    aggregateIdentical(Caps);
+    for (CaptureRecord &C : Caps)
       R.Captures.push_back(std::move(C));
-    }
+    R.Graphs.Known |= Cover.Known;
+    R.Graphs.GraphLaunches += Cover.GraphLaunches;
+    R.Graphs.GraphKernels += Cover.GraphKernels;
+    R.Graphs.EagerKernels += Cover.EagerKernels;
   }
   removeTree(LogDir);
   if (Logs.empty()) {
@@ -265,9 +285,14 @@ int run(const RunOptions &O) {
                  O.Report.c_str());
   }
   std::set<std::string> Seen = R.allClasses();
-  for (const std::string &K : O.FailOn)
-    if (K == "any" ? !Seen.empty() : Seen.count(K) > 0)
+  for (const std::string &K : O.FailOn) {
+    bool Hit = K == "any" ? !Seen.empty() : Seen.count(K) > 0;
+    if (K == "lifecycle")
+      for (const std::string &L : lifecycleClasses())
+        Hit |= Seen.count(L) > 0;
+    if (Hit)
       return 1;
+  }
   return ProgramExit;
 }
 
@@ -301,9 +326,24 @@ int main(int Argc, char **Argv) {
       return fail("'show' takes one report file");
     return show(Args[1]);
   }
+  if (Args[0] == "compare") {
+    if (Args.size() < 3)
+      return fail("'compare' takes two or more reports, one per rank");
+    std::vector<ProbeReport> Ranks(Args.size() - 1);
+    for (size_t I = 1; I < Args.size(); ++I) {
+      std::string Error;
+      if (!readReport(Args[I], Ranks[I - 1], Error))
+        return fail(Error);
+    }
+    std::string Text;
+    bool Same = compareRanks(
+        Ranks, std::vector<std::string>(Args.begin() + 1, Args.end()), Text);
+    std::fputs(Text.c_str(), stdout);
+    return Same ? 0 : 1;
+  }
   if (Args[0] != "run")
     return fail("unknown command '" + Args[0] +
-                "' (expected 'run' or 'show'; see --help)");
+                "' (expected 'run', 'show' or 'compare'; see --help)");
 
   RunOptions O;
   size_t I = 1;
@@ -327,10 +367,12 @@ int main(int Argc, char **Argv) {
       if (!Value(V))
         return fail("--fail-on needs a class");
       for (const std::string &K : split(V, ',')) {
-        if (K != "any" && !knownClasses().count(K))
+        if (K != "any" && K != "lifecycle" && !knownClasses().count(K))
           return fail("--fail-on: unknown class '" + K +
                       "' (error, allocation, sync, query, eager, "
-                      "uncaptured-work, invalidated, capture-failed, any)");
+                      "uncaptured-work, invalidated, capture-failed, "
+                      "never-launched, capture-churn, instantiate-per-launch, "
+                      "silent-fallback, lifecycle, freed-while-held, any)");
         O.FailOn.insert(K);
       }
     } else if (A == "--backend") {

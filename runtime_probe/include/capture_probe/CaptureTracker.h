@@ -25,21 +25,50 @@ public:
   void consume(const Event &E);
   /// Closes the run: captures still active never ended.
   std::vector<CaptureRecord> finish();
+  /// Graph launches and kernels counted over the run (after finish()).
+  const Coverage &coverage() const { return Cover; }
 
 private:
   CallRecord classify(const Event &E, const CaptureRecord &C,
                       CaptureMode ThreadMode) const;
+  void endCapture(const Event &E, CaptureRecord C);
+  void followStreams(CaptureRecord &C, const CallRecord &R);
+  void consumeLifecycle(const Event &E);
+  void matchFallback(const Event &E);
+  CaptureRecord *done(unsigned Id);
+
+  /// An executable graph: the capture whose graph it runs, its kernels, the
+  /// launches already credited.
+  struct Exec {
+    unsigned Capture = 0;
+    uint64_t Kernels = 0, Credited = 0;
+    bool Launched = false;
+    std::optional<CallRecord> Freed; // memory it uses, freed while it lived
+  };
 
   const ApiCatalog &Catalog;
   std::vector<CaptureRecord> Done;
   std::vector<CaptureRecord> Active; // in begin order
   std::map<uint64_t, CaptureMode> ThreadModes;
+  std::map<uint64_t, unsigned> GraphCapture; // graph handle -> capture id
+  std::map<uint64_t, Exec> Execs;
+  std::map<uint64_t, unsigned> FailedOnThread; // thread -> failed capture
+  // Per active capture id: streams forked in (stream -> index of the forking
+  // call), events recorded on its streams (event -> stream).
+  std::map<unsigned, std::map<uint64_t, size_t>> Forked;
+  std::map<unsigned, std::map<uint64_t, uint64_t>> Recorded;
+  Coverage Cover;
   unsigned NextId = 1;
 };
 
 /// Convenience: all of \p Events through a tracker.
 std::vector<CaptureRecord> trackCaptures(const std::vector<Event> &Events,
-                                         const ApiCatalog &Catalog);
+                                         const ApiCatalog &Catalog,
+                                         Coverage *Cover = nullptr);
+
+/// Whether an API call returns the thread's last error rather than failing
+/// itself (cudaGetLastError, cudaPeekAtLastError and the HIP twins).
+bool reportsLastError(const std::string &Api);
 
 } // namespace capture_probe
 

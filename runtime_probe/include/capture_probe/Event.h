@@ -28,7 +28,28 @@ std::optional<CaptureMode> parseMode(const std::string &S);
 /// The CUDA and HIP enums share these values.
 std::optional<CaptureMode> modeFromEnum(int Value);
 
-enum class EventKind { Call, BeginCapture, EndCapture, ExchangeMode };
+/// Call, BeginCapture, EndCapture, ExchangeMode: made while a capture was
+/// active (begin, end and mode switches always). The graph lifecycle kinds
+/// are recorded whatever is capturing: Instantiate (Graph -> Exec, with the
+/// graph's kernel-node count), FirstLaunch (an exec's first launch; later
+/// ones are only counted), ExecUpdate, Launches (an exec's launch count, at
+/// its destruction or at exit) and Totals (at exit: kernels launched outside
+/// any graph), FreedWhileHeld (a free of memory that a live executable
+/// graph's nodes use: Exec, Count = the allocation) and StaleLaunch (the
+/// first launch of such a graph after the free).
+enum class EventKind {
+  Call,
+  BeginCapture,
+  EndCapture,
+  ExchangeMode,
+  Instantiate,
+  FirstLaunch,
+  ExecUpdate,
+  Launches,
+  Totals,
+  FreedWhileHeld,
+  StaleLaunch
+};
 
 struct Event {
   uint64_t Seq = 0;
@@ -51,8 +72,28 @@ struct Event {
   bool GraphReturned = false;
   std::map<std::string, int> GraphNodes;
 
-  /// Return addresses as "module+0xoffset", innermost first.
+  // Lifecycle: the graph and executable graph handles; Count is the
+  // launch count (Launches), the kernel nodes (Instantiate) or the kernels
+  // launched outside graphs (Totals).
+  uint64_t Graph = 0, Exec = 0;
+  uint64_t Count = 0;
+  /// cudaEventRecord / cudaStreamWaitEvent: the event (Stream: the stream).
+  std::optional<uint64_t> CudaEvent;
+  /// Kernel launches: the kernel (host stub or CUfunction), which names the
+  /// work when its call stack is not recorded.
+  uint64_t Kernel = 0;
+  /// EndCapture: the graph's collective (NCCL) kernels, in node order.
+  std::vector<std::string> Collectives;
+  /// Made by the thread within a few calls after its capture failed.
+  bool AfterFailedCapture = false;
+
+  /// Return addresses as "module+0xoffset", innermost first. Left empty
+  /// for work a capture took in cleanly (it made nodes and succeeded):
+  /// nothing to report there, and a capture-heavy program makes thousands.
   std::vector<std::string> Frames;
+  /// For Python programs: the Python stack, innermost first, as
+  /// "file:line:function".
+  std::vector<std::string> PyFrames;
 };
 
 } // namespace capture_probe

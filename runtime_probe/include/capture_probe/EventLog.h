@@ -24,6 +24,10 @@ class EventSink {
 public:
   virtual ~EventSink() = default;
   virtual void write(const Event &E) = 0;
+  /// An event with nothing to report (work a capture took in cleanly): it
+  /// may be held back and written with the thread's next event, saving a
+  /// write per call in capture-heavy programs.
+  virtual void defer(const Event &E) { write(E); }
 };
 
 /// Appends one JSON object per line; thread-safe; flushes every line.
@@ -37,8 +41,14 @@ public:
   const std::string &path() const { return ResolvedPath; }
   const std::string &error() const { return Error; }
   void write(const Event &E) override;
+  /// Held in a per-thread buffer until the thread's next write() (or 64
+  /// KiB, or exit): a program that dies loses only such events.
+  void defer(const Event &E) override;
+  /// Writes the calling thread's held events.
+  void flushThread();
 
 private:
+  void append(std::string &Lines);
   std::mutex Lock;
   std::FILE *File = nullptr;
   std::string ResolvedPath, Error;

@@ -49,8 +49,24 @@ inline constexpr const char *Invalidated = "invalidated";
 inline constexpr const char *CaptureFailed = "capture-failed";
 /// A harness-level class: replays differed from eager runs.
 inline constexpr const char *Divergence = "divergence";
+// Graph lifecycle classes (capture level, from a whole run):
+/// captured (and maybe instantiated) but never launched: the work ran
+/// eagerly or not at all
+inline constexpr const char *NeverLaunched = "never-launched";
+/// the same capture site captured again and again, each graph launched at
+/// most once on average: capturing costs more than it saves
+inline constexpr const char *CaptureChurn = "capture-churn";
+/// one capture's graph instantiated again and again, about once per launch
+inline constexpr const char *InstantiatePerLaunch = "instantiate-per-launch";
+/// the capture failed and the same work then ran eagerly on that thread
+inline constexpr const char *SilentFallback = "silent-fallback";
+/// memory a live instantiated graph of this capture uses was freed, and the
+/// graph was launched again: it read or wrote freed (or reused) memory
+inline constexpr const char *FreedWhileHeld = "freed-while-held";
 } // namespace classes
 const std::set<std::string> &knownClasses();
+/// The lifecycle classes: what `--fail-on lifecycle` names.
+const std::set<std::string> &lifecycleClasses();
 
 struct CallRecord {
   uint64_t Seq = 0;
@@ -64,7 +80,20 @@ struct CallRecord {
   std::string Expected; // catalog behaviour in the effective mode
   std::string EffectiveMode;
   bool FirstError = false;
-  bool OtherThread = false;        // made by a thread other than the capture's
+  bool OtherThread = false; // made by a thread other than the capture's
+  /// cudaGetLastError / cudaPeekAtLastError returning an earlier call's
+  /// error: not an error of its own.
+  bool ReportsEarlierError = false;
+  /// An allocation by the framework's caching allocator growing the graph's
+  /// private memory pool (relaxed mode, switched to by the allocator): legal,
+  /// not the user's allocation.
+  bool PoolGrowth = false;
+  /// Stream-ordering calls: the event recorded or waited for.
+  std::optional<uint64_t> CudaEvent;
+  uint64_t Kernel = 0;
+  std::vector<std::string> PyFrames; // raw "file:line:function"
+  /// Python programs: the innermost user Python frames, innermost first.
+  std::vector<SourceFrame> PyStack;
   std::vector<std::string> Frames; // raw
   std::optional<SourceFrame> Site; // first frame in user code
   std::vector<SourceFrame> Stack;  // user frames, innermost first
@@ -83,7 +112,32 @@ struct CaptureRecord {
   std::map<std::string, int> GraphNodes;
   std::vector<CallRecord> Calls;
   std::set<std::string>
-      Classes; // union of its calls' classes (+ capture-failed)
+      Classes; // union of its calls' classes (+ capture-failed, lifecycle)
+  /// Identical captures (same sites, calls, results and outcome) are kept
+  /// once: how many there were, and the last one's id.
+  unsigned Repeats = 1;
+  unsigned LastId = 0;
+  /// The graph's collective (NCCL) kernels in node order.
+  std::vector<std::string> Collectives;
+  /// Lifecycle: instantiations of its graph, and launches of those.
+  unsigned Instantiations = 0;
+  uint64_t Launches = 0;
+  uint64_t Graph = 0; // handle, for the lifecycle (not in the report)
+  /// Streams forked into the capture (waited on one of its events) and not
+  /// joined back by the end: the call that forked each.
+  std::vector<CallRecord> Unjoined;
+  /// Work that ran eagerly on the thread after this capture failed, at the
+  /// site of a call made during the capture (the first such call).
+  std::optional<CallRecord> Fallback;
+  /// The free of memory its instantiated graph used, and the launch after.
+  std::optional<CallRecord> StaleFree, StaleLaunch;
+};
+
+/// Graph coverage: kernels that ran inside graph launches against kernels
+/// launched outside graphs (counted by the probe over the whole run).
+struct Coverage {
+  bool Known = false;
+  uint64_t GraphLaunches = 0, GraphKernels = 0, EagerKernels = 0;
 };
 
 struct Divergence {
@@ -100,6 +154,7 @@ struct ProbeReport {
   std::string Note; // e.g. "killed by signal 6"
   std::vector<CaptureRecord> Captures;
   std::vector<Divergence> Divergences;
+  Coverage Graphs;
 
   /// Every class seen, at call, capture and harness level.
   std::set<std::string> allClasses() const;

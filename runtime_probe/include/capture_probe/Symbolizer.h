@@ -47,6 +47,14 @@ private:
   std::map<std::string, std::vector<SourceFrame>> Cache;
 };
 
+/// nvcc's intermediate file "tmpxft_<ids>_<stem>.cudafe1.cpp" (what a
+/// program built without host line info names) as the source "<stem>.cu";
+/// any other name unchanged.
+std::string sourceOfIntermediate(const std::string &File);
+
+/// Python frames recorded as "file:line:function", as source frames.
+std::vector<SourceFrame> pythonFrames(const std::vector<std::string> &Raw);
+
 /// Splits "module+0xoffset"; false if malformed.
 bool splitRawFrame(const std::string &Raw, std::string &Module,
                    uint64_t &Offset);

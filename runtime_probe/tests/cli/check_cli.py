@@ -70,6 +70,25 @@ with tempfile.TemporaryDirectory() as tmp:
     expect(["run", "--quiet", "--report", report, "--", "sh", "-c", "kill -TERM $$"], 143)
     if "killed by signal 15" not in json.load(open(report)).get("note", ""):
         failures.append("signal not noted")
+    # --fail-on lifecycle is accepted (the four lifecycle classes).
+    expect(["run", "--quiet", "--report", report, "--fail-on",
+            "lifecycle,never-launched", "--", "true"], 0)
+    # compare: usage, bad input, and two reports of ranks.
+    expect(["compare", report], 2, "'compare' takes two or more reports")
+    expect(["compare", report, bad], 2, "not valid JSON")
+    def rank(name, kernels):
+        path = os.path.join(tmp, name)
+        caps = [{"id": i + 1, "begin": {"seq": 1, "api": "cudaStreamBeginCapture",
+                                        "result": 0}, "succeeded": True,
+                 "collectives": k} for i, k in enumerate(kernels)]
+        json.dump({"format": "capture-probe-report", "version": 1,
+                   "captures": caps}, open(path, "w"))
+        return path
+    a = rank("a.json", [["ncclDevKernel_AllReduce"]])
+    b = rank("b.json", [["ncclDevKernel_AllReduce"]])
+    c = rank("c.json", [["ncclDevKernel_AllGather"]])
+    expect(["compare", a, b], 0, stdout_has="same collectives in the same order")
+    expect(["compare", a, c], 1, stdout_has="divergence at the 1st graph")
     # The default report path is in the working directory.
     expect(["run", "--quiet", "--", "true"], 0, cwd=tmp)
     if not os.path.exists(os.path.join(tmp, "capture-probe-report.json")):

@@ -66,6 +66,50 @@ TEST(Symbolizer, RuntimeFramesAreNotUserCode) {
   EXPECT_TRUE(Symbolizer::isRuntimeFrame(F));
 }
 
+TEST(Symbolizer, ALineInTheUsersFileIsUserCodeWhateverItsFunctionName) {
+  // A lambda run by std::thread, inlined into the runner: addr2line names
+  // the runner, at the lambda's line.
+  SourceFrame F;
+  F.Module = "/app/prog";
+  F.Function = "std::thread::_State_impl<std::thread::_Invoker<std::tuple<"
+               "twoThread()::{lambda()#1}> > >::_M_run()";
+  F.File = "/src/app.cu";
+  F.Line = 177;
+  EXPECT_FALSE(Symbolizer::isRuntimeFrame(F));
+  F.File = "/usr/include/c++/12/bits/std_thread.h";
+  EXPECT_TRUE(Symbolizer::isRuntimeFrame(F));
+}
+
+TEST(Symbolizer, CallsInsideCudaLibrariesAreReportedAtTheUsersCall) {
+  SourceFrame F;
+  F.Function = "cublasLtMatmul"; // a wrong symbol, in the library
+  for (const char *M : {"/usr/local/cuda/lib64/libcublasLt.so.13",
+                        "/usr/local/cuda/lib64/libcublas.so.13",
+                        "/usr/local/cuda/lib64/libcusparse.so.12",
+                        "/usr/lib/x86_64-linux-gnu/libnccl.so.2"}) {
+    F.Module = M;
+    EXPECT_TRUE(Symbolizer::isRuntimeFrame(F)) << M;
+  }
+}
+
+TEST(Symbolizer, NvccIntermediateFilesNameTheirSource) {
+  EXPECT_EQ(
+      sourceOfIntermediate("tmpxft_00007c65_00000000-6_lifecycle.cudafe1.cpp"),
+      "lifecycle.cu");
+  EXPECT_EQ(
+      sourceOfIntermediate("/tmp/tmpxft_0001_00000000-6_my_app.cudafe1.cpp"),
+      "my_app.cu");
+  EXPECT_EQ(sourceOfIntermediate("/src/app.cu"), "/src/app.cu");
+}
+
+TEST(Symbolizer, PythonFramesBecomeSourceFrames) {
+  auto Frames = pythonFrames({"/work/model.py:42:forward", "bad"});
+  ASSERT_EQ(Frames.size(), 1u);
+  EXPECT_EQ(Frames[0].File, "/work/model.py");
+  EXPECT_EQ(Frames[0].Line, 42u);
+  EXPECT_EQ(Frames[0].Function, "forward");
+}
+
 TEST(Symbolizer, MissingModulesKeepTheirRawFrame) {
   Symbolizer S;
   S.resolve({"/no/such/module.so+0x10", "garbage"});

@@ -1,0 +1,115 @@
+//===- Lifecycle.cpp - Graph lifecycle findings and identical captures ----===//
+
+#include "capture_probe/Lifecycle.h"
+#include <map>
+
+namespace capture_probe {
+
+const std::set<std::string> &lifecycleClasses() {
+  static const std::set<std::string> K = {
+      classes::NeverLaunched, classes::CaptureChurn,
+      classes::InstantiatePerLaunch, classes::SilentFallback};
+  return K;
+}
+
+/// Where a capture began: its raw native frames and its Python frames.
+static std::string siteKey(const CaptureRecord &C) {
+  std::string Key;
+  for (const std::string &F : C.Begin.Frames)
+    Key += F + ";";
+  Key += "|";
+  for (const std::string &F : C.Begin.PyFrames)
+    Key += F + ";";
+  return Key;
+}
+
+void analyzeLifecycle(std::vector<CaptureRecord> &Captures,
+                      const Coverage &Cover) {
+  if (!Cover.Known)
+    return; // a backend that does not follow the lifecycle (HIP)
+  struct Site {
+    std::vector<CaptureRecord *> Captures;
+    unsigned Instantiations = 0;
+    uint64_t Launches = 0;
+  };
+  std::map<std::string, Site> Sites;
+  for (CaptureRecord &C : Captures) {
+    if (!C.Succeeded)
+      continue;
+    Site &S = Sites[siteKey(C)];
+    S.Captures.push_back(&C);
+    S.Instantiations += C.Instantiations;
+    S.Launches += C.Launches;
+  }
+  for (auto &KV : Sites) {
+    Site &S = KV.second;
+    size_t N = S.Captures.size();
+    for (CaptureRecord *C : S.Captures) {
+      // A capture into an existing graph (a conditional node's body, say)
+      // runs when the graph holding it does: not followed. An empty graph
+      // does nothing (PyTorch captures one to keep a memory pool alive).
+      bool Empty = true;
+      for (const auto &KV : C->GraphNodes)
+        Empty &= KV.second == 0;
+      if (S.Launches == 0 && !C->ToGraph && !Empty)
+        C->Classes.insert(classes::NeverLaunched);
+      if (N >= ChurnCaptures && S.Launches > 0 && S.Launches <= N)
+        C->Classes.insert(classes::CaptureChurn);
+      if (C->Instantiations >= ChurnCaptures &&
+          C->Launches <= C->Instantiations)
+        C->Classes.insert(classes::InstantiatePerLaunch);
+    }
+  }
+}
+
+/// What makes two captures the same, ids and handles left out.
+static std::string signature(const CaptureRecord &C) {
+  std::string S = C.Mode + "|" + (C.Succeeded ? "ok" : "failed") + "|";
+  auto Call = [&](const CallRecord &K) {
+    S += K.Api + "," + std::to_string(K.Result) + ",";
+    for (const std::string &X : K.Classes)
+      S += X + " ";
+    for (const std::string &F : K.Frames)
+      S += F + " ";
+    for (const std::string &F : K.PyFrames)
+      S += F + " ";
+    S += K.PoolGrowth ? "p" : "";
+    S += ";";
+  };
+  Call(C.Begin);
+  if (C.End)
+    Call(*C.End);
+  for (const CallRecord &K : C.Calls)
+    Call(K);
+  for (const auto &KV : C.GraphNodes)
+    S += KV.first + "=" + std::to_string(KV.second) + ",";
+  for (const std::string &X : C.Classes)
+    S += X + ",";
+  for (const std::string &X : C.Collectives)
+    S += X + ",";
+  S += C.NonBlocking ? (*C.NonBlocking ? "nb" : "b") : "?";
+  S += std::to_string(C.Unjoined.size()) + (C.Fallback ? "f" : "");
+  return S;
+}
+
+void aggregateIdentical(std::vector<CaptureRecord> &Captures) {
+  std::map<std::string, size_t> Seen; // signature -> index in Out
+  std::vector<CaptureRecord> Out;
+  for (CaptureRecord &C : Captures) {
+    std::string Sig = signature(C);
+    auto It = Seen.find(Sig);
+    if (It == Seen.end()) {
+      Seen[Sig] = Out.size();
+      Out.push_back(std::move(C));
+      continue;
+    }
+    CaptureRecord &First = Out[It->second];
+    First.Repeats += C.Repeats;
+    First.LastId = C.LastId;
+    First.Instantiations += C.Instantiations;
+    First.Launches += C.Launches;
+  }
+  Captures.swap(Out);
+}
+
+} // namespace capture_probe

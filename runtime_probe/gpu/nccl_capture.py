@@ -1,0 +1,48 @@
+"""One rank of a two-rank program that captures NCCL all-reduces in CUDA
+graphs (check_ranks.py starts two, each under capture-probe).
+  same     both ranks capture the same collectives, then replay them
+  diverge  rank 1 captures an all-gather where rank 0 captures an
+           all-reduce (the graphs are not replayed: they would hang)"""
+import os
+import sys
+
+import torch
+import torch.distributed as dist
+
+mode = sys.argv[1]
+rank = int(os.environ["RANK"])
+torch.cuda.set_device(rank)
+dist.init_process_group("nccl", device_id=torch.device("cuda", rank))
+x = torch.ones(1 << 20, device="cuda")
+gathered = torch.empty(2 << 20, device="cuda")
+s = torch.cuda.Stream()
+s.wait_stream(torch.cuda.current_stream())
+with torch.cuda.stream(s):
+    for _ in range(3):  # warm-up outside capture
+        dist.all_reduce(x)
+        dist.all_gather_into_tensor(gathered, x)
+torch.cuda.current_stream().wait_stream(s)
+torch.cuda.synchronize()
+
+g1 = torch.cuda.CUDAGraph()
+with torch.cuda.graph(g1):
+    dist.all_reduce(x)
+g2 = torch.cuda.CUDAGraph()
+with torch.cuda.graph(g2):
+    if mode == "diverge" and rank == 1:
+        dist.all_gather_into_tensor(gathered, x)  # DIVERGES
+    else:
+        dist.all_reduce(x)
+torch.cuda.synchronize()
+if mode == "same":
+    for _ in range(3):
+        g1.replay()
+        g2.replay()
+    torch.cuda.synchronize()
+    print(f"rank {rank}: x[0] = {x[0].item()}")
+else:
+    print(f"rank {rank}: captured, not replayed")
+# destroy_process_group() waits forever here with the graphs alive (seen on
+# two H200s without the probe): leave without tearing NCCL down.
+sys.stdout.flush()
+os._exit(0)

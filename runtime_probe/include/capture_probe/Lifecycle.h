@@ -1,0 +1,33 @@
+//===- Lifecycle.h - What happened to the graphs captured -------*- C++ -*-===//
+//
+// After tracking: per capture site (the begin call's native and Python
+// frames), how often it was captured, how often its graphs were
+// instantiated and launched. A site whose graphs never launched, one that
+// captures about once per launch (churn), and a graph instantiated about
+// once per launch get lifecycle classes. Then identical captures (same
+// sites, calls, results, outcome) are folded into one with a count, so a
+// solver that captures thousands of times gives a report of one capture.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CAPTURE_PROBE_LIFECYCLE_H
+#define CAPTURE_PROBE_LIFECYCLE_H
+
+#include "capture_probe/Report.h"
+
+namespace capture_probe {
+
+/// Captures at one site (or instantiations of one graph) from which churn
+/// is reported.
+inline constexpr unsigned ChurnCaptures = 3;
+
+void analyzeLifecycle(std::vector<CaptureRecord> &Captures,
+                      const Coverage &Cover);
+
+/// Folds identical captures into the first, with Repeats and LastId set and
+/// lifecycle counts summed.
+void aggregateIdentical(std::vector<CaptureRecord> &Captures);
+
+} // namespace capture_probe
+
+#endif // CAPTURE_PROBE_LIFECYCLE_H
