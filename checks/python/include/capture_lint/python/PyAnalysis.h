@@ -1,0 +1,88 @@
+//===- PyAnalysis.h - capture-lint for PyTorch Python code ------*- C++ -*-===//
+//
+// The Python front end: finds CUDA graph capture regions in PyTorch code
+// (`with torch.cuda.graph(g):`, `g.capture_begin()` ... `g.capture_end()`,
+// callables given to `torch.cuda.make_graphed_callables`, functions marked
+// `# capture-lint: captured` or named "captured" in .capture-lint.json) and
+// reports the catalog's hazards in them, following calls into functions and
+// methods of the analysed package. Findings use the C++ checks' names and
+// land in the same report records (tool/lib/PythonRunner.cpp).
+// See docs/python.md.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CAPTURE_LINT_PYTHON_PYANALYSIS_H
+#define CAPTURE_LINT_PYTHON_PYANALYSIS_H
+
+#include "capture_lint/Catalog.h"
+
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace capture_lint::python {
+
+struct PyLocation {
+  std::string File; // absolute
+  unsigned Offset = 0, Line = 0, Column = 0;
+  std::string LineText;
+};
+
+struct PyNote {
+  PyLocation Loc;
+  std::string Message;
+};
+
+struct PyFinding {
+  std::string Check;    // capture-host-read, ...
+  std::string Severity; // error, warning, remark
+  std::string Message;
+  std::string Api; // the catalog entry's name
+  PyLocation Loc;
+  std::vector<PyNote> Notes;
+  std::string RegionFile;
+  unsigned RegionBeginLine = 0, RegionEndLine = 0;
+  std::string Mode, Stream;
+};
+
+struct PyError {
+  std::string File;
+  std::string Message;
+};
+
+struct PyOptions {
+  unsigned MaxCallDepth = 8;
+  /// Whether a check is enabled (all when empty).
+  std::function<bool(const std::string &)> CheckEnabled;
+  /// Texts that replace the files' contents on disk (an editor's unsaved
+  /// buffers), by absolute path.
+  std::map<std::string, std::string> Overrides;
+};
+
+struct PyResult {
+  std::vector<PyFinding> Findings;
+  std::vector<PyError> Errors;
+  /// Files that do not parse completely (their other parts are analysed).
+  std::vector<std::string> Warnings;
+  unsigned FilesAnalyzed = 0;
+  unsigned FilesParsed = 0; // files that could hold a region, or were followed
+  unsigned long long Lines = 0;
+};
+
+/// Analyses \p Files (absolute .py paths) as one program: calls from a
+/// region are followed into any of them and into modules of the same
+/// packages found on disk.
+PyResult analyzePython(const std::vector<std::string> &Files,
+                       const Catalog &Cat, const PyOptions &Opts);
+
+/// Whether \p Path names a Python source file.
+bool isPythonFile(llvm::StringRef Path);
+
+/// Every .py file below \p Dir, sorted; hidden directories and
+/// __pycache__ are skipped.
+std::vector<std::string> pythonFilesUnder(llvm::StringRef Dir);
+
+} // namespace capture_lint::python
+
+#endif // CAPTURE_LINT_PYTHON_PYANALYSIS_H

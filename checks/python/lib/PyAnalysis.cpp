@@ -1,0 +1,308 @@
+//===- PyAnalysis.cpp - capture-lint for PyTorch Python code --------------===//
+//
+// The driver: loads the files (parsing only those that can open a region,
+// plus the modules their regions call into), finds the regions, and turns
+// each region's hazards into findings with the C++ checks' wording:
+// "'x.item()' copies a device value to the host ...: in a global-mode
+// capture it fails with ... and invalidates the capture; <fix>", or through
+// a call, "call to 'Block.forward' reaches 'x.item()', which ...".
+//
+//===----------------------------------------------------------------------===//
+
+#include "capture_lint/python/PyAnalysis.h"
+
+#include "PyWalker.h"
+
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+
+#include <algorithm>
+#include <set>
+
+namespace capture_lint::python {
+
+bool isPythonFile(llvm::StringRef Path) {
+  return Path.ends_with(".py") || Path.ends_with(".pyi");
+}
+
+std::vector<std::string> pythonFilesUnder(llvm::StringRef Dir) {
+  std::vector<std::string> Out;
+  std::error_code EC;
+  // Symbolic links to directories are not followed (no cycles, no
+  // duplicates).
+  for (llvm::sys::fs::recursive_directory_iterator It(Dir, EC,
+                                                      /*follow=*/false),
+       End;
+       It != End && !EC; It.increment(EC)) {
+    llvm::StringRef Name = llvm::sys::path::filename(It->path());
+    if (It->type() == llvm::sys::fs::file_type::directory_file) {
+      if (Name.starts_with(".") || Name == "__pycache__" ||
+          Name == "node_modules")
+        It.no_push();
+      continue;
+    }
+    if (Name.ends_with(".py"))
+      Out.push_back(It->path());
+  }
+  std::sort(Out.begin(), Out.end());
+  return Out;
+}
+
+namespace {
+
+/// A cheap test before parsing: can this file open a region at all?
+bool mayOpenRegion(llvm::StringRef Text,
+                   const std::vector<std::string> &Names) {
+  if (Text.contains("graph") || Text.contains("capture"))
+    return true;
+  for (const std::string &N : Names)
+    if (Text.contains(N))
+      return true;
+  return false;
+}
+
+std::string modePhrase(CaptureMode M) {
+  switch (M) {
+  case CaptureMode::Global:
+    return "in a global-mode capture";
+  case CaptureMode::ThreadLocal:
+    return "in a thread_local-mode capture";
+  case CaptureMode::Relaxed:
+    return "in a relaxed-mode capture";
+  case CaptureMode::Unknown:
+    return "in a capture whose mode is not a constant (checked as global)";
+  }
+  return "";
+}
+
+struct Described {
+  std::string Severity, Message, FinalNote;
+};
+
+std::optional<Described> describe(const PyHazard &H, const PyRegion &R) {
+  Described D;
+  std::string Subject = H.Subject, Predicate, Consequence, Fix;
+  switch (H.Kind) {
+  case PyHazard::ApiCall:
+  case PyHazard::Unjoined: {
+    const ApiEntry &E = *H.Entry;
+    Predicate = E.Message;
+    Fix = E.Fix;
+    switch (E.behaviourIn(R.Mode)) {
+    case Behaviour::Illegal:
+      D.Severity = "error";
+      Consequence = modePhrase(R.Mode) + " it fails" +
+                    (E.Error.empty() ? "" : " with " + E.Error) +
+                    " and invalidates the capture";
+      break;
+    case Behaviour::Eager:
+      D.Severity = "warning";
+      Consequence = modePhrase(R.Mode) +
+                    " it runs once, at capture time, and is not recorded in "
+                    "the graph, so replays skip it";
+      break;
+    case Behaviour::Note:
+      D.Severity = "remark";
+      break;
+    case Behaviour::Captured:
+    case Behaviour::Legal:
+      return std::nullopt;
+    }
+    D.FinalNote = H.Kind == PyHazard::Unjoined
+                      ? "the side stream is forked into the capture here"
+                  : llvm::StringRef(Subject).ends_with(")'")
+                      ? Subject + " is called here"
+                      : Subject + " is here";
+    break;
+  }
+  case PyHazard::Branch:
+    D.Severity = "warning";
+    Predicate = "depends on '" + H.Detail + "' (a tensor shape)";
+    Consequence = "the capture records only the path taken now, and every "
+                  "replay repeats it whatever the shape";
+    Fix = "capture one graph per shape bucket (pad inputs to fixed shapes), "
+          "or decide on the device (torch.where, masks)";
+    D.FinalNote = "the branch is here";
+    break;
+  }
+  std::string Via = H.Chain.empty() ? "" : H.Chain.front().Callee;
+  D.Message = Via.empty() ? Subject + " " + Predicate
+                          : "call to '" + Via + "' reaches " + Subject +
+                                ", which " + Predicate;
+  if (!Consequence.empty())
+    D.Message += ": " + Consequence;
+  if (!Fix.empty())
+    D.Message += "; " + Fix;
+  return D;
+}
+
+PyLocation locate(const PySite &Site) {
+  PyLocation L;
+  L.File = Site.Src->path();
+  L.Offset = Site.Offset;
+  L.Line = Site.Src->line(Site.Offset);
+  L.Column = Site.Src->column(Site.Offset);
+  L.LineText = Site.Src->lineText(L.Line).str();
+  return L;
+}
+
+/// `# NOLINT`, `# NOLINT(check)` on the line, `# NOLINTNEXTLINE(check)` on
+/// the line before.
+bool suppressed(const PySite &Site, const std::string &Check) {
+  auto Matches = [&](llvm::StringRef Line, llvm::StringRef Marker) {
+    size_t Hash = Line.find('#');
+    while (Hash != llvm::StringRef::npos) {
+      llvm::StringRef Comment = Line.substr(Hash + 1).ltrim();
+      if (Comment.consume_front(Marker)) {
+        if (!Comment.starts_with("("))
+          return !Comment.starts_with("NEXTLINE");
+        llvm::StringRef List = Comment.drop_front().split(')').first;
+        llvm::SmallVector<llvm::StringRef, 4> Names;
+        List.split(Names, ',');
+        for (llvm::StringRef N : Names) {
+          N = N.trim();
+          if (N == Check || N == "*" ||
+              (N.ends_with("*") &&
+               llvm::StringRef(Check).starts_with(N.drop_back())))
+            return true;
+        }
+        return false;
+      }
+      Hash = Line.find('#', Hash + 1);
+    }
+    return false;
+  };
+  unsigned Line = Site.Src->line(Site.Offset);
+  if (Matches(Site.Src->lineText(Line), "NOLINT"))
+    return true;
+  return Line > 1 && Matches(Site.Src->lineText(Line - 1), "NOLINTNEXTLINE");
+}
+
+void materialize(const PyRegion &R, const PyOptions &Opts,
+                 std::vector<PyFinding> &Out) {
+  for (const PyHazard &H : R.Hazards) {
+    if (Opts.CheckEnabled && !Opts.CheckEnabled(H.Check))
+      continue;
+    auto D = describe(H, R);
+    if (!D)
+      continue;
+    PySite At = H.Chain.empty() ? H.Site : H.Chain.front().Site;
+    if (suppressed(At, H.Check))
+      continue;
+    PyFinding F;
+    F.Check = H.Check;
+    F.Severity = D->Severity;
+    F.Message = D->Message;
+    F.Api = H.Entry ? H.Entry->Name : "";
+    F.Loc = locate(At);
+    for (size_t I = 1; I < H.Chain.size(); ++I)
+      F.Notes.push_back({locate(H.Chain[I].Site),
+                         "call to '" + H.Chain[I].Callee + "' here"});
+    if (!H.Chain.empty())
+      F.Notes.push_back({locate(H.Site), D->FinalNote});
+    else if (H.Kind == PyHazard::Unjoined)
+      F.Notes.push_back({locate(H.Site), D->FinalNote});
+    F.Notes.push_back({locate(R.Begin), R.Headline});
+    F.RegionFile = R.Begin.Src->path();
+    F.RegionBeginLine = R.Begin.Src->line(R.Begin.Offset);
+    F.RegionEndLine = R.Begin.Src->line(
+        std::min<unsigned>(R.EndOffset, R.Begin.Src->text().size()));
+    F.Mode = modeName(R.Mode).str();
+    F.Stream = R.Stream;
+    Out.push_back(std::move(F));
+  }
+}
+
+} // namespace
+
+PyResult analyzePython(const std::vector<std::string> &Files,
+                       const Catalog &Cat, const PyOptions &Opts) {
+  PyResult Result;
+  PyProgram Prog;
+  PyCatalog PyCat(Cat);
+  std::vector<std::string> Markers;
+  for (const auto &F : Cat.functions())
+    Markers.push_back(llvm::StringRef(F->Name).rsplit('.').second.str());
+
+  std::vector<PyModule *> Inputs;
+  for (const std::string &File : Files) {
+    std::string Owned;
+    if (auto O = Opts.Overrides.find(File); O != Opts.Overrides.end()) {
+      Owned = O->second;
+    } else {
+      auto Buf = llvm::MemoryBuffer::getFile(File, /*IsText=*/true);
+      if (!Buf) {
+        Result.Errors.push_back(
+            {File, "cannot read: " + Buf.getError().message()});
+        continue;
+      }
+      Owned = (*Buf)->getBuffer().str();
+    }
+    ++Result.FilesAnalyzed;
+    llvm::StringRef Text = Owned;
+    Result.Lines += Text.count('\n');
+    if (Text.contains('\0')) {
+      Result.Errors.push_back({File, "not a Python source file (it holds NUL "
+                                     "bytes)"});
+      continue;
+    }
+    if (!mayOpenRegion(Text, Markers))
+      continue;
+    PyModule *M = Prog.addFile(File, Text.str(), true);
+    if (M->Src->hasErrors()) {
+      TSNode Root = M->Src->root();
+      unsigned Line = 0;
+      for (unsigned I = 0; I < namedCount(Root) && !Line; ++I)
+        if (ts_node_has_error(named(Root, I)))
+          Line = M->Src->line(begin(named(Root, I)));
+      Result.Warnings.push_back(
+          File + ":" + std::to_string(Line) +
+          ": does not parse completely; the parts that do are analysed");
+    }
+    Inputs.push_back(M);
+  }
+
+  PyContext Ctx{Prog, PyCat};
+  Ctx.MaxCallDepth = Opts.MaxCallDepth;
+  std::vector<PyRegion> Regions;
+  auto Take = [&](std::vector<PyRegion> Rs) {
+    for (PyRegion &R : Rs)
+      Regions.push_back(std::move(R));
+  };
+  for (PyModule *M : Inputs) {
+    Take(findModuleRegions(Ctx, *M));
+    std::vector<PyFunction *> Fns;
+    for (auto &[Name, F] : M->Functions)
+      Fns.push_back(F);
+    for (auto &[Name, C] : M->Classes)
+      for (auto &[MName, F] : C->Methods)
+        Fns.push_back(F);
+    std::sort(Fns.begin(), Fns.end(), [](PyFunction *A, PyFunction *B) {
+      return begin(A->Node) < begin(B->Node);
+    });
+    for (PyFunction *F : Fns) {
+      std::string Captured = capturedReason(Ctx, *F);
+      if (Captured.empty()) {
+        llvm::StringRef Body = M->Src->text(F->Node);
+        if (!Body.contains("graph") && !Body.contains("capture") &&
+            !std::any_of(
+                Markers.begin(), Markers.end(),
+                [&](const std::string &N) { return Body.contains(N); }))
+          continue;
+      }
+      Take(findRegions(Ctx, F, Captured));
+    }
+  }
+  std::set<std::tuple<std::string, unsigned, std::string, std::string>> Seen;
+  std::vector<PyFinding> All;
+  for (const PyRegion &R : Regions)
+    materialize(R, Opts, All);
+  for (PyFinding &F : All)
+    if (Seen.insert({F.Loc.File, F.Loc.Offset, F.Check, F.Message}).second)
+      Result.Findings.push_back(std::move(F));
+  Result.FilesParsed = Prog.filesParsed();
+  return Result;
+}
+
+} // namespace capture_lint::python

@@ -1,0 +1,304 @@
+//===- PyConditions.cpp - What a Python value may be, and catalog lookups -===//
+
+#include "PyConditions.h"
+
+#include "llvm/ADT/StringSet.h"
+
+#include <algorithm>
+#include <cctype>
+
+namespace capture_lint::python {
+
+void PyValue::merge(const PyValue &O) {
+  Kinds |= O.Kinds;
+  if (ShapeRead.empty())
+    ShapeRead = O.ShapeRead;
+  Classes.insert(Classes.end(), O.Classes.begin(), O.Classes.end());
+  Functions.insert(Functions.end(), O.Functions.begin(), O.Functions.end());
+  Container |= O.Container;
+}
+
+/// "torch.Tensor.to(cpu)" -> {"torch.Tensor", "to"}; {"", ""} when the
+/// name is a module-level function.
+static std::pair<std::string, std::string> methodOf(llvm::StringRef Name) {
+  Name = Name.split('(').first;
+  auto [Owner, Method] = Name.rsplit('.');
+  if (Method.empty())
+    return {"", ""};
+  llvm::StringRef Class = Owner.rsplit('.').second;
+  if (Class.empty())
+    Class = Owner;
+  if (Class.empty() || !std::isupper(static_cast<unsigned char>(Class[0])))
+    return {"", ""};
+  return {Owner.str(), Method.str()};
+}
+
+static bool isPythonName(llvm::StringRef Name) {
+  return !Name.contains("::") && Name.contains('.');
+}
+
+PyCatalog::PyCatalog(const Catalog &CatIn) : Cat(CatIn) {
+  for (const auto &E : Cat.apis()) {
+    std::vector<std::string> Names{E->Name};
+    Names.insert(Names.end(), E->Variants.begin(), E->Variants.end());
+    for (const std::string &N : Names) {
+      if (!isPythonName(N))
+        continue;
+      auto [Class, Method] = methodOf(N);
+      if (Method.empty())
+        Functions[llvm::StringRef(N).split('(').first.str()].push_back(E.get());
+      else
+        Methods[Method].push_back({Class, E.get()});
+    }
+  }
+  for (const auto &R : Cat.regions()) {
+    std::vector<std::string> Names{R->Name};
+    Names.insert(Names.end(), R->Variants.begin(), R->Variants.end());
+    for (const std::string &N : Names) {
+      if (!isPythonName(N))
+        continue;
+      Regions[N] = R.get();
+      auto [Class, Method] = methodOf(N);
+      if (!Method.empty())
+        RegionMethods[Method] = R.get();
+    }
+  }
+}
+
+std::vector<const ApiEntry *>
+PyCatalog::function(const std::string &Dotted) const {
+  auto It = Functions.find(Dotted);
+  return It == Functions.end() ? std::vector<const ApiEntry *>{} : It->second;
+}
+
+std::vector<std::pair<std::string, const ApiEntry *>>
+PyCatalog::method(const std::string &Name) const {
+  auto It = Methods.find(Name);
+  return It == Methods.end()
+             ? std::vector<std::pair<std::string, const ApiEntry *>>{}
+             : It->second;
+}
+
+const RegionApi *PyCatalog::region(const std::string &Dotted) const {
+  auto It = Regions.find(Dotted);
+  return It == Regions.end() ? nullptr : It->second;
+}
+
+const RegionApi *PyCatalog::regionMethod(const std::string &Name) const {
+  auto It = RegionMethods.find(Name);
+  return It == RegionMethods.end() ? nullptr : It->second;
+}
+
+bool PyCatalog::isGuard(const std::string &Dotted) const {
+  if (Cat.findGuard(Dotted))
+    return true;
+  const FunctionNote *N = Cat.findFunction(Dotted);
+  return N && N->Kind == FunctionNote::CapturePredicate;
+}
+
+const FunctionNote *PyCatalog::note(const std::string &Dotted) const {
+  return Cat.findFunction(Dotted);
+}
+
+/// Method names too generic to assume a receiver of unknown kind is the
+/// catalog's class.
+static bool genericMethod(llvm::StringRef M) {
+  return M == "query" || M == "to" || M == "cuda" || M == "elapsed_time" ||
+         M == "seed" || M == "manual_seed" || M == "get_state" ||
+         M == "set_state" || M == "initial_seed";
+}
+
+static bool hasKind(const PyValue &V, llvm::StringRef Kind, bool Keyword) {
+  if (Kind == "tensor")
+    return V.tensor();
+  if (Kind == "cpu-tensor")
+    return (V.Kinds & VCpuTensor) && !(V.Kinds & VTensor);
+  if (Kind == "host-data")
+    return V.Kinds & VHostData;
+  if (Kind == "cuda-device")
+    // A device keyword whose value is not known is taken as the device: in a
+    // capture region it is one.
+    return (V.Kinds & VCudaDevice) ||
+           (Keyword && !(V.Kinds & (VCpuDevice | VNotTensor)) &&
+            !(V.Kinds & VString));
+  if (Kind == "cpu-device")
+    return V.Kinds & VCpuDevice;
+  if (Kind == "stream")
+    return V.Kinds & VStream;
+  if (Kind == "event")
+    return V.Kinds & VEvent;
+  return false;
+}
+
+bool conditionsHold(const ApiEntry &E, const PyCallFacts &Call) {
+  for (const std::string &C : E.PythonWhen) {
+    llvm::StringRef Cond = C;
+    if (Cond == "unjoined")
+      continue;
+    auto [What, Rest] = Cond.split(':');
+    if (What == "receiver") {
+      if (!Call.Receiver)
+        return false;
+      const PyValue &R = *Call.Receiver;
+      bool Unknown = !R.known() && !genericMethod(Call.Method);
+      if (Rest == "tensor" && (R.Kinds & VCpuTensor) && !(R.Kinds & VTensor))
+        return false;
+      if (Rest == "cpu-tensor") {
+        if (!hasKind(R, Rest, false))
+          return false;
+      } else if (!hasKind(R, Rest, false) && !Unknown) {
+        return false;
+      }
+      continue;
+    }
+    if (What.consume_front("arg")) {
+      unsigned Index = 0;
+      What.getAsInteger(10, Index);
+      bool Any = false;
+      for (size_t I = Index; I < Call.Args.size() && !Any; ++I)
+        Any = hasKind(Call.Args[I], Rest, false);
+      if (!Any)
+        return false;
+      continue;
+    }
+    if (What == "no-keyword") {
+      if (Call.Keywords.count(Rest.str()))
+        return false;
+      continue;
+    }
+    if (What == "keyword") {
+      auto [Name, Kind] = Rest.split(':');
+      auto It = Call.Keywords.find(Name.str());
+      if (It == Call.Keywords.end() || !hasKind(It->second, Kind, true))
+        return false;
+      continue;
+    }
+    return false;
+  }
+  return true;
+}
+
+bool returnsTensor(llvm::StringRef Dotted) {
+  static const llvm::StringSet<> NotTensor = {"is_tensor",
+                                              "is_grad_enabled",
+                                              "no_grad",
+                                              "enable_grad",
+                                              "device",
+                                              "dtype",
+                                              "Size",
+                                              "get_default_dtype",
+                                              "finfo",
+                                              "iinfo",
+                                              "is_floating_point",
+                                              "is_complex",
+                                              "compile",
+                                              "manual_seed",
+                                              "seed",
+                                              "get_rng_state",
+                                              "set_rng_state",
+                                              "inference_mode",
+                                              "autocast",
+                                              "set_grad_enabled",
+                                              "is_inference_mode_enabled",
+                                              "Generator",
+                                              "numel",
+                                              "typename",
+                                              "is_storage",
+                                              "set_default_dtype",
+                                              "load",
+                                              "save",
+                                              "initial_seed",
+                                              "use_deterministic_algorithms",
+                                              "get_num_threads",
+                                              "set_num_threads",
+                                              "broadcast_shapes"};
+  llvm::StringRef Rest;
+  if (Dotted.consume_front("torch.nn.functional."))
+    return !Dotted.contains('.');
+  if (!Dotted.consume_front("torch."))
+    return false;
+  if (Dotted.contains('.'))
+    return false; // torch.cuda.*, torch.distributed.*, ...
+  return !NotTensor.contains(Dotted) && !Dotted.starts_with("_") &&
+         !Dotted.starts_with("is_") && !Dotted.starts_with("get_") &&
+         !Dotted.starts_with("set_");
+}
+
+bool methodReturnsNonTensor(llvm::StringRef M) {
+  static const llvm::StringSet<> Set = {"item",
+                                        "tolist",
+                                        "size",
+                                        "dim",
+                                        "numel",
+                                        "nelement",
+                                        "ndimension",
+                                        "data_ptr",
+                                        "stride",
+                                        "is_contiguous",
+                                        "element_size",
+                                        "get_device",
+                                        "storage_offset",
+                                        "numpy",
+                                        "is_floating_point",
+                                        "is_complex",
+                                        "untyped_storage",
+                                        "storage",
+                                        "type",
+                                        "__len__",
+                                        "is_pinned",
+                                        "is_set_to",
+                                        "equal",
+                                        "allclose"};
+  return Set.contains(M);
+}
+
+bool tensorOnlyMethod(llvm::StringRef M) {
+  static const llvm::StringSet<> Set = {"sum",        "mean",
+                                        "any",        "all",
+                                        "amax",       "amin",
+                                        "argmax",     "argmin",
+                                        "norm",       "float",
+                                        "half",       "bfloat16",
+                                        "double",     "long",
+                                        "int",        "bool",
+                                        "abs",        "matmul",
+                                        "softmax",    "log_softmax",
+                                        "view",       "reshape",
+                                        "contiguous", "clone",
+                                        "detach",     "squeeze",
+                                        "unsqueeze",  "transpose",
+                                        "permute",    "masked_fill",
+                                        "cumsum",     "exp",
+                                        "log",        "sigmoid",
+                                        "tanh",       "relu",
+                                        "sqrt",       "rsqrt",
+                                        "pow",        "expand",
+                                        "repeat",     "flatten",
+                                        "unflatten",  "gather",
+                                        "scatter",    "index_select",
+                                        "narrow",     "chunk",
+                                        "split",      "eq",
+                                        "ne",         "gt",
+                                        "lt",         "ge",
+                                        "le",         "logical_and",
+                                        "logical_or", "logical_not",
+                                        "isnan",      "isinf",
+                                        "isfinite",   "max",
+                                        "min",        "clamp",
+                                        "topk",       "sort",
+                                        "argsort",    "type_as",
+                                        "view_as",    "new_zeros",
+                                        "new_ones",   "new_empty",
+                                        "new_full",   "new_tensor",
+                                        "cuda",       "sub",
+                                        "add",        "mul",
+                                        "div",        "bmm",
+                                        "mm",         "einsum",
+                                        "std",        "var",
+                                        "prod",       "count_nonzero",
+                                        "nonzero",    "masked_select",
+                                        "unique"};
+  return Set.contains(M);
+}
+
+} // namespace capture_lint::python

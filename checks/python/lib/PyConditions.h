@@ -1,0 +1,109 @@
+//===- PyConditions.h - What a Python value may be, and catalog lookups -*-===//
+//
+// Python has no static types, so the analysis tracks a few facts about each
+// value ("a tensor", "a CPU tensor", "host data", "a CUDA device", "a
+// stream", "derived from a tensor shape", "instances of these classes") from
+// how it was made: torch factory calls, tensor methods, literals,
+// constructors, annotations. A fact that is not known is left unknown, and
+// the catalog's python_when conditions decide what unknown means (see
+// docs/python.md). This file also indexes the catalog's Python entries by
+// dotted name and by method name.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CAPTURE_LINT_PYTHON_PYCONDITIONS_H
+#define CAPTURE_LINT_PYTHON_PYCONDITIONS_H
+
+#include "capture_lint/Catalog.h"
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace capture_lint::python {
+
+struct PyClass;
+struct PyFunction;
+
+enum ValueKind : unsigned {
+  VTensor = 1u << 0,     // a tensor, possibly on the device
+  VCpuTensor = 1u << 1,  // a tensor known to be on the host
+  VHostData = 1u << 2,   // a Python list, tuple or number
+  VCudaDevice = 1u << 3, // "cuda", "cuda:0", torch.device("cuda")
+  VCpuDevice = 1u << 4,  // "cpu"
+  VStream = 1u << 5,
+  VEvent = 1u << 6,
+  VBoolMask = 1u << 7, // a comparison of tensors (mask indexing)
+  VString = 1u << 8,
+  VNotTensor = 1u << 9, // known not to be a tensor (bool, shape, None, ...)
+};
+
+struct PyValue {
+  unsigned Kinds = 0;
+  /// Derived from a tensor shape: the expression that read it.
+  std::string ShapeRead;
+  /// The result of the capture-status guard (True while capturing);
+  /// Negated after `not`.
+  bool Guard = false, GuardNegated = false;
+  std::vector<PyClass *> Classes;      // instances of these classes
+  std::vector<PyFunction *> Functions; // callables
+  bool Container = false; // a ModuleList/Sequential/list of Classes
+
+  bool known() const {
+    return Kinds || !Classes.empty() || !Functions.empty() || Guard;
+  }
+  bool tensor() const { return Kinds & (VTensor | VCpuTensor | VBoolMask); }
+  void merge(const PyValue &O);
+};
+
+/// The catalog's Python entries.
+class PyCatalog {
+public:
+  explicit PyCatalog(const Catalog &Cat);
+
+  /// Entries of a module-level function or builtin ("torch.cuda.synchronize",
+  /// "builtins.int").
+  std::vector<const ApiEntry *> function(const std::string &Dotted) const;
+  /// Entries of a method name ("item"), with the class each belongs to.
+  std::vector<std::pair<std::string, const ApiEntry *>>
+  method(const std::string &Name) const;
+  const RegionApi *region(const std::string &Dotted) const;
+  /// A region begin/end entry named as a method ("capture_begin").
+  const RegionApi *regionMethod(const std::string &Name) const;
+  bool isGuard(const std::string &Dotted) const;
+  /// Function notes (wrapper, captured, safe, ...) by dotted name.
+  const FunctionNote *note(const std::string &Dotted) const;
+
+  const Catalog &catalog() const { return Cat; }
+
+private:
+  const Catalog &Cat;
+  std::map<std::string, std::vector<const ApiEntry *>> Functions;
+  std::map<std::string, std::vector<std::pair<std::string, const ApiEntry *>>>
+      Methods;
+  std::map<std::string, const RegionApi *> Regions, RegionMethods;
+};
+
+/// The arguments of one call, as far as they are known.
+struct PyCallFacts {
+  const PyValue *Receiver = nullptr; // for method calls
+  std::string Method;                // the method name, for method calls
+  std::vector<PyValue> Args;         // positional
+  std::map<std::string, PyValue> Keywords;
+};
+
+/// Whether every python_when condition of \p E holds for \p Call. The
+/// "unjoined" condition is left to the caller (it is about the region).
+bool conditionsHold(const ApiEntry &E, const PyCallFacts &Call);
+
+/// Whether a dotted torch name returns a tensor ("torch.zeros",
+/// "torch.nn.functional.relu"), and whether one on the host.
+bool returnsTensor(llvm::StringRef Dotted);
+/// Tensor methods whose result is not a tensor (item, size, tolist, ...).
+bool methodReturnsNonTensor(llvm::StringRef Method);
+/// Methods that only tensors have in practice (sum, view, softmax, ...).
+bool tensorOnlyMethod(llvm::StringRef Method);
+
+} // namespace capture_lint::python
+
+#endif // CAPTURE_LINT_PYTHON_PYCONDITIONS_H

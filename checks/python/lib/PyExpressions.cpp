@@ -1,0 +1,546 @@
+//===- PyExpressions.cpp - The walker's expressions and calls -------------===//
+//
+// What each expression may be (PyConditions.h), the hazards of calls,
+// conditions, f-strings and subscripts, and calls followed into the program.
+//
+//===----------------------------------------------------------------------===//
+
+#include "PyWalkerImpl.h"
+
+namespace capture_lint::python::detail {
+
+//===----------------------------------------------------------------------===//
+// Expressions
+//===----------------------------------------------------------------------===//
+
+void Walker::bind(TSNode Target, const PyValue &V) {
+  Target = stripParens(Target);
+  if (is(Target, "identifier")) {
+    Vars[S.text(Target).str()] = V;
+    return;
+  }
+  if (is(Target, "pattern_list") || is(Target, "tuple_pattern") ||
+      is(Target, "list_pattern") || is(Target, "tuple") || is(Target, "list")) {
+    PyValue Elem;
+    Elem.Kinds = V.tensor() ? VTensor : 0;
+    Elem.ShapeRead = V.ShapeRead;
+    Elem.Classes = V.Classes;
+    for (unsigned I = 0; I < namedCount(Target); ++I)
+      bind(named(Target, I), Elem);
+  }
+}
+
+void Walker::condition(TSNode N, llvm::StringRef Keyword) {
+  if (isNull(N))
+    return;
+  PyValue V = expr(N);
+  if (V.Guard)
+    return;
+  if (V.tensor() && !(V.Kinds & VNotTensor)) {
+    if (const ApiEntry *E = firstEntry("builtins.bool"))
+      recordApi(E, N,
+                "'" + (Keyword.ends_with(" if") ? "if" : Keyword.str()) +
+                    "' condition " + quote(N));
+    return;
+  }
+  if (!V.ShapeRead.empty() && Keyword != "assert" &&
+      Keyword != "assert-like if") {
+    PyHazard H;
+    H.Kind = PyHazard::Branch;
+    H.Check = "capture-shape-branch";
+    H.Subject = "'" + Keyword.str() + "' condition " + quote(N);
+    H.Detail = V.ShapeRead;
+    H.Site = {&S, begin(N)};
+    record(std::move(H));
+  }
+}
+
+PyValue Walker::literal(TSNode N) {
+  PyValue V;
+  llvm::StringRef K = kind(N);
+  if (K == "integer" || K == "float" || K == "true" || K == "false") {
+    V.Kinds = VHostData | VNotTensor;
+  } else if (K == "none") {
+    V.Kinds = VNotTensor;
+  } else if (K == "string" || K == "concatenated_string") {
+    V.Kinds = VString | VNotTensor;
+    llvm::StringRef T = S.text(N).ltrim("rbuRBUfF").trim("\"'");
+    if (T.starts_with("cuda"))
+      V.Kinds |= VCudaDevice;
+    else if (T == "cpu")
+      V.Kinds |= VCpuDevice;
+    // f-strings: formatting a tensor reads it back.
+    for (unsigned I = 0; I < namedCount(N); ++I) {
+      TSNode C = named(N, I);
+      if (!is(C, "interpolation"))
+        continue;
+      TSNode E = field(C, "expression");
+      PyValue IV = expr(E);
+      if (IV.tensor() && !(IV.Kinds & VNotTensor))
+        if (const ApiEntry *Entry = firstEntry("builtins.format"))
+          recordApi(Entry, E, "f-string field " + quote(E));
+    }
+  }
+  return V;
+}
+
+PyValue Walker::selfAttribute(PyClass *C, const std::string &Name) {
+  auto Key = std::make_pair(static_cast<const PyClass *>(C), Name);
+  auto It = Ctx.AttrCache.find(Key);
+  if (It != Ctx.AttrCache.end())
+    return It->second;
+  Ctx.AttrCache[Key] = PyValue(); // cycle guard
+  PyValue V;
+  for (PyClass *K = C; K;) {
+    auto Inits = K->AttrInits.find(Name);
+    if (Inits != K->AttrInits.end()) {
+      Walker Inner(Ctx, *K->Module, nullptr, false);
+      ++Inner.Quiet;
+      for (TSNode Init : Inits->second)
+        V.merge(Inner.expr(Init));
+      break;
+    }
+    auto Bases = Ctx.Prog.bases(K);
+    K = Bases.empty() ? nullptr : Bases.front();
+  }
+  Ctx.AttrCache[Key] = V;
+  return V;
+}
+
+PyValue Walker::attribute(TSNode N) {
+  TSNode Obj = field(N, "object");
+  std::string Attr = S.text(field(N, "attribute")).str();
+  std::string Full = fullName(N);
+  PyValue R;
+  if (Full.empty() || is(stripParens(Obj), "call"))
+    R = expr(Obj);
+  PyValue V;
+  if (!Full.empty() && !llvm::StringRef(Full).starts_with("builtins.")) {
+    // A module member (torch.float16, torch.cuda): nothing known.
+    PySymbol Sym = Ctx.Prog.resolve(M, dottedName(S, N));
+    if (Sym.Function)
+      V.Functions.push_back(Sym.Function);
+    return V;
+  }
+  if (S.text(Obj) == "self" && Fn && Fn->Owner) {
+    if (PyFunction *Method = Ctx.Prog.method(Fn->Owner, Attr)) {
+      V.Functions.push_back(Method);
+      return V;
+    }
+    return selfAttribute(Fn->Owner, Attr);
+  }
+  for (PyClass *C : R.Classes)
+    if (PyFunction *Method = Ctx.Prog.method(C, Attr))
+      V.Functions.push_back(Method);
+    else
+      V.merge(selfAttribute(C, Attr));
+  if (!V.Functions.empty() || !V.Classes.empty())
+    return V;
+  if (R.Kinds & (VNotTensor | VStream | VEvent) && !R.tensor())
+    return V;
+  for (auto &[Class, E] : Ctx.Cat.method(Attr))
+    if (E->Class == Hazard::ShapeQuery && (R.tensor() || !R.known())) {
+      V.ShapeRead = S.text(N).str();
+      V.Kinds = VNotTensor;
+      return V;
+    }
+  if (R.tensor() && (Attr == "T" || Attr == "mT" || Attr == "data" ||
+                     Attr == "real" || Attr == "imag" || Attr == "grad"))
+    V.Kinds = VTensor;
+  return V;
+}
+
+PyValue Walker::subscript(TSNode N) {
+  PyValue V = expr(field(N, "value"));
+  PyValue Index;
+  for (unsigned I = 0; I < namedCount(N); ++I) {
+    TSNode C = named(N, I);
+    if (!ts_node_eq(C, field(N, "value")))
+      Index.merge(expr(C));
+  }
+  PyValue Out;
+  if (V.tensor()) {
+    Out.Kinds = VTensor;
+    if (Index.Kinds & VBoolMask)
+      if (const ApiEntry *E = firstEntry("torch.nonzero"))
+        recordApi(E, N, "boolean-mask indexing " + quote(N));
+    return Out;
+  }
+  if (!V.ShapeRead.empty()) {
+    Out.ShapeRead = V.ShapeRead;
+    Out.Kinds = VNotTensor;
+  }
+  if (V.Container || !V.Classes.empty())
+    Out.Classes = V.Classes;
+  return Out;
+}
+
+PyValue Walker::expr(TSNode N) {
+  PyValue V;
+  if (isNull(N))
+    return V;
+  llvm::StringRef K = kind(N);
+  if (K == "call")
+    return call(N);
+  if (K == "attribute")
+    return attribute(N);
+  if (K == "subscript")
+    return subscript(N);
+  if (K == "identifier") {
+    auto It = Vars.find(S.text(N).str());
+    if (It != Vars.end())
+      return It->second;
+    PySymbol Sym;
+    llvm::StringRef Name = S.text(N);
+    if (M.Functions.count(Name.str()))
+      V.Functions.push_back(M.Functions[Name.str()]);
+    return V;
+  }
+  if (K == "integer" || K == "float" || K == "true" || K == "false" ||
+      K == "none" || K == "string" || K == "concatenated_string")
+    return literal(N);
+  if (K == "lambda") {
+    V.Functions.push_back(
+        Ctx.Prog.localFunction(&M, Fn ? Fn->Owner : nullptr, N,
+                               "lambda in " + (Fn ? Fn->Display : M.Name)));
+    return V;
+  }
+  if (K == "assignment" || K == "augmented_assignment") {
+    TSNode R = field(N, "right");
+    PyValue RV = expr(R);
+    if (K == "assignment")
+      bind(field(N, "left"), RV);
+    else
+      expr(field(N, "left"));
+    return RV;
+  }
+  if (K == "conditional_expression") {
+    if (namedCount(N) == 3) {
+      int G = guardPolarity(named(N, 1));
+      if (G == 0)
+        condition(named(N, 1), "conditional expression");
+      if (G >= 0)
+        V.merge(expr(named(N, 0)));
+      if (G <= 0)
+        V.merge(expr(named(N, 2)));
+    }
+    return V;
+  }
+  if (K == "comparison_operator") {
+    bool Identity = false;
+    for (unsigned I = 0; I < ts_node_child_count(N); ++I) {
+      TSNode C = ts_node_child(N, I);
+      if (!ts_node_is_named(C)) {
+        llvm::StringRef Op = kind(C);
+        Identity |= Op == "is" || Op == "in" || Op == "not" || Op == "is not" ||
+                    Op == "not in";
+      }
+    }
+    PyValue All;
+    for (unsigned I = 0; I < namedCount(N); ++I)
+      All.merge(expr(named(N, I)));
+    if (All.tensor() && !Identity) {
+      V.Kinds = VTensor | VBoolMask;
+    } else {
+      V.Kinds = VNotTensor;
+      V.ShapeRead = All.ShapeRead;
+    }
+    return V;
+  }
+  if (K == "not_operator") {
+    PyValue A = expr(field(N, "argument"));
+    if (A.tensor())
+      V.Kinds = VTensor;
+    else
+      V.Kinds = VNotTensor;
+    V.ShapeRead = A.ShapeRead;
+    return V;
+  }
+  if (K == "function_definition" || K == "class_definition")
+    return V;
+  // Containers, operators, parentheses and the rest: their parts.
+  bool Literal = K == "list" || K == "tuple" || K == "list_comprehension" ||
+                 K == "set" || K == "generator_expression";
+  for (unsigned I = 0; I < namedCount(N); ++I)
+    V.merge(expr(named(N, I)));
+  if (Literal) {
+    bool Tensors = V.tensor();
+    V.Kinds = VHostData | (Tensors ? 0 : VNotTensor);
+    V.Container = true;
+    V.ShapeRead.clear();
+  } else if (V.tensor()) {
+    V.Kinds &= ~VNotTensor;
+    V.ShapeRead.clear();
+  } else if (K == "binary_operator" || K == "unary_operator" ||
+             K == "boolean_operator") {
+    V.Kinds |= VNotTensor;
+  }
+  return V;
+}
+
+//===----------------------------------------------------------------------===//
+// Calls
+//===----------------------------------------------------------------------===//
+
+std::vector<PyFunction *> Walker::callees(TSNode F, const PyValue *Receiver,
+                                          const std::string &Method,
+                                          const PyValue &FnValue) {
+  std::vector<PyFunction *> Out;
+  F = stripParens(F);
+  // super().m(...)
+  if (is(F, "attribute") && is(field(F, "object"), "call") &&
+      S.text(field(field(F, "object"), "function")) == "super" && Fn &&
+      Fn->Owner) {
+    for (PyClass *B : Ctx.Prog.bases(Fn->Owner))
+      if (PyFunction *Base = Ctx.Prog.method(B, Method)) {
+        Out.push_back(Base);
+        break;
+      }
+    return Out;
+  }
+  for (PyFunction *Callable : FnValue.Functions)
+    Out.push_back(Callable);
+  // Calling an instance: its forward or __call__.
+  for (PyClass *C : FnValue.Classes) {
+    PyFunction *Fwd = Ctx.Prog.method(C, "forward");
+    if (!Fwd)
+      Fwd = Ctx.Prog.method(C, "__call__");
+    if (Fwd)
+      Out.push_back(Fwd);
+  }
+  if (!Out.empty())
+    return Out;
+  std::string D = dottedName(S, F);
+  if (!D.empty() && !localHead(D)) {
+    PySymbol Sym = Ctx.Prog.resolve(M, D);
+    if (Sym.Function)
+      Out.push_back(Sym.Function);
+  }
+  (void)Receiver;
+  return Out;
+}
+
+void Walker::follow(PyFunction *Callee, TSNode Site) {
+  if (!Active || Quiet || Callee == Fn)
+    return;
+  const FunctionNote *Note = Ctx.Cat.note(Callee->QualName);
+  if (!Note)
+    Note = Ctx.Cat.note(Callee->Display);
+  if (Note && Note->Kind == FunctionNote::Safe)
+    return;
+  if (Ctx.Depth >= Ctx.MaxCallDepth)
+    return;
+  const std::vector<PyHazard> &Hs = summarize(Ctx, Callee);
+  for (const PyHazard &H : Hs) {
+    PyHazard Copy = H;
+    Copy.Chain.insert(Copy.Chain.begin(),
+                      PyStep{{&S, begin(Site)}, Callee->Display});
+    record(std::move(Copy));
+  }
+}
+
+void Walker::graphedCallables(TSNode Call, const PyValue &Arg,
+                              const std::string &Name) {
+  if (Summary || Active)
+    return;
+  std::vector<PyFunction *> Targets = Arg.Functions;
+  for (PyClass *C : Arg.Classes) {
+    PyFunction *Fwd = Ctx.Prog.method(C, "forward");
+    if (!Fwd)
+      Fwd = Ctx.Prog.method(C, "__call__");
+    if (Fwd)
+      Targets.push_back(Fwd);
+  }
+  if (Targets.empty())
+    return;
+  PyRegion R;
+  R.Begin = {&S, begin(Call)};
+  R.Mode = CaptureMode::Global;
+  R.Headline = "'" + Name + "' captures the callables given here, mode global";
+  activate(std::move(R));
+  for (PyFunction *T : Targets)
+    follow(T, Call);
+  closeRegion(end(Call));
+}
+
+PyValue Walker::call(TSNode N) {
+  TSNode F = field(N, "function");
+  TSNode ArgsNode = field(N, "arguments");
+  PyCallFacts Facts;
+  // The receiver (or the callee expression) first, then the arguments.
+  PyValue Receiver, FnValue;
+  std::string Method;
+  std::string Full = fullName(F);
+  if (is(F, "attribute") && Full.empty()) {
+    Method = S.text(field(F, "attribute")).str();
+    TSNode Obj = field(F, "object");
+    if (!(is(Obj, "call") && S.text(field(Obj, "function")) == "super")) {
+      Receiver = expr(Obj);
+      Facts.Receiver = &Receiver;
+    }
+    FnValue = attribute(F);
+  } else if (Full.empty()) {
+    FnValue = expr(F);
+  } else if (llvm::StringRef(Full).starts_with("builtins.")) {
+    FnValue = expr(F);
+  }
+  Facts.Method = Method;
+  for (unsigned I = 0; !isNull(ArgsNode) && I < namedCount(ArgsNode); ++I) {
+    TSNode A = named(ArgsNode, I);
+    if (is(A, "keyword_argument"))
+      Facts.Keywords[S.text(field(A, "name")).str()] = expr(field(A, "value"));
+    else if (is(A, "comment"))
+      continue;
+    else
+      Facts.Args.push_back(expr(A));
+  }
+  if (is(ArgsNode, "generator_expression"))
+    Facts.Args.push_back(expr(ArgsNode));
+
+  PyValue Out;
+  // Guards, wrappers and declared functions of the catalog.
+  if (!Full.empty()) {
+    if (Ctx.Cat.isGuard(Full)) {
+      Out.Guard = true;
+      Out.Kinds = VNotTensor;
+      return Out;
+    }
+    if (const FunctionNote *Note = Ctx.Cat.note(Full)) {
+      if (Note->Kind == FunctionNote::Wrapper) {
+        if (Note->Argument < Facts.Args.size())
+          graphedCallables(N, Facts.Args[Note->Argument],
+                           llvm::StringRef(Full).rsplit('.').second.str());
+        return Out;
+      }
+    }
+  }
+  // Catalog entries: module functions by dotted name, methods by name.
+  std::vector<const ApiEntry *> Entries;
+  if (!Full.empty())
+    Entries = Ctx.Cat.function(Full);
+  else if (!Method.empty() && FnValue.Functions.empty())
+    for (auto &[Class, E] : Ctx.Cat.method(Method))
+      Entries.push_back(E);
+  for (const ApiEntry *E : Entries) {
+    if (!conditionsHold(*E, Facts))
+      continue;
+    if (std::find(E->PythonWhen.begin(), E->PythonWhen.end(), "unjoined") !=
+        E->PythonWhen.end())
+      continue; // judged when the region ends
+    if (E->Class == Hazard::ShapeQuery) {
+      Out.ShapeRead = S.text(N).str();
+      Out.Kinds = VNotTensor;
+      return Out;
+    }
+    if (E->Class == Hazard::None)
+      break;
+    recordApi(E, N, quote(N));
+    break;
+  }
+  if (Method == "wait_stream" && Active && !Facts.Args.empty() &&
+      namedCount(ArgsNode))
+    Active->Joined.insert(S.text(named(ArgsNode, 0)).str());
+
+  // Calls into the program.
+  std::vector<PyFunction *> Targets =
+      callees(F, Facts.Receiver, Method, FnValue);
+  PySymbol Sym;
+  std::string Dotted = dottedName(S, F);
+  if (Targets.empty() && !Dotted.empty() && !localHead(Dotted) &&
+      !llvm::StringRef(Full).starts_with("builtins."))
+    Sym = Ctx.Prog.resolve(M, Dotted);
+  if (Sym.Class) {
+    Out.Classes.push_back(Sym.Class); // a constructor call
+    return Out;
+  }
+  for (PyFunction *T : Targets) {
+    const FunctionNote *Note = Ctx.Cat.note(T->QualName);
+    if (!Note)
+      Note = Ctx.Cat.note(T->Display);
+    if (Note && Note->Kind == FunctionNote::CapturePredicate) {
+      Out.Guard = true;
+      return Out;
+    }
+    follow(T, N);
+  }
+  if (!Targets.empty())
+    return Out;
+
+  return resultOf(Full, Method, Receiver, Facts);
+}
+
+/// What a call that is not followed returns: tensors from torch functions
+/// and tensor methods, streams, devices, module containers, shapes through
+/// builtins.
+PyValue Walker::resultOf(const std::string &Full, const std::string &Method,
+                         const PyValue &Receiver, const PyCallFacts &Facts) {
+  PyValue Out;
+  if (!Full.empty()) {
+    llvm::StringRef Name = Full;
+    if (Name == "functools.partial" && !Facts.Args.empty()) {
+      Out.Functions = Facts.Args[0].Functions;
+      Out.Classes = Facts.Args[0].Classes;
+    } else if (Name.ends_with(".ModuleList") || Name.ends_with(".Sequential") ||
+               Name.ends_with(".ModuleDict")) {
+      for (const PyValue &A : Facts.Args)
+        Out.Classes.insert(Out.Classes.end(), A.Classes.begin(),
+                           A.Classes.end());
+      Out.Container = true;
+    } else if (Name == "torch.device") {
+      if (!Facts.Args.empty())
+        Out.Kinds = Facts.Args[0].Kinds & (VCudaDevice | VCpuDevice);
+    } else if (Name == "torch.cuda.Stream" ||
+               Name == "torch.cuda.current_stream" ||
+               Name == "torch.cuda.default_stream" ||
+               Name == "torch.cuda.ExternalStream") {
+      Out.Kinds = VStream;
+    } else if (Name == "torch.cuda.Event") {
+      Out.Kinds = VEvent;
+    } else if (Name == "builtins.len" || Name == "builtins.range" ||
+               Name == "builtins.min" || Name == "builtins.max" ||
+               Name == "builtins.int" || Name == "builtins.sum" ||
+               Name == "builtins.abs" || Name == "builtins.divmod") {
+      for (const PyValue &A : Facts.Args)
+        if (!A.ShapeRead.empty() && !A.tensor())
+          Out.ShapeRead = A.ShapeRead;
+      Out.Kinds = VNotTensor;
+    } else if (Name.starts_with("builtins.")) {
+      Out.Kinds = VNotTensor;
+    } else if (returnsTensor(Name)) {
+      bool Cpu = Name == "torch.from_numpy";
+      auto Dev = Facts.Keywords.find("device");
+      if (Dev != Facts.Keywords.end())
+        Cpu = Dev->second.Kinds & VCpuDevice;
+      else if (Name == "torch.tensor" || Name == "torch.as_tensor")
+        Cpu = Facts.Args.empty() || !Facts.Args[0].tensor();
+      Out.Kinds = Cpu ? VCpuTensor : VTensor;
+    }
+    return Out;
+  }
+  if (!Method.empty() && !Receiver.Classes.empty()) {
+    // nn.Module methods that return the module itself.
+    static const char *ReturnsSelf[] = {
+        "cuda", "to",    "half", "float",          "bfloat16",
+        "eval", "train", "cpu",  "requires_grad_", "double"};
+    for (const char *R : ReturnsSelf)
+      if (Method == R)
+        Out.Classes = Receiver.Classes;
+    return Out;
+  }
+  if (!Method.empty()) {
+    bool ReceiverTensor = Receiver.tensor();
+    if (Method == "cpu" && (ReceiverTensor || !Receiver.known()))
+      Out.Kinds = VCpuTensor;
+    else if (Method == "cuda" || (Method == "to" && ReceiverTensor))
+      Out.Kinds = VTensor;
+    else if (methodReturnsNonTensor(Method))
+      Out.Kinds = VNotTensor;
+    else if (ReceiverTensor || (!Receiver.known() && tensorOnlyMethod(Method)))
+      Out.Kinds = (Receiver.Kinds & VCpuTensor) && !(Receiver.Kinds & VTensor)
+                      ? VCpuTensor
+                      : VTensor;
+  }
+  return Out;
+}
+
+} // namespace capture_lint::python::detail

@@ -1,0 +1,391 @@
+//===- PyProgram.cpp - The modules, classes and functions analysed --------===//
+
+#include "PyProgram.h"
+
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+
+namespace capture_lint::python {
+
+namespace fs = llvm::sys::fs;
+namespace path = llvm::sys::path;
+
+std::string dottedName(const PySource &S, TSNode N) {
+  N = stripParens(N);
+  if (is(N, "identifier"))
+    return S.text(N).str();
+  if (is(N, "attribute")) {
+    std::string Base = dottedName(S, field(N, "object"));
+    if (Base.empty())
+      return "";
+    return Base + "." + S.text(field(N, "attribute")).str();
+  }
+  return "";
+}
+
+/// The dotted module name of a file and the directory it is relative to:
+/// the directories above it that hold an __init__.py are its packages.
+static std::pair<std::string, std::string> moduleNameOf(llvm::StringRef File) {
+  llvm::SmallString<256> Dir(path::parent_path(File));
+  std::string Name = path::stem(File).str();
+  bool Init = Name == "__init__";
+  if (Init)
+    Name.clear();
+  while (true) {
+    llvm::SmallString<256> Marker(Dir);
+    path::append(Marker, "__init__.py");
+    if (!fs::exists(Marker))
+      break;
+    std::string Pkg = path::filename(Dir).str();
+    Name = Name.empty() ? Pkg : Pkg + "." + Name;
+    // A copy: Parent points into Dir.
+    std::string Parent = path::parent_path(Dir).str();
+    if (Parent == Dir.str() || Parent.empty())
+      break;
+    Dir = Parent;
+  }
+  if (Name.empty()) // an __init__.py outside any package: its directory
+    Name = path::filename(path::parent_path(File)).str();
+  return {Name, std::string(Dir)};
+}
+
+PyModule *PyProgram::addFile(const std::string &Path, std::string Text,
+                             bool IsInput) {
+  auto Known = ByPath.find(Path);
+  if (Known != ByPath.end()) {
+    Known->second->IsInput |= IsInput;
+    return Known->second;
+  }
+  auto M = std::make_unique<PyModule>();
+  auto [Name, Root] = moduleNameOf(Path);
+  M->Name = Name;
+  M->Root = Root;
+  M->Dir = path::parent_path(Path).str();
+  M->IsPackage = path::filename(Path) == "__init__.py";
+  M->IsInput = IsInput;
+  M->Src = std::make_unique<PySource>(Path, std::move(Text));
+  ++Parsed;
+  Lines += M->Src->lineCount();
+  PyModule *Raw = M.get();
+  Modules.push_back(std::move(M));
+  ByPath[Path] = Raw;
+  ByName.emplace(Raw->Name, Raw); // the first file of a name wins
+  Roots.insert(Raw->Root);
+  Roots.insert(Raw->Dir);
+  index(*Raw);
+  return Raw;
+}
+
+PyModule *PyProgram::module(const std::string &Dotted) {
+  auto It = ByName.find(Dotted);
+  if (It != ByName.end())
+    return It->second;
+  if (Missing.count(Dotted))
+    return nullptr;
+  std::string Rel = Dotted;
+  std::replace(Rel.begin(), Rel.end(), '.', '/');
+  std::vector<std::string> RootList(Roots.begin(), Roots.end());
+  for (const std::string &Root : RootList) {
+    for (const char *Suffix : {".py", "/__init__.py"}) {
+      std::string Candidate = Root + "/" + Rel + Suffix;
+      if (!fs::is_regular_file(Candidate))
+        continue;
+      auto Buf = llvm::MemoryBuffer::getFile(Candidate, /*IsText=*/true);
+      if (!Buf)
+        continue;
+      PyModule *M = addFile(Candidate, (*Buf)->getBuffer().str(), false);
+      ByName[Dotted] = M;
+      return M;
+    }
+  }
+  Missing.insert(Dotted);
+  return nullptr;
+}
+
+std::string PyProgram::absoluteImport(const PyModule &From,
+                                      llvm::StringRef Target,
+                                      unsigned Level) const {
+  if (Level == 0)
+    return Target.str();
+  llvm::StringRef Base = From.Name;
+  if (!From.IsPackage)
+    Base = Base.rsplit('.').first == Base ? "" : Base.rsplit('.').first;
+  for (unsigned I = 1; I < Level; ++I)
+    Base = Base.contains('.') ? Base.rsplit('.').first : "";
+  if (Base.empty())
+    return Target.str();
+  return Target.empty() ? Base.str() : (Base + "." + Target).str();
+}
+
+void PyProgram::indexImport(PyModule &M, TSNode Node) {
+  const PySource &S = *M.Src;
+  if (is(Node, "import_statement")) {
+    for (unsigned I = 0; I < namedCount(Node); ++I) {
+      TSNode N = named(Node, I);
+      if (is(N, "aliased_import")) {
+        M.Imports[S.text(field(N, "alias")).str()] =
+            S.text(field(N, "name")).str();
+      } else if (is(N, "dotted_name")) {
+        llvm::StringRef Full = S.text(N);
+        std::string First = Full.split('.').first.str();
+        M.Imports[First] = First; // `import a.b` binds a
+      }
+    }
+    return;
+  }
+  // import_from_statement
+  TSNode ModNode = field(Node, "module_name");
+  std::string Target;
+  unsigned Level = 0;
+  if (is(ModNode, "relative_import")) {
+    for (unsigned I = 0; I < namedCount(ModNode); ++I) {
+      TSNode C = named(ModNode, I);
+      if (is(C, "import_prefix"))
+        Level = unsigned(S.text(C).count('.'));
+      else
+        Target = S.text(C).str();
+    }
+  } else {
+    Target = S.text(ModNode).str();
+  }
+  std::string Abs = absoluteImport(M, Target, Level);
+  for (unsigned I = 0; I < namedCount(Node); ++I) {
+    TSNode N = named(Node, I);
+    if (ts_node_eq(N, ModNode))
+      continue;
+    std::string Name, Alias;
+    if (is(N, "aliased_import")) {
+      Name = S.text(field(N, "name")).str();
+      Alias = S.text(field(N, "alias")).str();
+    } else if (is(N, "dotted_name")) {
+      Name = Alias = S.text(N).str();
+    } else {
+      continue;
+    }
+    M.Imports[Alias] = Abs.empty() ? Name : Abs + "." + Name;
+  }
+}
+
+PyFunction *PyProgram::newFunction(PyModule &M, PyClass *Owner, TSNode Node) {
+  Functions.emplace_back();
+  PyFunction &F = Functions.back();
+  F.Module = &M;
+  F.Owner = Owner;
+  F.Node = Node;
+  F.Name = M.Src->text(field(Node, "name")).str();
+  F.Display = Owner ? Owner->Name + "." + F.Name : F.Name;
+  F.QualName = (Owner ? Owner->QualName : M.Name) + "." + F.Name;
+  // A generator (a @contextmanager body): any yield outside nested defs.
+  std::vector<TSNode> Stack{field(Node, "body")};
+  while (!Stack.empty()) {
+    TSNode N = Stack.back();
+    Stack.pop_back();
+    if (is(N, "yield")) {
+      F.IsGenerator = true;
+      break;
+    }
+    if (is(N, "function_definition") || is(N, "class_definition") ||
+        is(N, "lambda"))
+      continue;
+    for (unsigned I = 0; I < namedCount(N); ++I)
+      Stack.push_back(named(N, I));
+  }
+  return &F;
+}
+
+static TSNode definitionOf(TSNode N) {
+  if (is(N, "decorated_definition"))
+    return field(N, "definition");
+  return N;
+}
+
+void PyProgram::indexClass(PyModule &M, TSNode Node) {
+  const PySource &S = *M.Src;
+  Classes.emplace_back();
+  PyClass &C = Classes.back();
+  C.Module = &M;
+  C.Node = Node;
+  C.Name = S.text(field(Node, "name")).str();
+  C.QualName = M.Name + "." + C.Name;
+  TSNode Supers = field(Node, "superclasses");
+  for (unsigned I = 0; !isNull(Supers) && I < namedCount(Supers); ++I)
+    if (!is(named(Supers, I), "keyword_argument"))
+      C.BaseExprs.push_back(named(Supers, I));
+  TSNode Body = field(Node, "body");
+  for (unsigned I = 0; I < namedCount(Body); ++I) {
+    TSNode D = definitionOf(named(Body, I));
+    if (!is(D, "function_definition"))
+      continue;
+    PyFunction *F = newFunction(M, &C, D);
+    C.Methods[F->Name] = F;
+    // self.NAME = EXPR initialisers, anywhere in the method.
+    std::vector<TSNode> Stack{field(D, "body")};
+    while (!Stack.empty()) {
+      TSNode N = Stack.back();
+      Stack.pop_back();
+      if (is(N, "function_definition") || is(N, "class_definition"))
+        continue;
+      if (is(N, "assignment")) {
+        TSNode L = field(N, "left"), R = field(N, "right");
+        if (is(L, "attribute") && S.text(field(L, "object")) == "self" &&
+            !isNull(R))
+          C.AttrInits[S.text(field(L, "attribute")).str()].push_back(R);
+      }
+      for (unsigned J = 0; J < namedCount(N); ++J)
+        Stack.push_back(named(N, J));
+    }
+  }
+  M.Classes[C.Name] = &C;
+}
+
+void PyProgram::index(PyModule &M) {
+  TSNode Root = M.Src->root();
+  // Top-level statements, and those inside top-level if/try (guarded
+  // imports, `if TYPE_CHECKING:`).
+  std::vector<TSNode> Stmts;
+  for (unsigned I = 0; I < namedCount(Root); ++I)
+    Stmts.push_back(named(Root, I));
+  for (size_t I = 0; I < Stmts.size(); ++I) {
+    TSNode N = Stmts[I];
+    llvm::StringRef K = kind(N);
+    if (K == "if_statement" || K == "try_statement" || K == "block" ||
+        K == "else_clause" || K == "except_clause" || K == "finally_clause" ||
+        K == "elif_clause") {
+      for (unsigned J = 0; J < namedCount(N); ++J)
+        Stmts.push_back(named(N, J));
+      continue;
+    }
+    TSNode D = definitionOf(N);
+    if (is(D, "function_definition")) {
+      PyFunction *F = newFunction(M, nullptr, D);
+      M.Functions[F->Name] = F;
+    } else if (is(D, "class_definition")) {
+      indexClass(M, D);
+    } else if (K == "import_statement" || K == "import_from_statement") {
+      indexImport(M, N);
+    } else if (K == "expression_statement" && namedCount(N) == 1 &&
+               is(named(N, 0), "assignment")) {
+      TSNode A = named(N, 0);
+      TSNode L = field(A, "left"), R = field(A, "right");
+      if (is(L, "identifier") && !isNull(R))
+        M.Globals[M.Src->text(L).str()] = R;
+    }
+  }
+}
+
+PySymbol PyProgram::resolve(PyModule &M, llvm::StringRef Dotted) {
+  PySymbol Sym;
+  if (Dotted.empty())
+    return Sym;
+  auto [Head, Rest] = Dotted.split('.');
+  // Names of this module first.
+  if (Rest.empty()) {
+    if (auto F = M.Functions.find(Head.str()); F != M.Functions.end()) {
+      Sym.Function = F->second;
+      return Sym;
+    }
+    if (auto C = M.Classes.find(Head.str()); C != M.Classes.end()) {
+      Sym.Class = C->second;
+      return Sym;
+    }
+  } else if (auto C = M.Classes.find(Head.str()); C != M.Classes.end()) {
+    if (!Rest.contains('.'))
+      Sym.Function = method(C->second, Rest);
+    return Sym;
+  }
+  std::string Full;
+  if (auto I = M.Imports.find(Head.str()); I != M.Imports.end())
+    Full = Rest.empty() ? I->second : I->second + "." + Rest.str();
+  else if (M.Globals.count(Head.str()) || M.Functions.count(Head.str()))
+    return Sym;
+  else
+    Full = "builtins." + Dotted.str();
+  // The longest prefix that is a module of the program, then its members.
+  llvm::StringRef F = Full;
+  for (size_t Dot = F.size(); Dot != llvm::StringRef::npos;
+       Dot = Dot == 0 ? llvm::StringRef::npos : F.rfind('.', Dot - 1)) {
+    llvm::StringRef ModName = F.substr(0, Dot);
+    if (ModName.starts_with("builtins"))
+      break;
+    PyModule *Target = module(ModName.str());
+    if (!Target)
+      continue;
+    llvm::StringRef Member = Dot < F.size() ? F.substr(Dot + 1) : "";
+    if (Member.empty()) {
+      Sym.Module = Target;
+      return Sym;
+    }
+    if (Target == &M)
+      break;
+    PySymbol Inner = resolve(*Target, Member);
+    if (Inner.Module || Inner.Class || Inner.Function)
+      return Inner;
+    break;
+  }
+  Sym.External = Full;
+  return Sym;
+}
+
+std::string PyProgram::fullName(const PyModule &M,
+                                llvm::StringRef Dotted) const {
+  auto [Head, Rest] = Dotted.split('.');
+  if (auto I = M.Imports.find(Head.str()); I != M.Imports.end())
+    return Rest.empty() ? I->second : I->second + "." + Rest.str();
+  if (M.Functions.count(Head.str()) || M.Classes.count(Head.str()) ||
+      M.Globals.count(Head.str()))
+    return "";
+  return "builtins." + Dotted.str();
+}
+
+std::vector<PyClass *> PyProgram::bases(PyClass *C) {
+  std::vector<PyClass *> Out;
+  for (TSNode B : C->BaseExprs) {
+    std::string Name = dottedName(*C->Module->Src, B);
+    if (Name.empty())
+      continue;
+    PySymbol S = resolve(*C->Module, Name);
+    if (S.Class && S.Class != C)
+      Out.push_back(S.Class);
+  }
+  return Out;
+}
+
+PyFunction *PyProgram::method(PyClass *C, llvm::StringRef Name,
+                              unsigned Depth) {
+  if (!C || Depth > 8)
+    return nullptr;
+  if (auto It = C->Methods.find(Name.str()); It != C->Methods.end())
+    return It->second;
+  for (PyClass *B : bases(C))
+    if (PyFunction *F = method(B, Name, Depth + 1))
+      return F;
+  return nullptr;
+}
+
+PyFunction *PyProgram::localFunction(PyModule *M, PyClass *Owner, TSNode Node,
+                                     const std::string &Display) {
+  unsigned long long Key = (reinterpret_cast<uintptr_t>(M) << 20) ^
+                           begin(Node) ^
+                           (static_cast<unsigned long long>(end(Node)) << 40);
+  auto It = Locals.find(Key);
+  if (It != Locals.end())
+    return It->second;
+  PyFunction *F;
+  if (is(Node, "function_definition")) {
+    F = newFunction(*M, Owner, Node);
+  } else {
+    Functions.emplace_back();
+    F = &Functions.back();
+    F->Module = M;
+    F->Owner = Owner;
+    F->Node = Node;
+    F->Name = "lambda";
+    F->QualName = M->Name + ".<lambda>";
+  }
+  F->Display = Display;
+  Locals[Key] = F;
+  return F;
+}
+
+} // namespace capture_lint::python

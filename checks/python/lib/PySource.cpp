@@ -1,0 +1,68 @@
+//===- PySource.cpp - One Python file, parsed with tree-sitter ------------===//
+
+#include "PySource.h"
+
+#include <algorithm>
+#include <cstring>
+
+namespace capture_lint::python {
+
+PySource::PySource(std::string PathIn, std::string TextIn)
+    : Path(std::move(PathIn)), Text(std::move(TextIn)) {
+  TSParser *Parser = ts_parser_new();
+  ts_parser_set_language(Parser, tree_sitter_python());
+  Tree = ts_parser_parse_string(Parser, nullptr, Text.data(),
+                                static_cast<uint32_t>(Text.size()));
+  ts_parser_delete(Parser);
+  LineStarts.push_back(0);
+  for (size_t I = 0; I < Text.size(); ++I)
+    if (Text[I] == '\n')
+      LineStarts.push_back(unsigned(I + 1));
+}
+
+PySource::~PySource() {
+  if (Tree)
+    ts_tree_delete(Tree);
+}
+
+TSNode PySource::root() const { return ts_tree_root_node(Tree); }
+
+bool PySource::hasErrors() const { return ts_node_has_error(root()); }
+
+llvm::StringRef PySource::text(TSNode N) const {
+  if (isNull(N))
+    return "";
+  unsigned B = begin(N), E = end(N);
+  if (B > Text.size() || E > Text.size() || E < B)
+    return "";
+  return llvm::StringRef(Text).slice(B, E);
+}
+
+unsigned PySource::line(unsigned Offset) const {
+  auto It = std::upper_bound(LineStarts.begin(), LineStarts.end(), Offset);
+  return unsigned(It - LineStarts.begin());
+}
+
+unsigned PySource::column(unsigned Offset) const {
+  return Offset - LineStarts[line(Offset) - 1] + 1;
+}
+
+llvm::StringRef PySource::lineText(unsigned Line) const {
+  if (Line == 0 || Line > LineStarts.size())
+    return "";
+  unsigned B = LineStarts[Line - 1];
+  unsigned E = Line < LineStarts.size() ? LineStarts[Line] : Text.size();
+  return llvm::StringRef(Text).slice(B, E).rtrim("\r\n");
+}
+
+TSNode field(TSNode N, llvm::StringRef Name) {
+  return ts_node_child_by_field_name(N, Name.data(), uint32_t(Name.size()));
+}
+
+TSNode stripParens(TSNode N) {
+  while (is(N, "parenthesized_expression") && namedCount(N) == 1)
+    N = named(N, 0);
+  return N;
+}
+
+} // namespace capture_lint::python

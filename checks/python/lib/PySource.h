@@ -1,0 +1,67 @@
+//===- PySource.h - One Python file, parsed with tree-sitter ----*- C++ -*-===//
+//
+// A parsed file owns its text and its tree-sitter tree, maps byte offsets to
+// lines and columns, and answers the few questions the analysis asks of
+// nodes (kind, field, text). tree-sitter is error-tolerant: a half-typed file
+// still yields a tree whose well-formed parts are analysed.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CAPTURE_LINT_PYTHON_PYSOURCE_H
+#define CAPTURE_LINT_PYTHON_PYSOURCE_H
+
+#include "llvm/ADT/StringRef.h"
+#include <tree_sitter/api.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace capture_lint::python {
+
+class PySource {
+public:
+  /// Parses \p Text; never fails (errors become ERROR nodes).
+  PySource(std::string Path, std::string Text);
+  ~PySource();
+  PySource(const PySource &) = delete;
+  PySource &operator=(const PySource &) = delete;
+
+  const std::string &path() const { return Path; }
+  llvm::StringRef text() const { return Text; }
+  TSNode root() const;
+  bool hasErrors() const;
+
+  llvm::StringRef text(TSNode N) const;
+  unsigned line(unsigned Offset) const;   // 1-based
+  unsigned column(unsigned Offset) const; // 1-based, in bytes
+  llvm::StringRef lineText(unsigned Line) const;
+  /// The number of lines (for the speed benchmark).
+  unsigned lineCount() const { return unsigned(LineStarts.size()); }
+
+private:
+  std::string Path, Text;
+  TSTree *Tree = nullptr;
+  std::vector<unsigned> LineStarts;
+};
+
+// Node helpers: thin, allocation-free wrappers over the tree-sitter C API.
+inline bool isNull(TSNode N) { return ts_node_is_null(N); }
+inline llvm::StringRef kind(TSNode N) {
+  return isNull(N) ? "" : ts_node_type(N);
+}
+inline bool is(TSNode N, llvm::StringRef K) { return kind(N) == K; }
+TSNode field(TSNode N, llvm::StringRef Name);
+inline unsigned begin(TSNode N) { return ts_node_start_byte(N); }
+inline unsigned end(TSNode N) { return ts_node_end_byte(N); }
+inline unsigned namedCount(TSNode N) { return ts_node_named_child_count(N); }
+inline TSNode named(TSNode N, unsigned I) { return ts_node_named_child(N, I); }
+/// Skips parentheses around an expression.
+TSNode stripParens(TSNode N);
+
+/// The Python grammar (tree-sitter-python, compiled in).
+extern "C" const TSLanguage *tree_sitter_python(void);
+
+} // namespace capture_lint::python
+
+#endif // CAPTURE_LINT_PYTHON_PYSOURCE_H

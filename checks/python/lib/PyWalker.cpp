@@ -1,0 +1,568 @@
+//===- PyWalker.cpp - Walking Python functions for capture hazards --------===//
+//
+// The walker's statements (blocks, if/for/while/with/try, guards) and the
+// regions they open; the entry points of PyWalker.h.
+//
+//===----------------------------------------------------------------------===//
+
+#include "PyWalkerImpl.h"
+
+namespace capture_lint::python {
+
+namespace detail {
+
+//===----------------------------------------------------------------------===//
+// Statements
+//===----------------------------------------------------------------------===//
+
+/// `torch.Tensor`, `Tensor`, `Optional[Tensor]`, `Tensor | None`; not
+/// containers of tensors.
+static bool isTensorAnnotation(llvm::StringRef T) {
+  T = T.trim().trim('"');
+  if (T.consume_front("Optional[") || T.consume_front("typing.Optional["))
+    T = T.drop_back().trim();
+  if (T.ends_with("| None"))
+    T = T.drop_back(6).trim();
+  return T == "Tensor" || T == "torch.Tensor";
+}
+
+void Walker::walkFunction() {
+  TSNode Params = field(Fn->Node, "parameters");
+  for (unsigned I = 0; !isNull(Params) && I < namedCount(Params); ++I) {
+    TSNode P = named(Params, I);
+    std::string Name;
+    PyValue V;
+    if (is(P, "identifier")) {
+      Name = S.text(P).str();
+    } else if (is(P, "typed_parameter") || is(P, "typed_default_parameter")) {
+      TSNode Id = is(P, "typed_parameter") ? named(P, 0) : field(P, "name");
+      Name = S.text(Id).str();
+      if (isTensorAnnotation(S.text(field(P, "type"))))
+        V.Kinds |= VTensor;
+    } else if (is(P, "default_parameter")) {
+      Name = S.text(field(P, "name")).str();
+    }
+    if (Name.empty())
+      continue;
+    if (I == 0 && Fn->Owner && (Name == "self" || Name == "cls"))
+      V.Classes.push_back(Fn->Owner);
+    Vars[Name] = V;
+  }
+  TSNode Body = field(Fn->Node, "body");
+  if (is(Fn->Node, "lambda")) {
+    expr(Body);
+  } else {
+    walkBlock(Body);
+  }
+  if (Active && !Summary)
+    closeRegion(end(Fn->Node));
+}
+
+void Walker::walkModule() {
+  TSNode Root = S.root();
+  for (unsigned I = 0; I < namedCount(Root); ++I) {
+    TSNode N = named(Root, I);
+    if (is(N, "function_definition") || is(N, "class_definition") ||
+        is(N, "decorated_definition"))
+      continue;
+    if (!walkStmt(N))
+      break;
+  }
+  if (Active && OpenedByBegin)
+    closeRegion(end(Root));
+}
+
+bool Walker::walkBlock(TSNode Block) {
+  for (unsigned I = 0; I < namedCount(Block); ++I)
+    if (!walkStmt(named(Block, I)))
+      return false;
+  return true;
+}
+
+static bool endsWithExit(TSNode Block) {
+  unsigned N = namedCount(Block);
+  if (!N)
+    return false;
+  llvm::StringRef K = kind(named(Block, N - 1));
+  return K == "return_statement" || K == "raise_statement" ||
+         K == "continue_statement" || K == "break_statement";
+}
+
+bool Walker::walkStmt(TSNode N) {
+  llvm::StringRef K = kind(N);
+  if (K == "expression_statement") {
+    for (unsigned I = 0; I < namedCount(N); ++I) {
+      TSNode E = named(N, I);
+      if (is(E, "call") && captureBeginEnd(E))
+        continue;
+      expr(E);
+    }
+    return true;
+  }
+  if (K == "assignment" || K == "augmented_assignment")
+    return expr(N), true;
+  if (K == "if_statement")
+    return walkIf(N);
+  if (K == "with_statement")
+    return walkWith(N), true;
+  if (K == "for_statement")
+    return walkFor(N), true;
+  if (K == "while_statement") {
+    condition(field(N, "condition"), "while");
+    walkBlock(field(N, "body"));
+    return true;
+  }
+  if (K == "assert_statement") {
+    if (namedCount(N))
+      condition(named(N, 0), "assert");
+    return true;
+  }
+  if (K == "function_definition") {
+    std::string Name = S.text(field(N, "name")).str();
+    PyValue V;
+    V.Functions.push_back(Ctx.Prog.localFunction(
+        &M, Fn ? Fn->Owner : nullptr, N,
+        (Fn ? Fn->Display + "." : std::string()) + Name));
+    Vars[Name] = V;
+    return true;
+  }
+  // A raise already ends the capture; its message is not the bug.
+  if (K == "raise_statement")
+    return false;
+  if (K == "class_definition" || K == "decorated_definition" ||
+      K == "import_statement" || K == "import_from_statement" ||
+      K == "comment" || K == "pass_statement")
+    return true;
+  if (K == "try_statement") {
+    for (unsigned I = 0; I < namedCount(N); ++I) {
+      TSNode C = named(N, I);
+      if (is(C, "block"))
+        walkBlock(C);
+      else
+        for (unsigned J = 0; J < namedCount(C); ++J)
+          if (is(named(C, J), "block"))
+            walkBlock(named(C, J));
+    }
+    return true;
+  }
+  if (K == "block")
+    return walkBlock(N);
+  // return, raise, del, global, match, ...: their expressions.
+  for (unsigned I = 0; I < namedCount(N); ++I) {
+    TSNode C = named(N, I);
+    if (is(C, "block"))
+      walkBlock(C);
+    else
+      expr(C);
+  }
+  return true;
+}
+
+/// +1: the condition is true only while capturing; -1: only while not
+/// capturing; 0: unrelated to capture.
+int Walker::guardPolarity(TSNode N) {
+  N = stripParens(N);
+  if (is(N, "not_operator"))
+    return -guardPolarity(field(N, "argument"));
+  if (is(N, "boolean_operator")) {
+    int L = guardPolarity(field(N, "left")),
+        R = guardPolarity(field(N, "right"));
+    bool And =
+        S.text(field(N, "operator")) == "and" || S.text(N).contains(" and ");
+    if (And)
+      return L ? L : R;
+    return 0;
+  }
+  if (is(N, "identifier")) {
+    auto It = Vars.find(S.text(N).str());
+    return It != Vars.end() && It->second.Guard ? 1 : 0;
+  }
+  if (is(N, "call")) {
+    TSNode F = field(N, "function");
+    std::string Full = fullName(F);
+    if (!Full.empty() && Ctx.Cat.isGuard(Full))
+      return 1;
+    PyValue None;
+    for (PyFunction *C : callees(F, nullptr, "", None)) {
+      if (Ctx.Cat.isGuard(C->QualName) || Ctx.Cat.isGuard(C->Display))
+        return 1;
+      // A helper that returns the guard: `return torch.cuda.is_current_...()`
+      TSNode Body = field(C->Node, "body");
+      if (namedCount(Body) == 1 && is(named(Body, 0), "return_statement") &&
+          namedCount(named(Body, 0)) == 1 && C != Fn) {
+        Walker Inner(Ctx, *C->Module, C, true);
+        if (Inner.guardPolarity(named(named(Body, 0), 0)) == 1)
+          return 1;
+      }
+    }
+  }
+  return 0;
+}
+
+bool Walker::walkIf(TSNode N) {
+  TSNode Cond = field(N, "condition");
+  int G = guardPolarity(Cond);
+  TSNode Then = field(N, "consequence");
+  // `if bad_shape: raise ...` checks an input, as an assert does: the
+  // path recorded is the one every valid replay takes.
+  bool Check = namedCount(Then) == 1 && is(named(Then, 0), "raise_statement") &&
+               isNull(field(N, "alternative"));
+  if (G == 0)
+    condition(Cond, Check ? "assert-like if" : "if");
+  if (G >= 0)
+    walkBlock(Then);
+  if (G == 1) // the else branches run only when not capturing
+    return !endsWithExit(Then);
+  for (unsigned I = 0; I < namedCount(N); ++I) {
+    TSNode C = named(N, I);
+    if (is(C, "elif_clause")) {
+      condition(field(C, "condition"), "elif");
+      walkBlock(field(C, "consequence"));
+    } else if (is(C, "else_clause")) {
+      walkBlock(field(C, "body"));
+    }
+  }
+  return true;
+}
+
+void Walker::walkFor(TSNode N) {
+  PyValue Seq = expr(field(N, "right"));
+  if (!Seq.ShapeRead.empty() && !Seq.tensor()) {
+    PyHazard H;
+    H.Kind = PyHazard::Branch;
+    H.Check = "capture-shape-branch";
+    H.Subject = "'for' loop over " + quote(field(N, "right"));
+    H.Detail = Seq.ShapeRead;
+    H.Site = {&S, begin(N)};
+    record(std::move(H));
+  }
+  PyValue Elem;
+  if (Seq.Container || !Seq.Classes.empty())
+    Elem.Classes = Seq.Classes;
+  if (Seq.tensor())
+    Elem.Kinds = VTensor;
+  bind(field(N, "left"), Elem);
+  walkBlock(field(N, "body"));
+}
+
+void Walker::walkWith(TSNode N) {
+  bool Opened = false;
+  std::vector<std::pair<std::string, PySite>> Forks;
+  TSNode Clause = named(N, 0);
+  for (unsigned I = 0; is(Clause, "with_clause") && I < namedCount(Clause);
+       ++I) {
+    TSNode Item = named(Clause, I);
+    TSNode Value = field(Item, "value"), Alias{};
+    if (is(Value, "as_pattern")) {
+      Alias = field(Value, "alias");
+      Value = named(Value, 0);
+    }
+    std::string Full =
+        is(Value, "call") ? fullName(field(Value, "function")) : "";
+    const RegionApi *R = Full.empty() ? nullptr : Ctx.Cat.region(Full);
+    if (R && R->Kind == RegionApi::Begin && !Summary && !Active) {
+      PyRegion Region;
+      Region.Begin = {&S, begin(Value)};
+      TSNode Args = field(Value, "arguments");
+      TSNode ModeNode{}, StreamNode{};
+      unsigned Pos = 0;
+      for (unsigned J = 0; J < namedCount(Args); ++J) {
+        TSNode A = named(Args, J);
+        if (is(A, "keyword_argument")) {
+          llvm::StringRef Key = S.text(field(A, "name"));
+          if (Key == "capture_error_mode")
+            ModeNode = field(A, "value");
+          else if (Key == "stream")
+            StreamNode = field(A, "value");
+          continue;
+        }
+        if (R->ModeArg && Pos == *R->ModeArg)
+          ModeNode = A;
+        if (R->StreamArg >= 0 && Pos == unsigned(R->StreamArg))
+          StreamNode = A;
+        ++Pos;
+      }
+      Region.Mode = R->DefaultMode;
+      if (!isNull(ModeNode)) {
+        llvm::StringRef T = S.text(ModeNode).trim("\"'");
+        auto Parsed = parseMode(T);
+        Region.Mode = Parsed ? *Parsed : CaptureMode::Unknown;
+      }
+      if (!isNull(StreamNode))
+        Region.Stream = S.text(StreamNode).str();
+      Region.Headline = "capture into graph " + quote(named(Args, 0)) +
+                        " begins here (" + Full + "), mode " +
+                        (Region.Mode == CaptureMode::Unknown
+                             ? "unknown (not a constant; checked as global)"
+                             : modeName(Region.Mode).str());
+      activate(std::move(Region));
+      Opened = true;
+      // The capture stream itself may be the legacy default stream.
+      if (!isNull(StreamNode))
+        expr(StreamNode);
+      continue;
+    }
+    if (!Summary && !Active && is(Value, "call"))
+      if (auto Wrapped = capturingContext(Value)) {
+        activate(std::move(*Wrapped));
+        Opened = true;
+        continue;
+      }
+    PyValue V = expr(Value);
+    if (Full == "torch.cuda.stream" && Active && !Summary &&
+        is(Value, "call")) {
+      TSNode Args = field(Value, "arguments");
+      if (namedCount(Args))
+        Forks.push_back({S.text(named(Args, 0)).str(), {&S, begin(Value)}});
+    }
+    if (!isNull(Alias))
+      bind(named(Alias, 0), V);
+  }
+  if (Active && !Summary)
+    for (auto &F : Forks)
+      Active->Forks.push_back(F);
+  walkBlock(field(N, "body"));
+  if (Opened)
+    closeRegion(end(N));
+}
+
+/// A context manager of the program that captures the block it wraps: a
+/// generator whose `yield` is inside `with torch.cuda.graph(...)` (the
+/// usual @contextmanager), or a function .capture-lint.json names a
+/// "wrapper". Returns the region it opens around the caller's block.
+std::optional<PyRegion> Walker::capturingContext(TSNode Call) {
+  PyValue None;
+  for (PyFunction *F : callees(field(Call, "function"), nullptr, "", None)) {
+    const FunctionNote *Note = Ctx.Cat.note(F->QualName);
+    if (!Note)
+      Note = Ctx.Cat.note(F->Display);
+    if (Note && Note->Kind != FunctionNote::Wrapper)
+      Note = nullptr;
+    std::optional<CaptureMode> Mode;
+    if (Note)
+      Mode = CaptureMode::Global;
+    else if (F->IsGenerator && is(F->Node, "function_definition"))
+      Mode = regionAroundYield(*F);
+    if (!Mode)
+      continue;
+    PyRegion R;
+    R.Begin = {&S, begin(Call)};
+    R.Mode = *Mode;
+    R.Headline = "'" + F->Display + "' captures the block it wraps (" +
+                 (Note ? "a wrapper in " + Note->File
+                       : std::string("its 'with torch.cuda.graph' yields")) +
+                 "), mode " +
+                 (*Mode == CaptureMode::Unknown
+                      ? "unknown (not a constant; checked as global)"
+                      : modeName(*Mode).str());
+    return R;
+  }
+  return std::nullopt;
+}
+
+/// The mode of a `with <region begin>:` in \p F whose body yields.
+std::optional<CaptureMode> Walker::regionAroundYield(PyFunction &F) {
+  const PySource &FS = *F.Module->Src;
+  Walker Inner(Ctx, *F.Module, &F, true);
+  std::vector<TSNode> Stack{field(F.Node, "body")};
+  while (!Stack.empty()) {
+    TSNode N = Stack.back();
+    Stack.pop_back();
+    if (is(N, "function_definition") || is(N, "class_definition"))
+      continue;
+    for (unsigned I = 0; I < namedCount(N); ++I)
+      Stack.push_back(named(N, I));
+    if (!is(N, "with_statement") ||
+        !FS.text(field(N, "body")).contains("yield"))
+      continue;
+    TSNode Clause = named(N, 0);
+    for (unsigned I = 0; I < namedCount(Clause); ++I) {
+      TSNode V = field(named(Clause, I), "value");
+      if (is(V, "as_pattern"))
+        V = named(V, 0);
+      std::string Full =
+          is(V, "call") ? Inner.fullName(field(V, "function")) : "";
+      const RegionApi *R = Full.empty() ? nullptr : Ctx.Cat.region(Full);
+      if (!R || R->Kind != RegionApi::Begin)
+        continue;
+      CaptureMode Mode = R->DefaultMode;
+      TSNode Args = field(V, "arguments");
+      for (unsigned J = 0; J < namedCount(Args); ++J) {
+        TSNode A = named(Args, J);
+        if (is(A, "keyword_argument") &&
+            FS.text(field(A, "name")) == "capture_error_mode") {
+          auto P = parseMode(FS.text(field(A, "value")).trim("\"'"));
+          Mode = P ? *P : CaptureMode::Unknown;
+        }
+      }
+      return Mode;
+    }
+  }
+  return std::nullopt;
+}
+
+/// `g.capture_begin(...)` opens a region until `g.capture_end()` (or the end
+/// of the function); returns true when \p Call was one of them.
+bool Walker::captureBeginEnd(TSNode Call) {
+  TSNode F = field(Call, "function");
+  if (!is(F, "attribute") || Summary)
+    return false;
+  std::string Method = S.text(field(F, "attribute")).str();
+  const RegionApi *R = Ctx.Cat.regionMethod(Method);
+  if (!R)
+    return false;
+  if (R->Kind == RegionApi::End) {
+    if (Active && OpenedByBegin)
+      closeRegion(end(Call));
+    return true;
+  }
+  if (Active)
+    return true;
+  PyRegion Region;
+  Region.Begin = {&S, begin(Call)};
+  Region.Mode = R->DefaultMode;
+  TSNode Args = field(Call, "arguments");
+  unsigned Pos = 0;
+  for (unsigned J = 0; J < namedCount(Args); ++J) {
+    TSNode A = named(Args, J), ModeNode{};
+    if (is(A, "keyword_argument")) {
+      if (S.text(field(A, "name")) == "capture_error_mode")
+        ModeNode = field(A, "value");
+    } else if (R->ModeArg && Pos++ == *R->ModeArg) {
+      ModeNode = A;
+    }
+    if (!isNull(ModeNode)) {
+      auto Parsed = parseMode(S.text(ModeNode).trim("\"'"));
+      Region.Mode = Parsed ? *Parsed : CaptureMode::Unknown;
+    }
+  }
+  Region.Stream = S.text(field(F, "object")).str();
+  Region.Headline = "capture into graph " + quote(field(F, "object")) +
+                    " begins here (capture_begin), mode " +
+                    (Region.Mode == CaptureMode::Unknown
+                         ? "unknown (not a constant; checked as global)"
+                         : modeName(Region.Mode).str());
+  activate(std::move(Region));
+  OpenedByBegin = true;
+  return true;
+}
+
+void Walker::closeRegion(unsigned EndOffset) {
+  if (!Active)
+    return;
+  Active->EndOffset = EndOffset;
+  for (auto &[Stream, Site] : Active->Forks) {
+    if (Active->Joined.count(Stream))
+      continue;
+    PyHazard H;
+    H.Kind = PyHazard::Unjoined;
+    H.Entry = firstEntry("torch.cuda.stream");
+    if (!H.Entry)
+      continue;
+    H.Check = "capture-legacy-stream";
+    H.Subject = "'torch.cuda.stream(" + Stream + ")'";
+    H.Site = Site;
+    Active->Hazards.push_back(std::move(H));
+  }
+  if (OpenedByBegin && !EndsOnly && EndOffset == end(Fn ? Fn->Node : S.root()))
+    Active->Headline += "; it is not ended in this function";
+  EndsOnly = false;
+  Active = nullptr;
+  OpenedByBegin = false;
+}
+
+} // namespace detail
+
+using detail::Walker;
+
+const std::vector<PyHazard> &summarize(PyContext &Ctx, PyFunction *F) {
+  static const std::vector<PyHazard> Empty;
+  auto It = Ctx.Summaries.find(F);
+  if (It != Ctx.Summaries.end())
+    return It->second;
+  if (Ctx.InProgress.count(F) || Ctx.Depth >= Ctx.MaxCallDepth)
+    return Empty;
+  Ctx.InProgress.insert(F);
+  ++Ctx.Depth;
+  Walker W(Ctx, *F->Module, F, /*Summary=*/true);
+  W.walkFunction();
+  --Ctx.Depth;
+  Ctx.InProgress.erase(F);
+  // Memoized even when a cycle or the depth bound cut it short: each
+  // function is walked once (as the C++ analysis does).
+  auto &Slot = Ctx.Summaries[F];
+  Slot = std::move(W.SummaryRegion.Hazards);
+  return Slot;
+}
+
+std::string capturedReason(PyContext &Ctx, const PyFunction &F) {
+  if (is(F.Node, "function_definition")) {
+    // A comment on the def line (a child of the definition, before the body).
+    const PySource &S = *F.Module->Src;
+    unsigned DefLine = S.line(begin(F.Node));
+    for (unsigned I = 0; I < namedCount(F.Node); ++I) {
+      TSNode C = named(F.Node, I);
+      if (is(C, "comment") && S.line(begin(C)) == DefLine &&
+          S.text(C).contains("capture-lint: captured"))
+        return "'" + F.Display +
+               "' always runs under capture (# capture-lint: captured), "
+               "checked as a global-mode region";
+    }
+  }
+  const FunctionNote *N = Ctx.Cat.note(F.QualName);
+  if (!N)
+    N = Ctx.Cat.note(F.Display);
+  if (N && N->Kind == FunctionNote::Captured)
+    return "'" + F.Display + "' always runs under capture (" + N->File +
+           "), checked as a global-mode region";
+  return "";
+}
+
+/// The sibling method that calls capture_begin when \p F calls only
+/// capture_end.
+static PyFunction *beginInSibling(const PyFunction &F) {
+  if (!F.Owner || !is(F.Node, "function_definition"))
+    return nullptr;
+  const PySource &S = *F.Module->Src;
+  llvm::StringRef Body = S.text(F.Node);
+  if (!Body.contains("capture_end(") || Body.contains("capture_begin("))
+    return nullptr;
+  for (auto &[Name, M] : F.Owner->Methods)
+    if (M != &F && M->Module->Src->text(M->Node).contains("capture_begin("))
+      return M;
+  return nullptr;
+}
+
+std::vector<PyRegion> findRegions(PyContext &Ctx, PyFunction *F,
+                                  const std::string &Captured) {
+  Walker W(Ctx, *F->Module, F, /*Summary=*/false);
+  if (!Captured.empty()) {
+    PyRegion R;
+    R.Begin = {F->Module->Src.get(), begin(field(F->Node, "name"))};
+    R.Mode = CaptureMode::Global;
+    R.Headline = Captured;
+    R.EndOffset = end(F->Node);
+    W.activate(std::move(R));
+  } else if (PyFunction *Begin = beginInSibling(*F)) {
+    // Begun in a sibling method (start()), ended here (stop()): the
+    // statements before capture_end are captured too.
+    PyRegion R;
+    R.Begin = {F->Module->Src.get(), begin(field(F->Node, "name"))};
+    R.Mode = CaptureMode::Global;
+    R.Headline = "'" + F->Display + "' ends the capture that '" +
+                 Begin->Display +
+                 "' begins (capture_begin), mode global; the code before "
+                 "capture_end here runs under it";
+    W.activateUntilEnd(std::move(R));
+  }
+  W.walkFunction();
+  return std::move(W.Regions);
+}
+
+std::vector<PyRegion> findModuleRegions(PyContext &Ctx, PyModule &M) {
+  Walker W(Ctx, M, nullptr, /*Summary=*/false);
+  W.walkModule();
+  return std::move(W.Regions);
+}
+
+} // namespace capture_lint::python

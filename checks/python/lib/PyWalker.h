@@ -1,0 +1,90 @@
+//===- PyWalker.h - Walking Python functions for capture hazards -*- C++ -*-=//
+//
+// One walker per function body. In region mode it finds the capture
+// regions the function opens (`with torch.cuda.graph(...)`,
+// `capture_begin()` ... `capture_end()`, `make_graphed_callables(...)`) and
+// records the hazards inside them; in summary mode (a function called from
+// a region) it records every hazard of the body. Either way it walks the
+// statements in order, tracks what each local name may be (PyConditions.h),
+// skips code that runs only when the stream is not capturing (guards), and
+// follows calls into functions of the program, whose summaries are
+// memoized, cycle-safe and depth-bounded.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CAPTURE_LINT_PYTHON_PYWALKER_H
+#define CAPTURE_LINT_PYTHON_PYWALKER_H
+
+#include "PyConditions.h"
+#include "PyProgram.h"
+
+#include <set>
+
+namespace capture_lint::python {
+
+struct PySite {
+  const PySource *Src = nullptr;
+  unsigned Offset = 0;
+};
+
+/// A call on the way from a region down to a hazard.
+struct PyStep {
+  PySite Site;
+  std::string Callee; // "Block.forward"
+};
+
+struct PyHazard {
+  enum Form { ApiCall, Branch, Unjoined } Kind = ApiCall;
+  std::string Check;
+  const ApiEntry *Entry = nullptr;
+  std::string Subject; // "'x.item()'", "'if' condition 'n > 4'"
+  std::string Detail;  // for branches: the shape read ("x.shape")
+  PySite Site;
+  std::vector<PyStep> Chain;                         // outermost call first
+  std::vector<std::pair<PySite, std::string>> Extra; // e.g. the fork site
+};
+
+struct PyRegion {
+  PySite Begin;
+  unsigned EndOffset = 0;
+  CaptureMode Mode = CaptureMode::Global;
+  std::string Headline; // the note at Begin
+  std::string Stream;
+  std::vector<PyHazard> Hazards;
+  /// `with torch.cuda.stream(s)` forks and the streams joined back.
+  std::vector<std::pair<std::string, PySite>> Forks;
+  std::set<std::string> Joined;
+};
+
+/// What every walker shares.
+struct PyContext {
+  PyProgram &Prog;
+  const PyCatalog &Cat;
+  unsigned MaxCallDepth = 8;
+  std::map<const PyFunction *, std::vector<PyHazard>> Summaries;
+  std::set<const PyFunction *> InProgress;
+  unsigned Depth = 0;
+  /// Entries made for functions .capture-lint.json declares synchronizing,
+  /// allocating or reading back.
+  std::map<std::string, std::unique_ptr<ApiEntry>> Declared;
+  std::map<std::pair<const PyClass *, std::string>, PyValue> AttrCache;
+};
+
+/// The hazards of \p F's body (memoized).
+const std::vector<PyHazard> &summarize(PyContext &Ctx, PyFunction *F);
+
+/// The regions \p F opens (or its whole body when \p Captured says why
+/// it always runs under capture), with their hazards.
+std::vector<PyRegion> findRegions(PyContext &Ctx, PyFunction *F,
+                                  const std::string &Captured);
+
+/// The regions opened by a module's top-level statements.
+std::vector<PyRegion> findModuleRegions(PyContext &Ctx, PyModule &M);
+
+/// Whether a function declared "captured" by a `# capture-lint: captured`
+/// comment on its def line, or the config names it so.
+std::string capturedReason(PyContext &Ctx, const PyFunction &F);
+
+} // namespace capture_lint::python
+
+#endif // CAPTURE_LINT_PYTHON_PYWALKER_H

@@ -1,0 +1,150 @@
+//===- PyWalkerImpl.h - The walker behind PyWalker.h -------------*- C++ -*-=//
+//
+// Private to the Python front end: the class that walks one function body.
+// PyWalker.cpp has its statements and regions, PyExpressions.cpp its
+// expressions and calls.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CAPTURE_LINT_PYTHON_PYWALKERIMPL_H
+#define CAPTURE_LINT_PYTHON_PYWALKERIMPL_H
+
+#include "PyWalker.h"
+
+#include <optional>
+
+namespace capture_lint::python::detail {
+
+using Env = std::map<std::string, PyValue>;
+
+class Walker {
+public:
+  Walker(PyContext &Ctx, PyModule &M, PyFunction *Fn, bool Summary)
+      : Ctx(Ctx), M(M), S(*M.Src), Fn(Fn), Summary(Summary) {
+    if (Summary)
+      Active = &SummaryRegion;
+  }
+
+  void walkFunction();
+  void walkModule();
+  void activate(PyRegion R) {
+    Regions.push_back(std::move(R));
+    ActiveIndex = Regions.size() - 1;
+    Active = &Regions.back();
+    OpenedByBegin = false;
+  }
+  /// A region begun before the function starts and ended by its
+  /// capture_end (begin in start(), end in stop()).
+  void activateUntilEnd(PyRegion R) {
+    activate(std::move(R));
+    OpenedByBegin = true;
+    EndsOnly = true;
+  }
+
+  PyRegion SummaryRegion;
+  std::vector<PyRegion> Regions;
+
+private:
+  // Statements
+  bool walkBlock(TSNode Block); // false: the rest of the caller runs only
+                                // when not capturing
+  bool walkStmt(TSNode N);
+  bool walkIf(TSNode N);
+  void walkWith(TSNode N);
+  void walkFor(TSNode N);
+  std::optional<PyRegion> capturingContext(TSNode Call);
+  std::optional<CaptureMode> regionAroundYield(PyFunction &F);
+  bool captureBeginEnd(TSNode Call);
+  void closeRegion(unsigned EndOffset);
+
+  // Expressions
+  PyValue expr(TSNode N);
+  PyValue call(TSNode N);
+  PyValue resultOf(const std::string &Full, const std::string &Method,
+                   const PyValue &Receiver, const PyCallFacts &Facts);
+  PyValue attribute(TSNode N);
+  PyValue subscript(TSNode N);
+  PyValue literal(TSNode N);
+  void condition(TSNode N, llvm::StringRef Keyword);
+  int guardPolarity(TSNode N);
+  void bind(TSNode Target, const PyValue &V);
+  PyValue selfAttribute(PyClass *C, const std::string &Name);
+  std::vector<PyFunction *> callees(TSNode Fn, const PyValue *Receiver,
+                                    const std::string &Method,
+                                    const PyValue &FnValue);
+  void follow(PyFunction *Callee, TSNode Site);
+  void graphedCallables(TSNode Call, const PyValue &Arg,
+                        const std::string &Name);
+
+  void record(PyHazard H) {
+    if (!Active || Quiet)
+      return;
+    Active->Hazards.push_back(std::move(H));
+  }
+  void recordApi(const ApiEntry *E, TSNode At, std::string Subject) {
+    PyHazard H;
+    H.Kind = PyHazard::ApiCall;
+    H.Entry = E;
+    H.Check = checkOf(E->Class);
+    H.Subject = std::move(Subject);
+    H.Site = {&S, begin(At)};
+    record(std::move(H));
+  }
+  static std::string checkOf(Hazard C) {
+    switch (C) {
+    case Hazard::Sync:
+      return "capture-sync-call";
+    case Hazard::HostRead:
+      return "capture-host-read";
+    case Hazard::Allocation:
+      return "capture-allocation";
+    case Hazard::LegacyStream:
+      return "capture-legacy-stream";
+    case Hazard::RngState:
+      return "capture-rng-state";
+    case Hazard::ShapeQuery:
+    case Hazard::None:
+      break;
+    }
+    return "";
+  }
+  std::string quote(TSNode N, size_t Max = 60) const {
+    std::string T = S.text(N).str();
+    for (char &C : T)
+      if (C == '\n' || C == '\r')
+        C = ' ';
+    if (T.size() > Max)
+      T = T.substr(0, Max - 3) + "...";
+    return "'" + T + "'";
+  }
+  bool localHead(llvm::StringRef Dotted) const {
+    llvm::StringRef Head = Dotted.split('.').first;
+    return Vars.count(Head.str()) || Head == "self" || Head == "cls";
+  }
+  std::string fullName(TSNode N) const {
+    std::string D = dottedName(S, N);
+    if (D.empty() || localHead(D))
+      return "";
+    return Ctx.Prog.fullName(M, D);
+  }
+  const ApiEntry *firstEntry(const std::string &Name) const {
+    auto Es = Ctx.Cat.function(Name);
+    return Es.empty() ? nullptr : Es.front();
+  }
+
+  PyContext &Ctx;
+  PyModule &M;
+  const PySource &S;
+  PyFunction *Fn;
+  bool Summary;
+  PyRegion *Active = nullptr;
+  size_t ActiveIndex = 0;
+  bool OpenedByBegin = false;
+  bool EndsOnly = false;
+  unsigned Quiet = 0;
+  Env Vars;
+};
+
+} // namespace capture_lint::python::detail
+
+#endif // CAPTURE_LINT_PYTHON_PYWALKERIMPL_H

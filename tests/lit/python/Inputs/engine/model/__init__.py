@@ -1,0 +1,1 @@
+from .blocks import Decoder
