@@ -17,12 +17,16 @@ namespace clang::clangd {
 int clangdMain(int argc, char *argv[]);
 } // namespace clang::clangd
 
+/// Gives clangd's parsing threads 64 MB stacks (WorkerStacks.cpp).
+void useLargeWorkerStacks();
+
 // Keeps the capture module's registration in the link.
 extern volatile int CaptureModuleAnchorSource;
 static int CaptureModuleAnchor = CaptureModuleAnchorSource;
 
 int main(int argc, char *argv[]) {
   (void)CaptureModuleAnchor;
+  useLargeWorkerStacks();
   // clangd looks for clang's builtin headers next to its own binary, which
   // this is not: pass LLVM 19's resource directory unless the user did.
   std::vector<char *> Args(argv, argv + argc);

@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer targets (tests/fuzz) with clang-19 and ASan+UBSan in
+# build-fuzz/ and runs each for a bounded time from its seed corpus
+# (tests/fuzz/corpus/<target>). Fails on any crash, leak, timeout or
+# out-of-memory, leaving the reproducer in build-fuzz/artifacts/<target>/.
+#
+#   scripts/fuzz.sh [SECONDS_PER_TARGET] [TARGET...]
+#
+# CI runs 25 s per target (scripts/test.sh); a developer's longer run is
+# described in tests/fuzz/README.md.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+seconds=${1:-25}
+shift || true
+targets=("$@")
+if ((${#targets[@]} == 0)); then
+  targets=(catalog project-config compile-database compile-command cache-entry
+    probe-report event-log)
+fi
+
+cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+  -DCMAKE_C_COMPILER=clang-19 -DCMAKE_CXX_COMPILER=clang++-19 \
+  -DCAPTURE_LINT_FUZZ=ON -DCAPTURE_LINT_BUILD_TESTS=OFF >/dev/null
+ninja -C build-fuzz -j "$(nproc)" $(printf 'fuzz-%s ' "${targets[@]}") >/dev/null
+
+status=0
+for t in "${targets[@]}"; do
+  work=build-fuzz/corpus/$t
+  artifacts=build-fuzz/artifacts/$t
+  mkdir -p "$work" "$artifacts"
+  # New inputs go to build-fuzz/corpus; the checked-in seeds stay as written.
+  if ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=1 \
+    UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+    "build-fuzz/tests/fuzz/fuzz-$t" -max_total_time="$seconds" -timeout=10 \
+    -rss_limit_mb=2048 -max_len=65536 -print_final_stats=1 \
+    -artifact_prefix="$artifacts/" "$work" "tests/fuzz/corpus/$t" \
+    >"build-fuzz/fuzz-$t.log" 2>&1; then
+    runs=$(grep -a -m1 'stat::number_of_executed_units' "build-fuzz/fuzz-$t.log" | awk '{print $2}')
+    echo "fuzz: $t: ${seconds} s, ${runs:-?} inputs, no crash"
+  else
+    echo "fuzz: $t: FAILED (see build-fuzz/fuzz-$t.log; reproducer in $artifacts/)"
+    tail -40 "build-fuzz/fuzz-$t.log"
+    status=1
+  fi
+done
+exit $status
