@@ -9,8 +9,11 @@
 //===----------------------------------------------------------------------===//
 
 #include "Baseline.h"
+#include "OutputGuard.h"
+#include "PythonLsp.h"
 #include "Report.h"
 #include "Runner.h"
+#include "SafeWrite.h"
 #include "Version.h"
 #include <map>
 
@@ -23,6 +26,7 @@
 #include "llvm/Support/Program.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <iostream>
 #include <thread>
 
 using namespace capture_lint;
@@ -37,7 +41,9 @@ static const char Usage[] =
 Finds code that breaks or silently corrupts CUDA/HIP graph capture.
 
 Inputs:
-  FILE...              .cu .cuh .hip .cpp .cc .cxx .h .hpp files
+  FILE...              .cu .cuh .hip .cpp .cc .cxx .h .hpp files, and .py
+                       files or directories (walked for .py files) for the
+                       PyTorch front end (see docs/python.md)
   -p BUILD_DIR         read compile_commands.json from BUILD_DIR (nvcc and
                        hipcc commands are translated); with no FILE, every
                        file in it is analysed
@@ -78,6 +84,10 @@ followed; see docs/whole-program.md):
                        BUILD_DIR/.capture-lint-cache)
   --no-cache           neither read nor write the cache
 
+Editors:
+  --lsp                serve diagnostics for Python files over stdio (the
+                       Language Server Protocol; C++ is capture-clangd's)
+
 Information:
   --list-checks        print the enabled checks and exit
   --export-catalog     print the effective API catalog as JSON and exit
@@ -103,6 +113,7 @@ struct Options {
   bool Help = false;
   bool NoCache = false;
   bool CacheDirGiven = false;
+  bool Lsp = false;
 };
 
 [[noreturn]] void usageError(const std::string &Msg) {
@@ -155,6 +166,8 @@ Options parseArgs(int Argc, char **Argv) {
       O.ReportOnly = true;
     else if (A == "--no-cache")
       O.NoCache = true;
+    else if (A == "--lsp")
+      O.Lsp = true;
     else if (takeValue(A, "--cache-dir", I, Argc, Argv, V)) {
       if (V.empty())
         usageError("--cache-dir needs a directory");
@@ -219,29 +232,16 @@ ToolPaths findToolPaths(const char *Argv0) {
   return P;
 }
 
-/// Writes through a temporary file and a rename, so a reader never sees a
-/// half-written report.
+/// Writes the report (or a baseline, the fixes) to \p Path, or to stdout
+/// for "" and "-"; see SafeWrite.h.
 bool writeOutput(const std::string &Path, const std::string &Text) {
-  if (Path.empty() || Path == "-") {
-    llvm::outs() << Text;
-    llvm::outs().flush();
+  llvm::Error E = Path.empty() || Path == "-" ? writeStdout(Text)
+                                              : writeFileSafely(Path, Text);
+  if (!E)
     return true;
-  }
-  std::error_code EC;
-  if (llvm::sys::fs::exists(Path) && !llvm::sys::fs::is_regular_file(Path)) {
-    // A device or a pipe (/dev/stdout): no rename possible, write through.
-    llvm::raw_fd_ostream OS(Path, EC);
-    if (!EC)
-      OS << Text;
-  } else {
-    EC = writeFileAtomically(Path, Text);
-  }
-  if (EC) {
-    llvm::errs() << "capture-lint: error: cannot write '" << Path
-                 << "': " << EC.message() << "\n";
-    return false;
-  }
-  return true;
+  llvm::errs() << "capture-lint: error: " << llvm::toString(std::move(E))
+               << "\n";
+  return false;
 }
 
 } // namespace
@@ -249,14 +249,26 @@ bool writeOutput(const std::string &Path, const std::string &Text) {
 int main(int Argc, char **Argv) {
   (void)CaptureModuleAnchor;
   Options O = parseArgs(Argc, Argv);
-  if (O.Help) {
-    llvm::outs() << Usage;
-    return 0;
-  }
-  if (O.Version) {
-    llvm::outs() << "capture-lint " << CAPTURE_LINT_VERSION << " (LLVM "
-                 << CAPTURE_LINT_LLVM_VERSION << ")\n";
-    return 0;
+  if (O.Help)
+    return writeOutput("", Usage) ? 0 : 2;
+  if (O.Version)
+    return writeOutput("", std::string("capture-lint ") +
+                               CAPTURE_LINT_VERSION + " (LLVM " +
+                               CAPTURE_LINT_LLVM_VERSION + ")\n")
+               ? 0
+               : 2;
+
+  // Nothing may write over a file this run reads (-o a.cu a.cu).
+  if (llvm::Error E = checkOutputsAreNotInputs(
+          {{"-o", O.Output},
+           {"--write-baseline", O.WriteBaseline},
+           {"--export-fixes", O.ExportFixes}},
+          // --write-baseline may replace the baseline it no longer reads.
+          inputsOfRun(O.Run, {O.WriteBaseline.empty() ? O.Baseline : "",
+                              O.Confirm}))) {
+    llvm::errs() << "capture-lint: error: " << llvm::toString(std::move(E))
+                 << "\n";
+    return 2;
   }
 
   // Catalogs first: a bad one is a configuration error, not a finding.
@@ -292,6 +304,8 @@ int main(int Argc, char **Argv) {
       Text += C + "\n";
     return writeOutput(O.Output, Text) ? 0 : 2;
   }
+  if (O.Lsp)
+    return serveLsp(O.Run, std::cin, std::cout);
   if (O.Run.Files.empty() && O.Run.BuildDir.empty())
     usageError("no input files (give FILE... or -p BUILD_DIR)");
 
@@ -359,11 +373,14 @@ int main(int Argc, char **Argv) {
   if (!O.ExportFixes.empty())
     Written = writeOutput(O.ExportFixes, fixesAsYaml(R)) && Written;
   if (O.Fix) {
-    unsigned FilesChanged = 0;
-    unsigned Applied = applyFixes(R, R.Warnings, FilesChanged);
-    llvm::errs() << "capture-lint: applied " << Applied << " fix"
-                 << (Applied == 1 ? "" : "es") << " to " << FilesChanged
-                 << " file" << (FilesChanged == 1 ? "" : "s") << "\n";
+    FixOutcome Fixed = applyFixes(R, R.Warnings);
+    llvm::errs() << "capture-lint: applied " << Fixed.Applied << " fix"
+                 << (Fixed.Applied == 1 ? "" : "es") << " to "
+                 << Fixed.FilesChanged << " file"
+                 << (Fixed.FilesChanged == 1 ? "" : "s") << "\n";
+    for (const std::string &Failure : Fixed.Failures)
+      llvm::errs() << "capture-lint: error: --fix: " << Failure << "\n";
+    Written = Written && Fixed.Failures.empty();
   }
 
   for (const std::string &W : R.Warnings)

@@ -5,6 +5,7 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/Regex.h"
 #include <nlohmann/json.hpp>
 
 #include <map>
@@ -34,9 +35,20 @@ std::string relativeTo(const std::string &File, const std::string &Dir) {
   return File;
 }
 
+/// A message without the "(file.cu:12)" that says where a reached call is,
+/// so that a finding stays old when lines move in the callee's file too.
+std::string withoutLocations(const std::string &Message) {
+  static const llvm::Regex Where(" \\([^() ]+:[0-9]+\\)");
+  std::string Out = Message;
+  while (Where.match(Out))
+    Out = Where.sub("", Out);
+  return Out;
+}
+
 Key keyOf(const ReportFinding &F, const std::string &Dir) {
   return {F.Check, relativeTo(F.Loc.File, Dir),
-          llvm::StringRef(F.Loc.LineText).trim().str(), F.Message};
+          llvm::StringRef(F.Loc.LineText).trim().str(),
+          withoutLocations(F.Message)};
 }
 
 } // namespace
@@ -65,8 +77,8 @@ llvm::Expected<unsigned> applyBaseline(Report &R, const std::string &Path) {
                                    Buf.getError().message().c_str());
   std::map<Key, unsigned> Counts;
   try {
-    json Doc = json::parse((*Buf)->getBuffer().begin(),
-                           (*Buf)->getBuffer().end());
+    json Doc =
+        json::parse((*Buf)->getBuffer().begin(), (*Buf)->getBuffer().end());
     if (!Doc.is_object() || !Doc.contains("capture-lint-baseline") ||
         !Doc.contains("findings") || !Doc["findings"].is_array())
       return llvm::createStringError(
@@ -77,7 +89,7 @@ llvm::Expected<unsigned> applyBaseline(Report &R, const std::string &Path) {
     for (const json &E : Doc["findings"])
       Counts[{E.at("check").get<std::string>(), E.at("file").get<std::string>(),
               E.at("code").get<std::string>(),
-              E.at("message").get<std::string>()}] +=
+              withoutLocations(E.at("message").get<std::string>())}] +=
           E.at("count").get<unsigned>();
   } catch (const json::exception &E) {
     return llvm::createStringError(llvm::inconvertibleErrorCode(),

@@ -1,6 +1,7 @@
 //===- CompileFlags.cpp - Compile commands clang can parse ----------------===//
 
 #include "CompileFlags.h"
+#include "BoundedRead.h"
 
 #include "clang/Driver/Driver.h"
 #include "clang/Driver/Options.h"
@@ -351,25 +352,35 @@ private:
       Warnings.push_back("--options-file nesting too deep at '" + Path + "'");
       return;
     }
+    // Files that name each other several times would expand exponentially.
+    if (++OptionsFilesRead > MaxOptionsFiles) {
+      Warnings.push_back("more than " + std::to_string(MaxOptionsFiles) +
+                         " --options-file expansions; '" + Path +
+                         "' and the rest are ignored");
+      return;
+    }
     llvm::SmallString<256> Full(Path);
     if (!llvm::sys::path::is_absolute(Full) && !Directory.empty()) {
       Full = Directory;
       llvm::sys::path::append(Full, Path);
     }
-    auto Buf = llvm::MemoryBuffer::getFile(Full);
-    if (!Buf) {
-      Warnings.push_back("cannot read nvcc options file '" + std::string(Full) +
-                         "': " + Buf.getError().message());
+    // Not a FIFO or a device (a read would block or never end).
+    auto Text = readRegularFile(std::string(Full), 16u << 20);
+    if (!Text) {
+      Warnings.push_back("cannot use nvcc options file: " +
+                         llvm::toString(Text.takeError()));
       return;
     }
     llvm::BumpPtrAllocator Alloc;
     llvm::StringSaver Saver(Alloc);
     llvm::SmallVector<const char *, 32> Tokens;
-    llvm::cl::TokenizeGNUCommandLine((*Buf)->getBuffer(), Saver, Tokens);
+    llvm::cl::TokenizeGNUCommandLine(*Text, Saver, Tokens);
     std::vector<std::string> Args(Tokens.begin(), Tokens.end());
     run(Args, Depth + 1);
   }
 
+  static constexpr unsigned MaxOptionsFiles = 64;
+  unsigned OptionsFilesRead = 0;
   llvm::StringRef Directory;
   std::vector<std::string> &Out;
   std::vector<std::string> &Warnings;

@@ -17,6 +17,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ProbeReportReader.h"
 #include "Report.h"
 #include "capture_probe/Report.h"
 #include "capture_probe/Strings.h"
@@ -105,6 +106,31 @@ struct Target {
   unsigned Line;
 };
 
+/// Whether the capture ran on past the way to the finding: a call whose
+/// stack passes through target K (a call made there) from a frame in the
+/// called function below target K+1's line. The function that holds the
+/// next step ran beyond it without taking it (a branch not taken, an early
+/// return). Returns that frame and sets \p Step to the target passed.
+const capture_probe::SourceFrame *
+passedBy(const std::vector<const CaptureRecord *> &Regions,
+         const std::vector<Target> &Targets, Target &Step) {
+  for (const CaptureRecord *C : Regions)
+    for (const CallRecord &K : C->Calls)
+      for (size_t J = 0; J + 1 < K.Stack.size(); ++J)
+        for (size_t T = 0; T + 1 < Targets.size(); ++T) {
+          const capture_probe::SourceFrame &Outer = K.Stack[J + 1],
+                                           &Inner = K.Stack[J];
+          if (Outer.Line == Targets[T].Line &&
+              sameFile(Outer.File, Targets[T].File) &&
+              sameFile(Inner.File, Targets[T + 1].File) &&
+              Inner.Line > Targets[T + 1].Line) {
+            Step = Targets[T + 1];
+            return &Inner;
+          }
+        }
+  return nullptr;
+}
+
 std::vector<Target> targetsOf(const ReportFinding &F) {
   std::vector<Target> T = {{F.Loc.File, F.Loc.Line}};
   for (const ReportNote &N : F.Notes)
@@ -116,11 +142,21 @@ std::vector<Target> targetsOf(const ReportFinding &F) {
 
 std::string confirmWithProbe(Report &R, const std::string &Path) {
   ProbeReport P;
-  std::string Error;
-  if (!capture_probe::readReport(Path, P, Error))
+  std::string Error = readProbeReport(Path, P);
+  if (!Error.empty())
     return Error;
   R.Confirmed = true;
   std::set<const CallRecord *> Covered;
+  // A program built without host line info (nvcc -lineinfo alone gives
+  // line numbers to device code only): no call can match a finding.
+  bool HasLines = false;
+  for (const CaptureRecord &C : P.Captures)
+    HasLines |= C.Begin.Site && C.Begin.Site->Line > 0;
+  if (!P.Captures.empty() && !HasLines)
+    R.Warnings.push_back(
+        Path + ": the probe's call sites have no line numbers (the program's "
+               "host code was built without line info; nvcc -lineinfo covers "
+               "device code only): rebuild with -g to confirm findings");
 
   for (ReportFinding &F : R.Findings) {
     F.HasVerdict = true;
@@ -194,6 +230,17 @@ std::string confirmWithProbe(Report &R, const std::string &Path) {
       continue;
     }
     V.Status = "not-reached";
+    Target Step;
+    if (const capture_probe::SourceFrame *Past =
+            passedBy(Regions, targetsOf(F), Step)) {
+      V.Reason = "'" + Past->Function +
+                 "' ran during the capture and went on past " +
+                 shortPath(Step.File) + ":" + std::to_string(Step.Line) +
+                 " (to line " + std::to_string(Past->Line) +
+                 ") without reaching it: a branch not taken or an early "
+                 "return skipped it";
+      continue;
+    }
     V.Reason = "the capture stopped before it (the program exited or "
                "crashed while capturing";
     for (const CaptureRecord *C : Regions)

@@ -1,38 +1,18 @@
-//===- Fixes.cpp - Applying and exporting fix-its, atomic file writes -----===//
+//===- Fixes.cpp - Applying and exporting fix-its -------------------------===//
 
 #include "Report.h"
+#include "SafeWrite.h"
 
 #include "clang/Tooling/Core/Diagnostic.h"
 #include "clang/Tooling/Core/Replacement.h"
 #include "clang/Tooling/DiagnosticsYaml.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
-#include "llvm/Support/Process.h"
 #include "llvm/Support/YAMLTraits.h"
 
 #include <map>
 
 namespace capture_lint {
-
-std::error_code writeFileAtomically(const std::string &Path,
-                                    llvm::StringRef Text) {
-  std::string Tmp =
-      Path + ".tmp." + std::to_string(llvm::sys::Process::getProcessId());
-  std::error_code EC;
-  {
-    llvm::raw_fd_ostream OS(Tmp, EC);
-    if (EC)
-      return EC;
-    OS << Text;
-    OS.close();
-    EC = OS.error();
-  }
-  if (!EC)
-    EC = llvm::sys::fs::rename(Tmp, Path);
-  if (EC)
-    llvm::sys::fs::remove(Tmp);
-  return EC;
-}
 
 std::string fixesAsYaml(const Report &R) {
   clang::tooling::TranslationUnitDiagnostics TUD;
@@ -59,17 +39,27 @@ std::string fixesAsYaml(const Report &R) {
   return Out;
 }
 
-unsigned applyFixes(const Report &R, std::vector<std::string> &Warnings,
-                    unsigned &FilesChanged) {
+/// Fixes are grouped by the file they land in, so a source reached through
+/// a symlink and by its own name is edited once.
+static std::string realFile(const std::string &Path) {
+  llvm::SmallString<256> Real;
+  if (llvm::sys::fs::real_path(Path, Real))
+    return Path;
+  return std::string(Real);
+}
+
+FixOutcome applyFixes(const Report &R, std::vector<std::string> &Warnings) {
   std::map<std::string, clang::tooling::Replacements> PerFile;
-  unsigned Applied = 0;
+  std::map<std::string, unsigned> PerFileCount;
+  FixOutcome Out;
   for (const ReportFinding &F : R.Findings) {
     // A finding's replacements go in together or not at all.
     std::map<std::string, clang::tooling::Replacements> Trial = PerFile;
     bool Ok = true;
     for (const ReportReplacement &Rep : F.Fixes) {
-      if (llvm::Error E = Trial[Rep.File].add(clang::tooling::Replacement(
-              Rep.File, Rep.Offset, Rep.Length, Rep.Text))) {
+      if (llvm::Error E =
+              Trial[realFile(Rep.File)].add(clang::tooling::Replacement(
+                  Rep.File, Rep.Offset, Rep.Length, Rep.Text))) {
         llvm::consumeError(std::move(E));
         Ok = false;
       }
@@ -82,30 +72,34 @@ unsigned applyFixes(const Report &R, std::vector<std::string> &Warnings,
       continue;
     }
     PerFile = std::move(Trial);
-    Applied += F.Fixes.size();
+    for (const ReportReplacement &Rep : F.Fixes)
+      ++PerFileCount[realFile(Rep.File)];
   }
-  FilesChanged = 0;
   for (auto &[File, Reps] : PerFile) {
     auto Buf = llvm::MemoryBuffer::getFile(File);
     if (!Buf) {
-      Warnings.push_back(File +
-                         ": cannot read to fix: " + Buf.getError().message());
+      Out.Failures.push_back("cannot read '" + File +
+                             "' to fix it: " + Buf.getError().message());
       continue;
     }
     auto Fixed =
         clang::tooling::applyAllReplacements((*Buf)->getBuffer(), Reps);
     if (!Fixed) {
-      Warnings.push_back(
-          File + ": cannot apply fixes: " + llvm::toString(Fixed.takeError()));
+      Out.Failures.push_back("cannot apply the fixes to '" + File +
+                             "': " + llvm::toString(Fixed.takeError()));
       continue;
     }
-    if (std::error_code EC = writeFileAtomically(File, *Fixed)) {
-      Warnings.push_back(File + ": cannot write fixes: " + EC.message());
+    if (llvm::Error E = writeFileSafely(File, *Fixed, WriteKind::InPlaceEdit)) {
+      Out.Failures.push_back(llvm::toString(std::move(E)) + " (" +
+                             std::to_string(PerFileCount[File]) + " fix" +
+                             (PerFileCount[File] == 1 ? "" : "es") +
+                             " not applied)");
       continue;
     }
-    ++FilesChanged;
+    Out.Applied += PerFileCount[File];
+    ++Out.FilesChanged;
   }
-  return Applied;
+  return Out;
 }
 
 } // namespace capture_lint

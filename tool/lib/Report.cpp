@@ -29,6 +29,9 @@ llvm::ArrayRef<CheckInfo> allChecks() {
        "Work on the legacy default stream while a stream is capturing."},
       {"capture-unended-region",
        "A capture begun in a function and never ended there."},
+      {"capture-rng-state",
+       "Generator seed or state read or changed inside a capture region "
+       "(Python)."},
   };
   return Checks;
 }

@@ -102,19 +102,23 @@ void writeSarif(const Report &R, llvm::raw_ostream &OS);
 /// message, or "" on success.
 std::string confirmWithProbe(Report &R, const std::string &ProbeReportPath);
 
-/// Writes \p Text to \p Path through a temporary file and a rename, so no
-/// reader ever sees half a file.
-std::error_code writeFileAtomically(const std::string &Path,
-                                    llvm::StringRef Text);
-
 /// The findings' fixes as clang-tidy's export-fixes YAML (for
 /// clang-apply-replacements).
 std::string fixesAsYaml(const Report &R);
 
-/// Applies every finding's fixes to the files. Conflicting replacements are
-/// skipped with a warning in \p Warnings. Returns the number applied.
-unsigned applyFixes(const Report &R, std::vector<std::string> &Warnings,
-                    unsigned &FilesChanged);
+/// What --fix did.
+struct FixOutcome {
+  unsigned Applied = 0;      // replacements written
+  unsigned FilesChanged = 0; // files written
+  /// Files that could not be read or written, each with the reason: the
+  /// tool did not do its job for them.
+  std::vector<std::string> Failures;
+};
+
+/// Applies every finding's fixes to the files (see SafeWrite.h for how a
+/// file is replaced). Conflicting replacements are skipped with a warning
+/// in \p Warnings.
+FixOutcome applyFixes(const Report &R, std::vector<std::string> &Warnings);
 
 } // namespace capture_lint
 

@@ -1,6 +1,9 @@
 //===- Runner.cpp - Running the capture checks over files -----------------===//
 
 #include "Runner.h"
+#include "CompileDatabaseCheck.h"
+#include "LargeStack.h"
+#include "PythonRunner.h"
 #include "SourceText.h"
 
 #include "SummaryCache.h"
@@ -8,13 +11,16 @@
 
 #include "capture_lint/FindingSink.h"
 #include "capture_lint/ProjectConfig.h"
+#include "capture_lint/ToolkitVersion.h"
 
 #include "clang-tidy/ClangTidy.h"
 #include "clang-tidy/ClangTidyDiagnosticConsumer.h"
 #include "clang-tidy/ClangTidyModule.h"
 #include "clang-tidy/ClangTidyOptions.h"
+#include "clang-tidy/GlobList.h"
 #include "clang/AST/ASTConsumer.h"
 #include "clang/AST/ASTContext.h"
+#include "clang/Frontend/CompilerInstance.h"
 #include "clang/Frontend/FrontendActions.h"
 #include "clang/Frontend/MultiplexConsumer.h"
 #include "clang/Tooling/ArgumentsAdjusters.h"
@@ -128,6 +134,7 @@ struct FileResult {
   std::vector<ClangTidyError> Diags;
   std::vector<FindingRecord> Records;
   bool Crashed = false;
+  bool TooDeep = false; // ran out of stack
   TuSummary Summary;
   std::vector<std::string> Deps;
 };
@@ -137,14 +144,17 @@ struct FileResult {
 class SummaryConsumer : public ASTConsumer {
 public:
   SummaryConsumer(std::shared_ptr<const Catalog> Cat, AnalysisOptions Opts,
-                  std::string Directory, FileResult &Out)
+                  std::string Directory, FileResult &Out,
+                  const Preprocessor *PP)
       : Cat(std::move(Cat)), Opts(std::move(Opts)),
-        Directory(std::move(Directory)), Out(Out) {}
+        Directory(std::move(Directory)), Out(Out), PP(PP) {}
 
   void HandleTranslationUnit(ASTContext &Ctx) override {
     const SourceManager &SM = Ctx.getSourceManager();
     for (auto It = SM.fileinfo_begin(); It != SM.fileinfo_end(); ++It)
       Out.Deps.push_back(absolutePath(It->first.getName(), Directory));
+    if (PP)
+      Opts.CudaVersion = cudaVersionOf(*PP);
     if (Cat && !Ctx.getDiagnostics().hasUncompilableErrorOccurred())
       Out.Summary = summarizeTranslationUnit(Ctx, *Cat, Opts, Directory);
   }
@@ -154,6 +164,7 @@ private:
   AnalysisOptions Opts;
   std::string Directory;
   FileResult &Out;
+  const Preprocessor *PP;
 };
 
 /// Runs clang-tidy's engine with the capture checks on one file.
@@ -168,9 +179,8 @@ void analyzeFile(const std::string &File, const CommandDatabase &DB,
       ClangTidyGlobalOptions(), Defaults, overrideOptions(Config), FS));
 
   RecordingSink Sink(Out.Records);
-  FindingSink::setCurrent(&Sink);
-  llvm::CrashRecoveryContext CRC;
-  bool Completed = CRC.RunSafely([&] {
+  StackRun Run = runOnLargeStack([&] {
+    FindingSink::setCurrent(&Sink);
     tooling::ClangTool Tool(DB, {File},
                             std::make_shared<PCHContainerOperations>(), FS);
     Tool.setPrintErrorMessage(false);
@@ -188,7 +198,8 @@ void analyzeFile(const std::string &File, const CommandDatabase &DB,
     public:
       Factory(ClangTidyContext &Ctx,
               llvm::IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem> FS,
-              std::function<std::unique_ptr<ASTConsumer>()> Summarizer)
+              std::function<std::unique_ptr<ASTConsumer>(CompilerInstance &)>
+                  Summarizer)
           : Consumers(Ctx, std::move(FS)), Summarizer(std::move(Summarizer)) {}
       std::unique_ptr<FrontendAction> create() override {
         struct Action : ASTFrontendAction {
@@ -200,7 +211,7 @@ void analyzeFile(const std::string &File, const CommandDatabase &DB,
             Consumers.push_back(std::make_unique<UserCodeScope>());
             Consumers.push_back(F->Consumers.createASTConsumer(CI, File));
             if (F->Summarizer)
-              Consumers.push_back(F->Summarizer());
+              Consumers.push_back(F->Summarizer(CI));
             return std::make_unique<MultiplexConsumer>(std::move(Consumers));
           }
         };
@@ -208,9 +219,10 @@ void analyzeFile(const std::string &File, const CommandDatabase &DB,
       }
 
       ClangTidyASTConsumerFactory Consumers;
-      std::function<std::unique_ptr<ASTConsumer>()> Summarizer;
+      std::function<std::unique_ptr<ASTConsumer>(CompilerInstance &)>
+          Summarizer;
     };
-    std::function<std::unique_ptr<ASTConsumer>()> Summarizer;
+    std::function<std::unique_ptr<ASTConsumer>(CompilerInstance &)> Summarizer;
     if (Config.WholeProgram) {
       auto Cat = effectiveCatalog(File, Config.Catalogs);
       std::shared_ptr<const Catalog> Shared;
@@ -221,16 +233,18 @@ void analyzeFile(const std::string &File, const CommandDatabase &DB,
       std::string Directory = DB.getCompileCommands(File).front().Directory;
       AnalysisOptions Opts;
       Opts.MaxCallDepth = Config.MaxCallDepth;
-      Summarizer = [=, &Out] {
-        return std::make_unique<SummaryConsumer>(Shared, Opts, Directory, Out);
+      Summarizer = [=, &Out](CompilerInstance &CI) {
+        return std::make_unique<SummaryConsumer>(Shared, Opts, Directory, Out,
+                                                 &CI.getPreprocessor());
       };
     }
     Factory F(Context, FS, Summarizer);
     Tool.run(&F);
     Out.Diags = DiagConsumer.take();
+    FindingSink::setCurrent(nullptr);
   });
-  FindingSink::setCurrent(nullptr);
-  Out.Crashed = !Completed;
+  Out.Crashed = Run != StackRun::Completed;
+  Out.TooDeep = Run == StackRun::StackExhausted;
 }
 
 } // namespace
@@ -268,18 +282,20 @@ static UnitResult unitResult(const std::string &File, FileResult &FR,
   std::sort(U.Deps.begin(), U.Deps.end());
   U.Deps.erase(std::unique(U.Deps.begin(), U.Deps.end()), U.Deps.end());
 
-  std::map<std::tuple<std::string, std::string, unsigned>,
+  std::map<std::tuple<std::string, std::string, unsigned, std::string>,
            const FindingRecord *>
       ByKey;
   for (const FindingRecord &Rec : FR.Records)
-    ByKey[{Rec.Check, Rec.File, Rec.Offset}] = &Rec;
+    ByKey[{Rec.Check, Rec.File, Rec.Offset, Rec.Message}] = &Rec;
   bool ParseError = false;
   for (const ClangTidyError &E : FR.Diags) {
     StringRef Name = E.DiagnosticName;
     std::string Path = E.Message.FilePath.empty()
                            ? ""
                            : absolutePath(E.Message.FilePath, E.BuildDirectory);
-    if (!Name.starts_with("capture-")) {
+    // The capture checks emit findings as warnings and remarks; an error
+    // from them is a configuration error (an invalid catalog).
+    if (!Name.starts_with("capture-") || E.DiagLevel == ClangTidyError::Error) {
       if (E.DiagLevel != ClangTidyError::Error)
         continue;
       ParseError = ParseError || Name.starts_with("clang-diagnostic");
@@ -303,7 +319,8 @@ static UnitResult unitResult(const std::string &File, FileResult &FR,
         F.Fixes.push_back({absolutePath(Rep.getFilePath(), E.BuildDirectory),
                            Rep.getOffset(), Rep.getLength(),
                            Rep.getReplacementText().str()});
-    auto It = ByKey.find({F.Check, E.Message.FilePath, E.Message.FileOffset});
+    auto It = ByKey.find(
+        {F.Check, E.Message.FilePath, E.Message.FileOffset, F.Message});
     if (It != ByKey.end()) {
       const FindingRecord &Rec = *It->second;
       F.Severity = Rec.Severity;
@@ -334,7 +351,13 @@ static UnitResult unitResult(const std::string &File, FileResult &FR,
 std::vector<std::string> enabledChecks(StringRef Glob) {
   ClangTidyOptions Opts = ClangTidyOptions::getDefaults();
   Opts.Checks = checksOption(Glob);
-  return getCheckNames(Opts, false);
+  std::vector<std::string> Names = getCheckNames(Opts, false);
+  CachedGlobList Enabled(checksOption(Glob));
+  for (const char *Python : pythonOnlyChecks())
+    if (Enabled.contains(Python))
+      Names.push_back(Python);
+  std::sort(Names.begin(), Names.end());
+  return Names;
 }
 
 Report runAnalysis(const RunConfig &Config) {
@@ -353,7 +376,12 @@ Report runAnalysis(const RunConfig &Config) {
                               "-DCMAKE_EXPORT_COMPILE_COMMANDS=ON)"});
       return R;
     }
-    std::string Err;
+    std::string Err = checkCompileDatabase(std::string(Path));
+    if (!Err.empty()) {
+      R.Errors.push_back({{std::string(Path)},
+                          "cannot use the compile database: " + Err});
+      return R;
+    }
     Loaded = tooling::JSONCompilationDatabase::loadFromFile(
         Path, Err, tooling::JSONCommandLineSyntax::AutoDetect);
     if (!Loaded) {
@@ -367,14 +395,25 @@ Report runAnalysis(const RunConfig &Config) {
   if (Inputs.empty() && Loaded)
     Inputs = Loaded->getAllFiles();
   std::set<std::string> Seen;
+  std::vector<std::string> PythonInputs;
   for (const std::string &Input : Inputs) {
     std::string File = absolutePath(Input);
     if (!Seen.insert(File).second)
       continue;
-    if (!llvm::sys::fs::is_regular_file(File)) {
-      R.Errors.push_back({{File},
-                          llvm::sys::fs::exists(File) ? "not a regular file"
-                                                      : "no such file"});
+    if (isPythonInput(File) && llvm::sys::fs::exists(File)) {
+      PythonInputs.push_back(File); // the Python front end, below
+      continue;
+    }
+    llvm::sys::fs::file_status St;
+    if (std::error_code EC = llvm::sys::fs::status(File, St)) {
+      R.Errors.push_back(
+          {{File}, EC == std::errc::too_many_symbolic_link_levels
+                       ? "cannot open: a symlink loop (" + EC.message() + ")"
+                       : "cannot open: " + EC.message()});
+      continue;
+    }
+    if (St.type() != llvm::sys::fs::file_type::regular_file) {
+      R.Errors.push_back({{File}, "not a regular file"});
       continue;
     }
     tooling::CompileCommand Cmd;
@@ -386,6 +425,11 @@ Report runAnalysis(const RunConfig &Config) {
     if (Loaded)
       FromDb = Loaded->getCompileCommands(File);
     if (!FromDb.empty()) {
+      std::string BadDirectory = problemWithDirectory(FromDb.front().Directory);
+      if (!BadDirectory.empty()) {
+        R.Errors.push_back({{File}, BadDirectory});
+        continue;
+      }
       TranslatedCommand T =
           translateCommand(FromDb.front().CommandLine, File,
                            FromDb.front().Directory, Config.Paths);
@@ -433,7 +477,8 @@ Report runAnalysis(const RunConfig &Config) {
     return KeyFor(File, C.CommandLine, C.Directory);
   };
   std::vector<UnitResult> Units(Files.size());
-  std::vector<char> FromCache(Files.size(), 0), Crashed(Files.size(), 0);
+  std::vector<char> FromCache(Files.size(), 0), Crashed(Files.size(), 0),
+      TooDeep(Files.size(), 0);
   std::mutex WarningsMutex;
   std::atomic<size_t> Next{0};
   auto Worker = [&] {
@@ -450,6 +495,7 @@ Report runAnalysis(const RunConfig &Config) {
       analyzeFile(Files[I], DB, Config, FR);
       if (FR.Crashed) {
         Crashed[I] = 1;
+        TooDeep[I] = FR.TooDeep;
         continue;
       }
       Units[I] = unitResult(Files[I], FR, Config, Sources);
@@ -480,6 +526,14 @@ Report runAnalysis(const RunConfig &Config) {
   for (size_t I = 0; I < Files.size(); ++I) {
     ++R.FilesAnalyzed;
     R.FilesFromCache += FromCache[I];
+    if (TooDeep[I]) {
+      R.Errors.push_back({{Files[I]},
+                          "too deeply nested to analyse: parsing this file "
+                          "ran out of stack (nested macro arguments, "
+                          "expressions or an unfinished edit?); other files "
+                          "were analysed"});
+      continue;
+    }
     if (Crashed[I]) {
       R.Errors.push_back({{Files[I]},
                           "capture-lint crashed while analysing this file "
@@ -543,6 +597,7 @@ Report runAnalysis(const RunConfig &Config) {
     for (ReportFinding &F : resolveAcrossUnits(In))
       AddFinding(std::move(F));
   }
+  runPython(PythonInputs, Config, R);
   std::stable_sort(R.Findings.begin(), R.Findings.end(),
                    [](const ReportFinding &A, const ReportFinding &B) {
                      return std::tie(A.Loc.File, A.Loc.Line, A.Loc.Column,

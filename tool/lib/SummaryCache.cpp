@@ -1,9 +1,10 @@
 //===- SummaryCache.cpp - Per-TU results on disk --------------------------===//
 
 #include "SummaryCache.h"
+#include "BoundedRead.h"
+#include "SafeWrite.h"
 
 #include "llvm/Support/FileSystem.h"
-#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/xxhash.h"
 
@@ -15,6 +16,10 @@ namespace capture_lint {
 
 /// Bumped whenever what the analysis produces changes shape or meaning.
 static constexpr const char *CacheFormat = "capture-lint-unit 1";
+/// No entry this tool writes comes near this; a bigger file is not one.
+static constexpr uint64_t MaxEntryBytes = 256u << 20;
+/// Nor does a source or header the compiler reads.
+static constexpr uint64_t MaxDependencyBytes = 1024u << 20;
 
 namespace {
 
@@ -110,28 +115,51 @@ std::optional<uint64_t> SummaryCache::contentHash(const std::string &Path) {
     if (It != Hashes.end())
       return It->second;
   }
+  // An entry names these files: a FIFO or a device there is "changed".
   std::optional<uint64_t> H;
-  if (auto Buf = llvm::MemoryBuffer::getFile(Path, /*IsText=*/false,
-                                             /*RequiresNullTerminator=*/false))
-    H = llvm::xxh3_64bits((*Buf)->getBuffer());
+  if (auto Text = readRegularFile(Path, MaxDependencyBytes))
+    H = llvm::xxh3_64bits(llvm::StringRef(*Text));
+  else
+    llvm::consumeError(Text.takeError());
   std::lock_guard<std::mutex> Lock(Mutex);
   Hashes[Path] = H;
   return H;
 }
 
+/// The entry as store() writes it, with \p Deps as given.
+static json entryJson(const UnitResult &U, json Deps) {
+  json Findings = json::array();
+  for (const ReportFinding &F : U.Findings)
+    Findings.push_back(findingJson(F));
+  json Errors = json::array();
+  for (const ReportError &E : U.Errors)
+    Errors.push_back({{"at", locationJson(E.Loc)}, {"message", E.Message}});
+  return {{"format", CacheFormat},
+          {"deps", std::move(Deps)},
+          {"findings", std::move(Findings)},
+          {"errors", std::move(Errors)},
+          {"summary", toJson(U.Summary)}};
+}
+
 std::optional<UnitResult> SummaryCache::load(const std::string &Key) {
   llvm::SmallString<256> Path(Dir);
   llvm::sys::path::append(Path, Key + ".json");
-  auto Buf = llvm::MemoryBuffer::getFile(Path, /*IsText=*/true);
-  if (!Buf)
+  // Not a regular file (a FIFO, a link to a device) or absurdly big: a miss.
+  auto Text = readRegularFile(std::string(Path), MaxEntryBytes);
+  if (!Text) {
+    llvm::consumeError(Text.takeError());
     return std::nullopt;
+  }
   try {
-    json J =
-        json::parse((*Buf)->getBuffer().begin(), (*Buf)->getBuffer().end());
-    if (J.at("format").get<std::string>() != CacheFormat)
+    json J = json::parse(*Text);
+    if (!J.is_object() || !J.contains("format") ||
+        J.at("format") != CacheFormat || !J.contains("deps") ||
+        !J.at("deps").is_array())
       return std::nullopt;
     UnitResult U;
     for (const json &D : J.at("deps")) {
+      if (!D.is_array() || D.size() != 2)
+        return std::nullopt;
       std::string File = D.at(0).get<std::string>();
       auto Now = contentHash(File);
       if (!Now || hex(*Now) != D.at(1).get<std::string>())
@@ -144,6 +172,11 @@ std::optional<UnitResult> SummaryCache::load(const std::string &Key) {
       U.Errors.push_back(
           {locationFrom(E.at("at")), E.at("message").get<std::string>()});
     U.Summary = tuSummaryFromJson(J.at("summary"));
+    // Well-formed JSON with the wrong shape (`"functions": null`, a negative
+    // line) would be read as something else: trust an entry only if writing
+    // back what was read gives the entry again.
+    if (entryJson(U, J.at("deps")) != J)
+      return std::nullopt;
     return U;
   } catch (const json::exception &) {
     return std::nullopt; // a damaged entry is a miss, and is rewritten
@@ -162,27 +195,14 @@ llvm::Error SummaryCache::store(const std::string &Key, const UnitResult &U) {
       return llvm::Error::success(); // unreadable now: do not cache
     Deps.push_back({D, hex(*H)});
   }
-  json Findings = json::array();
-  for (const ReportFinding &F : U.Findings)
-    Findings.push_back(findingJson(F));
-  json Errors = json::array();
-  for (const ReportError &E : U.Errors)
-    Errors.push_back({{"at", locationJson(E.Loc)}, {"message", E.Message}});
-  json J = {{"format", CacheFormat},
-            {"deps", std::move(Deps)},
-            {"findings", std::move(Findings)},
-            {"errors", std::move(Errors)},
-            {"summary", toJson(U.Summary)}};
+  json J = entryJson(U, std::move(Deps));
   if (std::error_code EC = llvm::sys::fs::create_directories(Dir))
     return llvm::createStringError(EC,
                                    "cannot create the cache directory '%s': %s",
                                    Dir.c_str(), EC.message().c_str());
   llvm::SmallString<256> Path(Dir);
   llvm::sys::path::append(Path, Key + ".json");
-  if (std::error_code EC = writeFileAtomically(std::string(Path), J.dump()))
-    return llvm::createStringError(EC, "cannot write '%s': %s", Path.c_str(),
-                                   EC.message().c_str());
-  return llvm::Error::success();
+  return writeFileSafely(std::string(Path), J.dump(), WriteKind::Private);
 }
 
 } // namespace capture_lint

@@ -2,6 +2,7 @@
 
 #include "WholeProgram.h"
 #include "SourceText.h"
+#include "llvm/Support/Path.h"
 
 #include "llvm/ADT/StringMap.h"
 
@@ -38,6 +39,9 @@ public:
         continue;
       }
       for (const SummaryHazard &Inner : reach(H.Detail, Depth + 1)) {
+        // Bounded whichever region reached the memoized callee first.
+        if (Depth + 1 + Inner.Through.size() > In.MaxCallDepth)
+          continue;
         SummaryHazard C = Inner;
         std::vector<SummaryNote> Chain = H.Chain;
         Chain.push_back(
@@ -90,7 +94,11 @@ std::vector<ReportFinding> resolveAcrossUnits(const WholeProgramInput &In) {
         if (!toRawHazard(H, *Cat, Raw))
           continue;
         Raw.ThreadRelaxed = Raw.ThreadRelaxed || Call.ThreadRelaxed;
-        auto Text = describeHazard(Raw, Region, Via);
+        ReportLocation HazardAt = Located(H.Loc);
+        auto Text =
+            describeHazard(Raw, Region, Via,
+                           llvm::sys::path::filename(HazardAt.File).str() +
+                               ":" + std::to_string(HazardAt.Line));
         if (!Text || !In.Enabled(H.Check))
           continue;
         ReportFinding F;

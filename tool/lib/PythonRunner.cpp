@@ -1,0 +1,82 @@
+//===- PythonRunner.cpp - Python inputs through the same report -----------===//
+
+#include "PythonRunner.h"
+
+#include "capture_lint/ProjectConfig.h"
+#include "capture_lint/python/PyAnalysis.h"
+
+#include "llvm/Support/FileSystem.h"
+
+#include <algorithm>
+
+namespace capture_lint {
+
+bool isPythonInput(llvm::StringRef Path) {
+  return python::isPythonFile(Path) || llvm::sys::fs::is_directory(Path);
+}
+
+llvm::ArrayRef<const char *> pythonOnlyChecks() {
+  static const char *Checks[] = {"capture-rng-state"};
+  return Checks;
+}
+
+static ReportLocation toReport(const python::PyLocation &L) {
+  return {L.File, L.Line, L.Column, L.LineText};
+}
+
+void runPython(const std::vector<std::string> &Inputs, const RunConfig &Config,
+               Report &R) {
+  std::vector<std::string> Files;
+  for (const std::string &In : Inputs) {
+    if (llvm::sys::fs::is_directory(In)) {
+      std::vector<std::string> Under = python::pythonFilesUnder(In);
+      if (Under.empty())
+        R.Warnings.push_back(In + ": no .py files in this directory");
+      Files.insert(Files.end(), Under.begin(), Under.end());
+    } else {
+      Files.push_back(In);
+    }
+  }
+  if (Files.empty())
+    return;
+  std::sort(Files.begin(), Files.end());
+  Files.erase(std::unique(Files.begin(), Files.end()), Files.end());
+  // One catalog for the Python program: the one of its first file.
+  auto Cat = effectiveCatalog(Files.front(), Config.Catalogs);
+  if (!Cat) {
+    R.Errors.push_back({{Files.front()}, llvm::toString(Cat.takeError())});
+    return;
+  }
+  std::vector<std::string> Checks = enabledChecks(Config.ChecksGlob);
+  python::PyOptions Opts;
+  Opts.MaxCallDepth = Config.MaxCallDepth;
+  Opts.CheckEnabled = [&](const std::string &C) {
+    return std::find(Checks.begin(), Checks.end(), C) != Checks.end();
+  };
+  python::PyResult PR = python::analyzePython(Files, **Cat, Opts);
+  R.FilesAnalyzed += PR.FilesAnalyzed;
+  for (const python::PyError &E : PR.Errors)
+    R.Errors.push_back({{E.File}, E.Message});
+  for (std::string &W : PR.Warnings)
+    R.Warnings.push_back(std::move(W));
+  for (python::PyFinding &PF : PR.Findings) {
+    ReportFinding F;
+    F.Check = PF.Check;
+    F.Offset = PF.Loc.Offset;
+    F.Severity = PF.Severity;
+    F.Loc = toReport(PF.Loc);
+    F.Message = PF.Message;
+    F.Api = PF.Api;
+    F.HasRegion = !PF.RegionFile.empty();
+    F.RegionFile = PF.RegionFile;
+    F.RegionBeginLine = PF.RegionBeginLine;
+    F.RegionEndLine = PF.RegionEndLine;
+    F.Mode = PF.Mode;
+    F.Stream = PF.Stream;
+    for (const python::PyNote &N : PF.Notes)
+      F.Notes.push_back({toReport(N.Loc), N.Message});
+    R.Findings.push_back(std::move(F));
+  }
+}
+
+} // namespace capture_lint
