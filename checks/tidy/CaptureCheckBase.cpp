@@ -4,22 +4,57 @@
 
 #include "capture_lint/FindingSink.h"
 #include "capture_lint/ProjectConfig.h"
+#include "capture_lint/ToolkitVersion.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
+#include "llvm/ADT/StringExtras.h"
+
+#include <map>
+#include <mutex>
 
 using namespace clang;
 using namespace clang::ast_matchers;
 
 namespace capture_lint::tidy {
 
+/// The analyzer of a translation unit, shared by the checks that run on it
+/// with the same catalog and options; it lives while one of them holds it.
+static std::shared_ptr<CaptureAnalyzer>
+sharedAnalyzer(ASTContext &Ctx, const std::shared_ptr<const Catalog> &Cat,
+               const AnalysisOptions &Opts) {
+  std::string Key = std::to_string(reinterpret_cast<uintptr_t>(&Ctx)) + "|" +
+                    std::to_string(reinterpret_cast<uintptr_t>(Cat.get())) +
+                    "|" + std::to_string(Opts.MaxCallDepth) + "|" +
+                    llvm::join(Opts.ShapeFunctions, ";") + "|" +
+                    llvm::join(Opts.TensorClasses, ";") + "|" +
+                    std::to_string(Opts.CudaVersion.value_or(0));
+  static std::mutex Lock;
+  static std::map<std::string, std::weak_ptr<CaptureAnalyzer>> Live;
+  std::lock_guard<std::mutex> Guard(Lock);
+  for (auto It = Live.begin(); It != Live.end();)
+    It = It->second.expired() ? Live.erase(It) : std::next(It);
+  if (auto Existing = Live[Key].lock())
+    return Existing;
+  auto Fresh = std::make_shared<CaptureAnalyzer>(Ctx, *Cat, Opts);
+  Live[Key] = Fresh;
+  return Fresh;
+}
+
 CaptureCheckBase::CaptureCheckBase(StringRef Name,
                                    clang::tidy::ClangTidyContext *Context,
                                    CheckKind Kind)
     : ClangTidyCheck(Name, Context), Kind(Kind),
       CatalogOption(Options.getLocalOrGlobal("CaptureCatalog", "")) {
-  Analysis.MaxCallDepth = Options.getLocalOrGlobal("MaxCallDepth", 8u);
+  std::string Depth = Options.getLocalOrGlobal("MaxCallDepth", "8").str();
+  unsigned N = 0;
+  if (StringRef(Depth).trim().getAsInteger(10, N) || N == 0 || N > 64)
+    ConfigError = "invalid MaxCallDepth '" + Depth +
+                  "' in the clang-tidy configuration: expected a number "
+                  "between 1 and 64; the capture checks did not run";
+  else
+    Analysis.MaxCallDepth = N;
 }
 
 CaptureCheckBase::~CaptureCheckBase() = default;
@@ -33,11 +68,14 @@ void CaptureCheckBase::storeOptions(
 void CaptureCheckBase::registerMatchers(MatchFinder *Finder) {
   auto Loaded =
       effectiveCatalog(getCurrentMainFile(), splitCatalogList(CatalogOption));
-  if (!Loaded) {
-    configurationDiag("%0") << llvm::toString(Loaded.takeError());
-    return;
-  }
-  Cat = *Loaded;
+  if (!Loaded && ConfigError.empty())
+    ConfigError = "invalid capture catalog: " +
+                  llvm::toString(Loaded.takeError()) +
+                  "; the capture checks did not run";
+  else if (!Loaded)
+    llvm::consumeError(Loaded.takeError());
+  if (ConfigError.empty())
+    Cat = *Loaded;
   // Every function definition outside system headers: regions begin in
   // functions that call the catalog's begin calls, openers, RAII guards and
   // wrappers, or that are declared to run under capture. The analyzer
@@ -59,15 +97,29 @@ void CaptureCheckBase::check(const MatchFinder::MatchResult &Result) {
   if (!FD)
     return;
   if (!Analyzer) {
-    Analyzer =
-        std::make_unique<CaptureAnalyzer>(*Result.Context, *Cat, Analysis);
+    if (PP)
+      Analysis.CudaVersion = cudaVersionOf(*PP);
+    Analyzer = sharedAnalyzer(*Result.Context, Cat, Analysis);
     SM = Result.SourceManager;
   }
   Analyzer->analyzeFunction(FD);
   emitNew();
 }
 
+void CaptureCheckBase::registerPPCallbacks(const SourceManager &SM,
+                                           Preprocessor *P, Preprocessor *) {
+  FileSM = &SM;
+  PP = P; // for the toolkit's version
+}
+
 void CaptureCheckBase::onEndOfTranslationUnit() {
+  if (!ConfigError.empty() && FileSM) {
+    // An error, so the CLI exits 2 and clang-tidy and clangd show it.
+    diag(FileSM->getLocForStartOfFile(FileSM->getMainFileID()), "%0",
+         DiagnosticIDs::Error)
+        << ConfigError;
+    return;
+  }
   if (!Analyzer)
     return;
   Analyzer->finish();
@@ -102,6 +154,7 @@ void CaptureCheckBase::emit(const Finding &F, const SourceManager &SM) {
     R.Check = checkName(F.Check).str();
     R.File = SM.getFilename(F.Loc).str();
     R.Offset = SM.getFileOffset(F.Loc);
+    R.Message = F.Message;
     R.Api = F.Api;
     R.Severity = severityName(F.Level).str();
     if (F.RegionBegin.isValid()) {

@@ -4,12 +4,13 @@
 // code to the core analysis, which skips after a syntactic look those that
 // reach no capture, and emits the findings of its own kind; regions left
 // unended are reported at the end of the translation unit, once every
-// function that might close them has been seen. The analysis is cheap next
-// to parsing (it builds CFGs only for functions that touch a capture and for
-// what they call), so each check runs its own instance.
+// function that might close them has been seen. The checks enabled on a
+// translation unit share one analyzer (per catalog and options), so the
+// analysis runs once however many capture checks are on.
 //
 // Options (all checks): CaptureCatalog (global or local; extra catalog files,
-// ';'-separated) and MaxCallDepth.
+// ';'-separated) and MaxCallDepth (1 to 64). An invalid value or catalog is an
+// error at the top of the file, in every front door, never zero findings.
 //
 //===----------------------------------------------------------------------===//
 
@@ -35,6 +36,9 @@ public:
   void
   check(const clang::ast_matchers::MatchFinder::MatchResult &Result) override;
   void storeOptions(clang::tidy::ClangTidyOptions::OptionMap &Opts) override;
+  void registerPPCallbacks(const clang::SourceManager &SM,
+                           clang::Preprocessor *PP,
+                           clang::Preprocessor *ModuleExpanderPP) override;
   void onEndOfTranslationUnit() override;
 
 protected:
@@ -46,9 +50,14 @@ private:
 
   CheckKind Kind;
   std::string CatalogOption;
+  /// Why this check cannot run (a bad option or catalog); reported once
+  /// per file as an error.
+  std::string ConfigError;
+  const clang::SourceManager *FileSM = nullptr;
   std::shared_ptr<const Catalog> Cat;
-  std::unique_ptr<CaptureAnalyzer> Analyzer;
+  std::shared_ptr<CaptureAnalyzer> Analyzer;
   const clang::SourceManager *SM = nullptr;
+  const clang::Preprocessor *PP = nullptr; // for the toolkit's version
   size_t Emitted = 0;
 };
 

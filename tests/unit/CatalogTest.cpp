@@ -23,7 +23,7 @@ TEST(Catalog, BuiltinLoadsCleanly) {
     llvm::Error E = C.addDocument(F.Text, F.Name);
     EXPECT_FALSE(E) << llvm::toString(std::move(E));
   }
-  EXPECT_EQ(builtinCatalogFiles().size(), 5u);
+  EXPECT_EQ(builtinCatalogFiles().size(), 6u);
   EXPECT_GT(C.apis().size(), 150u);
   EXPECT_GE(C.regions().size(), 9u);
 }
@@ -99,6 +99,21 @@ TEST(Catalog, BadValuesAndUnknownFields) {
   EXPECT_NE(loadError(R"({"apiz": []})").find("field 'apiz'"),
             std::string::npos);
   EXPECT_EQ(loadError(Doc("sync", "illegal", "")), "");
+  // Python conditions (docs/python.md) are checked when loaded.
+  EXPECT_EQ(loadError(Doc("rng-state", "illegal",
+                          ", \"python_when\": [\"receiver:tensor\", "
+                          "\"arg0:host-data\", \"keyword:device:cuda-device\", "
+                          "\"no-keyword:output_size\", \"unjoined\"]")),
+            "");
+  EXPECT_NE(loadError(Doc("sync", "illegal",
+                          ", \"python_when\": [\"receiver:tensr\"]"))
+                .find("field 'python_when': 'receiver:tensr': unknown value "
+                      "kind 'tensr'"),
+            std::string::npos);
+  EXPECT_NE(
+      loadError(Doc("sync", "illegal", ", \"python_when\": [\"argx:tensor\"]"))
+          .find("expected receiver:KIND"),
+      std::string::npos);
 }
 
 TEST(Catalog, ABadDocumentChangesNothing) {

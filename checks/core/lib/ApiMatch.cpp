@@ -93,7 +93,7 @@ const ValueDecl *deviceToHostDestination(const CallExpr *Call,
                                          const ASTContext &Ctx) {
   if (!copiesDeviceToHost(Call, Entry, Ctx))
     return nullptr;
-  return baseDeclOf(Call->getArg(*Entry.CopyDstArg));
+  return accessedDeclOf(Call->getArg(*Entry.CopyDstArg));
 }
 
 } // namespace capture_lint

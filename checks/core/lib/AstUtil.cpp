@@ -4,6 +4,8 @@
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/DeclCXX.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/ParentMap.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
 
@@ -153,13 +155,32 @@ const ValueDecl *baseDeclOf(const Expr *E) {
   return nullptr;
 }
 
+const ValueDecl *accessedDeclOf(const Expr *E) {
+  for (const Expr *Cur = E; Cur;) {
+    Cur = Cur->IgnoreParenCasts();
+    if (const auto *U = dyn_cast<UnaryOperator>(Cur);
+        U && (U->getOpcode() == UO_AddrOf || U->getOpcode() == UO_Deref)) {
+      Cur = U->getSubExpr();
+      continue;
+    }
+    if (const auto *A = dyn_cast<ArraySubscriptExpr>(Cur)) {
+      Cur = A->getBase();
+      continue;
+    }
+    if (const auto *ME = dyn_cast<MemberExpr>(Cur))
+      if (const auto *FD = dyn_cast<FieldDecl>(ME->getMemberDecl()))
+        return FD;
+    break;
+  }
+  return baseDeclOf(E);
+}
+
 bool namesDecl(const Expr *E, const ValueDecl *D) {
   E = E->IgnoreParenImpCasts();
   if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
     return DRE->getDecl() == D;
   if (const auto *ME = dyn_cast<MemberExpr>(E))
-    return ME->getMemberDecl() == D &&
-           isa<CXXThisExpr>(ME->getBase()->IgnoreParenImpCasts());
+    return ME->getMemberDecl() == D;
   return false;
 }
 
@@ -174,6 +195,44 @@ std::optional<int64_t> constantInt(const Expr *E, const ASTContext &Ctx) {
   if (const auto *ECD = dyn_cast_or_null<EnumConstantDecl>(namedDeclOf(E)))
     return ECD->getInitVal().getExtValue();
   return std::nullopt;
+}
+
+/// True when every use of \p VD in \p Body only reads its value.
+static bool onlyReadIn(const VarDecl *VD, const Stmt *Body) {
+  ParentMap PM(const_cast<Stmt *>(Body));
+  llvm::SmallVector<const Stmt *, 64> Work = {Body};
+  while (!Work.empty()) {
+    const Stmt *S = Work.pop_back_val();
+    if (!S)
+      continue;
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(S);
+        DRE && DRE->getDecl() == VD) {
+      const Stmt *P = PM.getParentIgnoreParens(DRE);
+      const auto *Cast = dyn_cast_or_null<ImplicitCastExpr>(P);
+      if (!Cast || Cast->getCastKind() != CK_LValueToRValue)
+        return false;
+    }
+    for (const Stmt *C : S->children())
+      Work.push_back(C);
+  }
+  return true;
+}
+
+std::optional<int64_t> constantValueIn(const Expr *E, const Stmt *Body,
+                                       const ASTContext &Ctx) {
+  if (auto V = constantInt(E, Ctx))
+    return V;
+  if (!E || !Body)
+    return std::nullopt;
+  const auto *DRE = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
+  const auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+  if (!VD || !VD->isLocalVarDecl() || VD->isStaticLocal() ||
+      VD->getType()->isReferenceType() || !VD->getInit())
+    return std::nullopt;
+  auto V = constantInt(VD->getInit(), Ctx);
+  if (!V || !onlyReadIn(VD, Body))
+    return std::nullopt;
+  return V;
 }
 
 std::optional<std::string> legacyStreamSpelling(const Expr *Arg,
@@ -230,6 +289,63 @@ std::string streamKey(const Expr *E) {
   if (isa<CXXThisExpr>(E))
     return "this";
   return "";
+}
+
+std::string displayName(const FunctionDecl *FD) {
+  if (const auto *MD = dyn_cast<CXXMethodDecl>(FD))
+    if (MD->getParent()->isLambda())
+      return "lambda";
+  return catalogName(FD);
+}
+
+SourceLocation callLoc(const Expr *Call) {
+  if (isa<CXXMemberCallExpr>(Call))
+    return Call->getExprLoc();
+  return Call->getBeginLoc();
+}
+
+const ParmVarDecl *parameterOf(const Expr *E) {
+  if (!E)
+    return nullptr;
+  E = E->IgnoreParenImpCasts();
+  if (const auto *M = dyn_cast<MaterializeTemporaryExpr>(E))
+    E = M->getSubExpr()->IgnoreParenImpCasts();
+  if (const auto *C = dyn_cast<CXXConstructExpr>(E);
+      C && C->getNumArgs() == 1 &&
+      C->getConstructor()->isCopyOrMoveConstructor())
+    E = C->getArg(0)->IgnoreParenImpCasts();
+  if (const auto *U = dyn_cast<UnaryOperator>(E))
+    if (U->getOpcode() == UO_Deref)
+      E = U->getSubExpr()->IgnoreParenImpCasts();
+  if (const auto *Fwd = dyn_cast<CallExpr>(E))
+    if (const FunctionDecl *FD = Fwd->getDirectCallee())
+      if (FD->isInStdNamespace() && FD->getIdentifier() &&
+          (FD->getName() == "forward" || FD->getName() == "move") &&
+          Fwd->getNumArgs() == 1)
+        E = Fwd->getArg(0)->IgnoreParenImpCasts();
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
+    return dyn_cast<ParmVarDecl>(DRE->getDecl());
+  return nullptr;
+}
+
+const ParmVarDecl *invokedParam(const CallExpr *Call) {
+  auto ParamOf = parameterOf;
+  if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(Call)) {
+    if (Op->getOperator() == OO_Call && Op->getNumArgs() > 0)
+      return ParamOf(Op->getArg(0));
+    return nullptr;
+  }
+  if (const auto *M = dyn_cast<CXXMemberCallExpr>(Call)) {
+    const CXXMethodDecl *MD = M->getMethodDecl();
+    if (MD && MD->getOverloadedOperator() == OO_Call)
+      return ParamOf(M->getImplicitObjectArgument());
+    return nullptr;
+  }
+  if (const FunctionDecl *FD = Call->getDirectCallee())
+    if (FD->isInStdNamespace() && FD->getIdentifier() &&
+        FD->getName() == "invoke" && Call->getNumArgs() > 0)
+      return ParamOf(Call->getArg(0));
+  return ParamOf(Call->getCallee());
 }
 
 } // namespace capture_lint

@@ -27,6 +27,8 @@ llvm::StringRef hazardName(Hazard H) {
     return "legacy-stream";
   case Hazard::ShapeQuery:
     return "shape-query";
+  case Hazard::RngState:
+    return "rng-state";
   case Hazard::None:
     return "none";
   }
@@ -65,7 +67,8 @@ llvm::StringRef behaviourName(Behaviour B) {
 
 std::optional<Hazard> parseHazard(llvm::StringRef S) {
   for (Hazard H : {Hazard::Sync, Hazard::HostRead, Hazard::Allocation,
-                   Hazard::LegacyStream, Hazard::ShapeQuery, Hazard::None})
+                   Hazard::LegacyStream, Hazard::ShapeQuery, Hazard::RngState,
+                   Hazard::None})
     if (hazardName(H) == S)
       return H;
   return std::nullopt;
@@ -230,7 +233,7 @@ std::unique_ptr<ApiEntry> readApi(EntryReader &R) {
   if (!Class)
     R.fail("hazard", "'" + H +
                          "' is not one of sync, host-read, allocation, "
-                         "legacy-stream, shape-query, none");
+                         "legacy-stream, shape-query, rng-state, none");
   E->Class = *Class;
   if (const json *Modes = R.object("modes")) {
     EntryReader MR(*Modes, R.where() + ", field 'modes'");
@@ -274,6 +277,14 @@ std::unique_ptr<ApiEntry> readApi(EntryReader &R) {
   E->WhenArg = readCondition(R, "when_arg");
   E->UnlessArgType = readCondition(R, "unless_arg_type");
   E->UnlessCalled = readCondition(R, "unless_called");
+  if (auto V = R.integer("until_cuda", 1000, 1000000))
+    E->UntilCuda = static_cast<int>(*V);
+  E->PythonWhen = R.strings("python_when");
+  for (const std::string &C : E->PythonWhen) {
+    std::string Why;
+    if (!isValidPythonCondition(C, Why))
+      R.fail("python_when", "'" + C + "': " + Why);
+  }
   E->Message = R.string("message", E->Class != Hazard::None);
   E->Fix = R.string("fix",
                     E->Class != Hazard::None && E->Class != Hazard::ShapeQuery);
@@ -281,6 +292,43 @@ std::unique_ptr<ApiEntry> readApi(EntryReader &R) {
   R.finish();
   return E;
 }
+
+} // namespace
+
+bool isValidPythonCondition(llvm::StringRef C, std::string &Why) {
+  static const char *Kinds[] = {"tensor",     "cpu-tensor",  "host-data",
+                                "cuda-device", "cpu-device", "stream",
+                                "event"};
+  auto IsKind = [&](llvm::StringRef K) {
+    for (const char *Known : Kinds)
+      if (K == Known)
+        return true;
+    Why = "unknown value kind '" + K.str() +
+          "' (expected tensor, cpu-tensor, host-data, cuda-device, "
+          "cpu-device, stream, event)";
+    return false;
+  };
+  if (C == "unjoined")
+    return true;
+  auto [What, Rest] = C.split(':');
+  unsigned Index = 0;
+  if (What == "receiver")
+    return IsKind(Rest);
+  if (What.consume_front("arg") && !What.getAsInteger(10, Index))
+    return IsKind(Rest);
+  if (What == "no-keyword" && !Rest.empty() && !Rest.contains(':'))
+    return true;
+  if (What == "keyword") {
+    auto [Name, Kind] = Rest.split(':');
+    if (!Name.empty())
+      return IsKind(Kind);
+  }
+  Why = "expected receiver:KIND, argN:KIND, keyword:NAME:KIND, "
+        "no-keyword:NAME or unjoined";
+  return false;
+}
+
+namespace {
 
 std::unique_ptr<RegionApi> readRegion(EntryReader &R, const json &Obj) {
   auto E = std::make_unique<RegionApi>();
@@ -291,8 +339,10 @@ std::unique_ptr<RegionApi> readRegion(EntryReader &R, const json &Obj) {
     E->Kind = RegionApi::Begin;
   else if (Role == "end")
     E->Kind = RegionApi::End;
+  else if (Role == "destroy")
+    E->Kind = RegionApi::Destroy;
   else
-    R.fail("role", "'" + Role + "' is not one of begin, end");
+    R.fail("role", "'" + Role + "' is not one of begin, end, destroy");
   E->Group = R.string("group", true);
   if (Obj.contains("stream_arg") && Obj.at("stream_arg").is_string()) {
     if (R.string("stream_arg", false) != "object")
@@ -372,7 +422,7 @@ llvm::Error Catalog::addDocument(llvm::StringRef Text, llvm::StringRef Origin) {
   json Doc;
   try {
     Doc = json::parse(Text.begin(), Text.end());
-  } catch (const json::parse_error &E) {
+  } catch (const json::exception &E) { // out_of_range too: 1e999
     return llvm::createStringError(llvm::inconvertibleErrorCode(),
                                    "catalog '%s': malformed JSON: %s",
                                    Origin.str().c_str(), E.what());
@@ -567,6 +617,10 @@ std::string Catalog::toJson() const {
       J["unless_arg_type"] = Condition(*E->UnlessArgType);
     if (E->UnlessCalled)
       J["unless_called"] = Condition(*E->UnlessCalled);
+    if (E->UntilCuda)
+      J["until_cuda"] = *E->UntilCuda;
+    if (!E->PythonWhen.empty())
+      J["python_when"] = E->PythonWhen;
     if (!E->Message.empty())
       J["message"] = E->Message;
     if (!E->Fix.empty())
@@ -584,7 +638,9 @@ std::string Catalog::toJson() const {
     J["name"] = E->Name;
     if (!E->Variants.empty())
       J["variants"] = E->Variants;
-    J["role"] = E->Kind == RegionApi::Begin ? "begin" : "end";
+    J["role"] = E->Kind == RegionApi::Begin ? "begin"
+                : E->Kind == RegionApi::End ? "end"
+                                            : "destroy";
     J["group"] = E->Group;
     if (E->StreamArg < 0)
       J["stream_arg"] = "object";

@@ -10,20 +10,37 @@ using namespace clang;
 
 namespace capture_lint {
 
+std::string queriedStream(const CallExpr *Call) {
+  for (const Expr *Arg : Call->arguments()) {
+    std::string Type = Arg->IgnoreParenImpCasts()->getType().getAsString();
+    if (llvm::StringRef(Type).contains_insensitive("stream") &&
+        !llvm::StringRef(Type).contains_insensitive("status") &&
+        !llvm::StringRef(Type).contains_insensitive("mode"))
+      return streamKey(Arg);
+  }
+  return "";
+}
+
 namespace {
 class StatusVarCollector : public RecursiveASTVisitor<StatusVarCollector> {
 public:
   StatusVarCollector(const Catalog &Cat,
-                     llvm::DenseMap<const ValueDecl *, const GuardApi *> &Out)
-      : Cat(Cat), Out(Out) {}
+                     llvm::DenseMap<const ValueDecl *, const GuardApi *> &Out,
+                     llvm::DenseMap<const ValueDecl *, std::string> &Streams)
+      : Cat(Cat), Out(Out), Streams(Streams) {}
 
   bool VisitCallExpr(CallExpr *Call) {
     const GuardApi *G = Cat.findGuard(catalogName(Call->getDirectCallee()));
     if (!G || G->StatusArg < 0 ||
         static_cast<unsigned>(G->StatusArg) >= Call->getNumArgs())
       return true;
-    if (const ValueDecl *V = baseDeclOf(Call->getArg(G->StatusArg)))
+    if (const ValueDecl *V = baseDeclOf(Call->getArg(G->StatusArg))) {
       Out[V] = G;
+      std::string Key = queriedStream(Call);
+      auto [It, New] = Streams.try_emplace(V, Key);
+      if (!New && It->second != Key)
+        It->second.clear(); // queried about several streams: unknown
+    }
     return true;
   }
   // A lambda's body is its own function.
@@ -32,6 +49,7 @@ public:
 private:
   const Catalog &Cat;
   llvm::DenseMap<const ValueDecl *, const GuardApi *> &Out;
+  llvm::DenseMap<const ValueDecl *, std::string> &Streams;
 };
 } // namespace
 
@@ -40,8 +58,9 @@ namespace {
 class BoolVarCollector : public RecursiveASTVisitor<BoolVarCollector> {
 public:
   BoolVarCollector(const GuardRecognizer &G,
-                   llvm::DenseMap<const ValueDecl *, bool> &Out)
-      : G(G), Out(Out) {}
+                   llvm::DenseMap<const ValueDecl *, bool> &Out,
+                   llvm::DenseMap<const ValueDecl *, std::string> &Streams)
+      : G(G), Out(Out), Streams(Streams) {}
 
   bool VisitVarDecl(VarDecl *VD) {
     if (VD->getType()->isBooleanType() && VD->getInit())
@@ -59,19 +78,85 @@ public:
 
 private:
   void record(const ValueDecl *V, const Expr *Init) {
-    if (auto When = G.notCapturingWhen(Init))
+    if (auto When = G.notCapturingWhen(Init)) {
       Out[V] = *When;
+      Streams[V] = G.guardStream(Init);
+    }
   }
   const GuardRecognizer &G;
   llvm::DenseMap<const ValueDecl *, bool> &Out;
+  llvm::DenseMap<const ValueDecl *, std::string> &Streams;
 };
 } // namespace
 
 void GuardRecognizer::scan(const Stmt *Body) {
   if (!Body)
     return;
-  StatusVarCollector(Cat, StatusVars).TraverseStmt(const_cast<Stmt *>(Body));
-  BoolVarCollector(*this, BoolVars).TraverseStmt(const_cast<Stmt *>(Body));
+  StatusVarCollector(Cat, StatusVars, StatusStreams)
+      .TraverseStmt(const_cast<Stmt *>(Body));
+  BoolVarCollector(*this, BoolVars, BoolStreams)
+      .TraverseStmt(const_cast<Stmt *>(Body));
+}
+
+/// The status or bool variable a guard operand names, if any.
+static const ValueDecl *guardVariable(const Expr *E) {
+  E = unwrap(E);
+  if (!isa_and_nonnull<DeclRefExpr, MemberExpr>(E))
+    return nullptr;
+  const ValueDecl *V = baseDeclOf(E);
+  return V && namesDecl(E, V) ? V : nullptr;
+}
+
+/// The operands of a guard condition worth looking at: the condition, the
+/// operand of a `!`, both sides of a comparison.
+static llvm::SmallVector<const Expr *, 3> guardOperands(const Expr *Cond) {
+  llvm::SmallVector<const Expr *, 3> Out;
+  if (!Cond)
+    return Out;
+  Cond = Cond->IgnoreParenImpCasts();
+  Out.push_back(Cond);
+  if (const auto *U = dyn_cast<UnaryOperator>(Cond))
+    Out.push_back(U->getSubExpr());
+  if (const auto *B = dyn_cast<BinaryOperator>(Cond))
+    Out.append({B->getLHS(), B->getRHS()});
+  if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(Cond))
+    for (const Expr *A : Op->arguments())
+      Out.push_back(A);
+  return Out;
+}
+
+std::string GuardRecognizer::guardStream(const Expr *Cond) const {
+  for (const Expr *E : guardOperands(Cond)) {
+    if (const ValueDecl *V = guardVariable(E)) {
+      if (auto It = StatusStreams.find(V); It != StatusStreams.end())
+        return It->second;
+      if (auto It = BoolStreams.find(V); It != BoolStreams.end())
+        return It->second;
+    }
+    if (const auto *Call = dyn_cast<CallExpr>(unwrap(E))) {
+      const FunctionDecl *FD = Call->getDirectCallee();
+      if (Cat.findGuard(catalogName(FD)) ||
+          (Roles && Roles->roleOf(FD) && Roles->roleOf(FD)->TrueWhenCapturing))
+        return queriedStream(Call);
+    }
+  }
+  return "";
+}
+
+bool GuardRecognizer::isLocalGuardVariable(const ValueDecl *V) const {
+  const auto *VD = dyn_cast_or_null<VarDecl>(V);
+  return VD && VD->isLocalVarDecl() &&
+         (StatusVars.count(V) || BoolVars.count(V));
+}
+
+llvm::SmallVector<const ValueDecl *, 2>
+GuardRecognizer::localsRead(const Expr *Cond) const {
+  llvm::SmallVector<const ValueDecl *, 2> Out;
+  for (const Expr *E : guardOperands(Cond))
+    if (const ValueDecl *V = guardVariable(E))
+      if (isLocalGuardVariable(V) && !llvm::is_contained(Out, V))
+        Out.push_back(V);
+  return Out;
 }
 
 /// The guard whose "none" status is an enumerator of \p T: a status kept in
@@ -133,6 +218,22 @@ bool GuardRecognizer::isNoneValue(const Expr *E, const GuardApi &G) const {
   return V && *V == 0; // every "none" status is the enumerator 0
 }
 
+bool GuardRecognizer::isOtherStatusValue(const Expr *E,
+                                         const GuardApi &G) const {
+  const auto *ECD = dyn_cast_or_null<EnumConstantDecl>(namedDeclOf(E));
+  if (!ECD || isNoneValue(E, G))
+    return false;
+  const auto *ED = dyn_cast<EnumDecl>(ECD->getDeclContext());
+  if (!ED)
+    return false;
+  for (const EnumConstantDecl *C : ED->enumerators())
+    for (const std::string &N : G.NoneValues)
+      if (N == C->getNameAsString() || N == C->getQualifiedNameAsString() ||
+          llvm::StringRef(N).ends_with("::" + C->getNameAsString()))
+        return true;
+  return false;
+}
+
 std::optional<bool> GuardRecognizer::notCapturingWhen(const Expr *Cond) const {
   if (!Cond)
     return std::nullopt;
@@ -161,12 +262,15 @@ std::optional<bool> GuardRecognizer::notCapturingWhen(const Expr *Cond) const {
   auto Compare = [&](const Expr *L, const Expr *R,
                      BinaryOperatorKind Op) -> std::optional<bool> {
     const GuardApi *G = statusOperand(L);
-    if (!G || !isNoneValue(R, *G))
+    if (!G || (Op != BO_EQ && Op != BO_NE))
       return std::nullopt;
-    if (Op == BO_EQ)
-      return true;
-    if (Op == BO_NE)
-      return false;
+    if (isNoneValue(R, *G))
+      return Op == BO_EQ;
+    // `status == Active`: capturing when true. (An invalidated capture,
+    // status Invalidated, then counts as not capturing; its work fails
+    // anyway, the capture being already lost.)
+    if (isOtherStatusValue(R, *G))
+      return Op == BO_NE;
     return std::nullopt;
   };
   if (const auto *B = dyn_cast<BinaryOperator>(Cond)) {

@@ -1,6 +1,7 @@
 //===- RegionFinder.cpp - Capture regions on the CFG ----------------------===//
 
 #include "capture_lint/RegionFinder.h"
+#include "ExpectedFailure.h"
 #include "capture_lint/ApiMatch.h"
 #include "capture_lint/AstUtil.h"
 
@@ -41,10 +42,10 @@ static const Expr *objectOf(const CallExpr *Call) {
 }
 
 CaptureMode modeOfBegin(const CallExpr *Begin, const RegionApi &Api,
-                        const ASTContext &Ctx) {
+                        const ASTContext &Ctx, const Stmt *Body) {
   if (!Api.ModeArg || *Api.ModeArg >= Begin->getNumArgs())
     return Api.DefaultMode;
-  auto V = constantInt(Begin->getArg(*Api.ModeArg), Ctx);
+  auto V = constantValueIn(Begin->getArg(*Api.ModeArg), Body, Ctx);
   if (!V || *V < 0 || *V > 2)
     return CaptureMode::Unknown;
   return static_cast<CaptureMode>(*V);
@@ -57,6 +58,50 @@ static bool isThreadModeExchange(const CallExpr *Call) {
   StringRef N = FD->getName();
   return N == "cudaThreadExchangeStreamCaptureMode" ||
          N == "hipThreadExchangeStreamCaptureMode";
+}
+
+/// A constant of a capture-mode enum type equal to Relaxed.
+static bool isRelaxedConstant(const Expr *E, const ASTContext &Ctx) {
+  if (!E)
+    return false;
+  E = E->IgnoreParenImpCasts();
+  if (!E->getType()->isEnumeralType() ||
+      !StringRef(E->getType().getAsString()).contains("CaptureMode"))
+    return false;
+  auto V = constantInt(E, Ctx);
+  return V && *V == static_cast<int>(CaptureMode::Relaxed);
+}
+
+/// A RAII object whose constructor switches the thread's capture mode to
+/// relaxed and whose destructor switches it back (PyTorch's
+/// CUDAStreamCaptureModeGuard): the constructor calls the exchange, and the
+/// mode it is given (an argument, or a member's initialiser) is Relaxed.
+static bool constructsRelaxingGuard(const CXXConstructExpr *Construct,
+                                    const ASTContext &Ctx) {
+  const CXXConstructorDecl *Ctor = Construct->getConstructor();
+  const FunctionDecl *Def = nullptr;
+  if (!Ctor || !Ctor->hasBody(Def) || !Def)
+    return false;
+  bool Exchanges = false;
+  llvm::SmallVector<const Stmt *, 16> Work = {Def->getBody()};
+  while (!Work.empty() && !Exchanges) {
+    const Stmt *S = Work.pop_back_val();
+    if (!S)
+      continue;
+    if (const auto *Call = dyn_cast<CallExpr>(S))
+      Exchanges = isThreadModeExchange(Call);
+    for (const Stmt *C : S->children())
+      Work.push_back(C);
+  }
+  if (!Exchanges)
+    return false;
+  for (const Expr *Arg : Construct->arguments())
+    if (isRelaxedConstant(Arg, Ctx))
+      return true;
+  for (const CXXCtorInitializer *I : cast<CXXConstructorDecl>(Def)->inits())
+    if (I->isMemberInitializer() && isRelaxedConstant(I->getInit(), Ctx))
+      return true;
+  return false;
 }
 
 /// A condition simple enough to compare by its text: names, members,
@@ -98,8 +143,10 @@ static std::string conditionKey(const Expr *Cond, bool &Value,
 
 RegionFinder::RegionFinder(const Decl *D, const Stmt *Body, ASTContext &Ctx,
                            const Catalog &Cat, bool CalleeMode,
-                           RoleOracle *Roles, const CaptureRegion *Inherited)
-    : Ctx(Ctx), Cat(Cat), CalleeMode(CalleeMode), Roles(Roles),
+                           RoleOracle *Roles, const CaptureRegion *Inherited,
+                           const ParamBindings *Bound)
+    : Ctx(Ctx), Cat(Cat), CalleeMode(CalleeMode),
+      Bindings(Bound ? *Bound : ParamBindings()), Roles(Roles),
       Guards(Cat, Ctx, Roles) {
   if (!Body)
     return;
@@ -149,9 +196,27 @@ void RegionFinder::addRoleRegion(const Stmt *S, const OpenedCapture &Opened,
   Regions.push_back(std::move(R));
 }
 
+/// The local a call's result is stored in (`cudaError_t e = begin(...);`,
+/// `e = begin(...);`), if any.
+static const VarDecl *resultVariable(const CallExpr *Call,
+                                     const ParentMap &PM) {
+  const Stmt *P = PM.getParent(Call);
+  while (P && isa<ImplicitCastExpr, ParenExpr, ExprWithCleanups>(P))
+    P = PM.getParent(P);
+  if (const auto *DS = dyn_cast_or_null<DeclStmt>(P))
+    if (DS->isSingleDecl())
+      return dyn_cast<VarDecl>(DS->getSingleDecl());
+  if (const auto *B = dyn_cast_or_null<BinaryOperator>(P);
+      B && B->getOpcode() == BO_Assign)
+    if (const auto *DRE =
+            dyn_cast<DeclRefExpr>(B->getLHS()->IgnoreParenImpCasts()))
+      return dyn_cast<VarDecl>(DRE->getDecl());
+  return nullptr;
+}
+
 void RegionFinder::collectRegions(const Stmt *Body) {
+  ParentMap PM(const_cast<Stmt *>(Body));
   // Which variable each constructor call initialises (RAII guards).
-  llvm::DenseMap<const Stmt *, const VarDecl *> ConstructedVar;
   for (const CFGBlock *B : *Cfg)
     for (const CFGElement &E : *B)
       if (auto S = E.getAs<CFGStmt>())
@@ -195,18 +260,30 @@ void RegionFinder::collectRegions(const Stmt *Body) {
       if (!Call)
         continue;
       if (const RegionApi *Api = regionApiOf(Call, Cat)) {
+        if (Api->Kind == RegionApi::Destroy)
+          continue;
         if (Api->Kind == RegionApi::End) {
+          if (resultExpectedToFail(Call, PM, Ctx)) {
+            ExpectedToFail.insert(Call);
+            continue;
+          }
           EndSites.push_back({Call->getBeginLoc(), Api->Group});
+          continue;
+        }
+        if (resultExpectedToFail(Call, PM, Ctx)) {
+          ExpectedToFail.insert(Call); // a test of the error: no capture
           continue;
         }
         CaptureRegion R;
         R.Begin = Call;
         R.BeginStmt = Call;
         R.Api = Api;
-        R.Mode = modeOfBegin(Call, *Api, Ctx);
+        R.Mode = modeOfBegin(Call, *Api, Ctx, Body);
         const Expr *StreamE = regionStreamExpr(Call, *Api);
         R.Stream = sourceText(StreamE, Ctx);
         R.Key = streamKey(StreamE);
+        R.StreamVar = baseDeclOf(StreamE);
+        R.ResultVar = resultVariable(Call, PM);
         R.BeginLoc = Call->getBeginLoc();
         Regions.push_back(std::move(R));
         continue;
@@ -223,12 +300,13 @@ void RegionFinder::collectRegions(const Stmt *Body) {
   }
 
   // The condition each begin runs under, for correlated branches.
-  ParentMap PM(const_cast<Stmt *>(Body));
   for (size_t I = FirstOwn; I < Regions.size(); ++I) {
     const Stmt *Child = Regions[I].BeginStmt;
     for (const Stmt *P = PM.getParent(Child); P;
          Child = P, P = PM.getParent(P)) {
-      if (isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt, SwitchStmt>(P))
+      // A begin in a loop (one per stream of an array) still runs only
+      // under the condition around the loop.
+      if (isa<SwitchStmt>(P))
         break;
       const auto *If = dyn_cast<IfStmt>(P);
       if (!If || If->getCond() == Child || If->hasInitStorage() ||
@@ -281,11 +359,20 @@ void RegionFinder::close(FlowState &State, const RegionApi *Api,
 }
 
 void RegionFinder::transferCall(const CallExpr *Call, FlowState &State) const {
+  if (const GuardApi *G = Cat.findGuard(catalogName(Call->getDirectCallee())))
+    if (G->StatusArg >= 0 &&
+        static_cast<unsigned>(G->StatusArg) < Call->getNumArgs())
+      if (const ValueDecl *V = baseDeclOf(Call->getArg(G->StatusArg)))
+        State.setFreshGuard(V, queriedStream(Call));
   if (const RegionApi *Api = regionApiOf(Call, Cat)) {
     if (Api->Kind == RegionApi::Begin) {
-      for (unsigned I = 0; I < Regions.size(); ++I)
-        if (Regions[I].BeginStmt == Call)
-          State.Active.set(I);
+      activate(Call, State);
+      return;
+    }
+    if (ExpectedToFail.count(Call))
+      return;
+    if (Api->Kind == RegionApi::Destroy) {
+      endStreamLife(State, baseDeclOf(regionStreamExpr(Call, *Api)));
       return;
     }
     close(State, Api, streamKey(regionStreamExpr(Call, *Api)),
@@ -307,9 +394,7 @@ void RegionFinder::transferCall(const CallExpr *Call, FlowState &State) const {
   if (Roles) {
     if (const FunctionRole *Role = Roles->roleOf(Call->getDirectCallee())) {
       if (Role->Opens) {
-        for (unsigned I = 0; I < Regions.size(); ++I)
-          if (Regions[I].BeginStmt == Call)
-            State.Active.set(I);
+        activate(Call, State);
         return;
       }
       if (Role->Closes) {
@@ -334,6 +419,9 @@ void RegionFinder::transferCall(const CallExpr *Call, FlowState &State) const {
 void RegionFinder::transfer(const CFGElement &E, FlowState &State) const {
   if (auto Dtor = E.getAs<CFGAutomaticObjDtor>()) {
     const VarDecl *VD = Dtor->getVarDecl();
+    endStreamLife(State, VD); // a stream object owned by this scope
+    if (State.ThreadRelaxed && State.RelaxedBy == VD)
+      State.ThreadRelaxed = false, State.RelaxedBy = nullptr; // mode restored
     const CXXRecordDecl *RD = VD->getType()->getAsCXXRecordDecl();
     if (!Roles || !RD || !RD->getDestructor())
       return;
@@ -349,10 +437,44 @@ void RegionFinder::transfer(const CFGElement &E, FlowState &State) const {
     return;
   if (const auto *Call = dyn_cast<CallExpr>(S->getStmt()))
     return transferCall(Call, State);
-  if (isa<CXXConstructExpr>(S->getStmt()))
-    for (unsigned I = 0; I < Regions.size(); ++I)
-      if (Regions[I].BeginStmt == S->getStmt())
-        State.Active.set(I);
+  // A bool local given a guard's answer now.
+  if (const auto *DS = dyn_cast<DeclStmt>(S->getStmt()))
+    for (const Decl *D : DS->decls())
+      if (const auto *VD = dyn_cast<VarDecl>(D);
+          VD && Guards.isLocalGuardVariable(VD))
+        State.setFreshGuard(VD, answerStream(VD->getInit(), State));
+  if (const auto *B = dyn_cast<BinaryOperator>(S->getStmt());
+      B && B->isAssignmentOp())
+    if (const ValueDecl *V = baseDeclOf(B->getLHS());
+        V && Guards.isLocalGuardVariable(V))
+      State.setFreshGuard(V, answerStream(B->getRHS(), State));
+  if (const auto *Construct = dyn_cast<CXXConstructExpr>(S->getStmt())) {
+    activate(Construct, State);
+    if (!State.ThreadRelaxed && constructsRelaxingGuard(Construct, Ctx))
+      if (const VarDecl *VD = ConstructedVar.lookup(Construct))
+        State.ThreadRelaxed = true, State.RelaxedBy = VD;
+  }
+}
+
+void RegionFinder::endStreamLife(FlowState &State,
+                                 const ValueDecl *Stream) const {
+  if (!Stream)
+    return;
+  for (unsigned I = 0; I < Regions.size(); ++I)
+    if (Regions[I].StreamVar == Stream)
+      State.Active.reset(I);
+}
+
+void RegionFinder::activate(const Stmt *Begin, FlowState &State) const {
+  for (unsigned I = 0; I < Regions.size(); ++I)
+    if (Regions[I].BeginStmt == Begin) {
+      State.Active.set(I);
+      Regions[I].Reached = true;
+      // A capture begins now: answers to "is it capturing?" given before
+      // are out of date, and nothing here is guarded any more.
+      State.Guarded = false;
+      State.FreshGuards.clear();
+    }
 }
 
 void RegionFinder::join(FlowState &Into, const FlowState &From) const {
@@ -364,6 +486,12 @@ void RegionFinder::join(FlowState &Into, const FlowState &From) const {
   }
   Into.Active |= From.Active;
   Into.Guarded = Into.Guarded && From.Guarded;
+  // Fresh on both paths; about one stream only if both paths agree.
+  std::vector<std::pair<const ValueDecl *, std::string>> Both;
+  for (const auto &P : Into.FreshGuards)
+    if (const std::string *Other = From.freshGuard(P.first))
+      Both.push_back({P.first, *Other == P.second ? P.second : ""});
+  Into.FreshGuards = std::move(Both);
   Into.EndedInherited = Into.EndedInherited || From.EndedInherited;
   Into.ThreadRelaxed = Into.ThreadRelaxed && From.ThreadRelaxed;
   if (!Into.ThreadRelaxed || Into.RelaxedBy != From.RelaxedBy)
@@ -377,6 +505,7 @@ bool RegionFinder::equal(const FlowState &A, const FlowState &B) const {
   return A.Reached == B.Reached && A.Active == B.Active &&
          A.Guarded == B.Guarded && A.EndedInherited == B.EndedInherited &&
          A.ThreadRelaxed == B.ThreadRelaxed &&
+         A.FreshGuards.size() == B.FreshGuards.size() &&
          A.PendingHostCopies.size() == B.PendingHostCopies.size();
 }
 
@@ -400,11 +529,19 @@ void RegionFinder::refineEdge(const CFGBlock &B, unsigned SuccIndex,
   if (B.succ_size() != 2)
     return;
   const Expr *Cond = B.getLastCondition();
+  if (auto V = boundValue(Cond); V && (SuccIndex == 0) != (*V != 0)) {
+    State.Reached = false; // the constant argument rules this side out
+    return;
+  }
   if (auto NotCapturingWhenTrue = Guards.notCapturingWhen(Cond))
-    if ((SuccIndex == 0) == *NotCapturingWhenTrue)
+    if ((SuccIndex == 0) == *NotCapturingWhenTrue && guardApplies(Cond, State))
       State.Guarded = true;
   if (State.Active.none())
     return;
+  // A begin whose result says it failed started no capture.
+  for (unsigned I = 0; I < Regions.size(); ++I)
+    if (State.Active.test(I) && beginFailedOn(Regions[I], Cond, SuccIndex == 0))
+      State.Active.reset(I);
   bool Value = true;
   std::string Key = conditionKey(Cond, Value, Ctx);
   bool TakenValue = (SuccIndex == 0) == Value;
@@ -427,6 +564,115 @@ void RegionFinder::refineEdge(const CFGBlock &B, unsigned SuccIndex,
           break;
         }
   }
+}
+
+bool RegionFinder::beginFailedOn(const CaptureRegion &R, const Expr *Cond,
+                                 bool CondTrue) const {
+  if (!Cond || !R.Begin)
+    return false;
+  auto IsResult = [&](const Expr *E) {
+    E = E->IgnoreParenImpCasts();
+    if (E == R.Begin)
+      return true;
+    const auto *DRE = dyn_cast<DeclRefExpr>(E);
+    return R.ResultVar && DRE && DRE->getDecl() == R.ResultVar;
+  };
+  Cond = Cond->IgnoreParenImpCasts();
+  bool Negated = false;
+  while (const auto *U = dyn_cast<UnaryOperator>(Cond)) {
+    if (U->getOpcode() != UO_LNot)
+      return false;
+    Negated = !Negated;
+    Cond = U->getSubExpr()->IgnoreParenImpCasts();
+  }
+  // Failure when the condition is: result (non-zero), result != success,
+  // or !(result == success); the edge that takes it has no capture.
+  bool FailureWhenTrue;
+  if (IsResult(Cond)) {
+    FailureWhenTrue = true;
+  } else if (const auto *B = dyn_cast<BinaryOperator>(Cond);
+             B && B->isEqualityOp()) {
+    const Expr *Other = IsResult(B->getLHS())   ? B->getRHS()
+                        : IsResult(B->getRHS()) ? B->getLHS()
+                                                : nullptr;
+    auto V = Other ? constantInt(Other, Ctx) : std::nullopt;
+    if (!V || *V != 0)
+      return false;
+    FailureWhenTrue = B->getOpcode() == BO_NE;
+  } else {
+    return false;
+  }
+  return CondTrue == (FailureWhenTrue != Negated);
+}
+
+std::optional<int64_t> RegionFinder::boundValue(const Expr *Cond) const {
+  if (!Cond || Bindings.empty())
+    return std::nullopt;
+  Cond = Cond->IgnoreParenImpCasts();
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(Cond)) {
+    for (const auto &[Param, Value] : Bindings)
+      if (DRE->getDecl() == Param)
+        return Value;
+    return constantInt(Cond, Ctx);
+  }
+  if (const auto *U = dyn_cast<UnaryOperator>(Cond);
+      U && U->getOpcode() == UO_LNot)
+    if (auto V = boundValue(U->getSubExpr()))
+      return *V == 0;
+  if (const auto *B = dyn_cast<BinaryOperator>(Cond)) {
+    auto L = boundValue(B->getLHS());
+    auto R = L ? boundValue(B->getRHS()) : std::nullopt;
+    if (!L || !R) {
+      if (!L)
+        return std::nullopt;
+      if (B->getOpcode() == BO_LAnd && *L == 0)
+        return 0;
+      if (B->getOpcode() == BO_LOr && *L != 0)
+        return 1;
+      return std::nullopt;
+    }
+    switch (B->getOpcode()) {
+    case BO_EQ:
+      return *L == *R;
+    case BO_NE:
+      return *L != *R;
+    case BO_LAnd:
+      return *L && *R;
+    case BO_LOr:
+      return *L || *R;
+    default:
+      return std::nullopt;
+    }
+  }
+  return constantInt(Cond, Ctx);
+}
+
+std::string RegionFinder::answerStream(const Expr *E,
+                                       const FlowState &State) const {
+  llvm::SmallVector<const ValueDecl *, 2> Locals = Guards.localsRead(E);
+  if (Locals.empty())
+    return Guards.guardStream(E);
+  const std::string *Key = State.freshGuard(Locals.front());
+  return Key ? *Key : "";
+}
+
+bool RegionFinder::guardApplies(const Expr *Cond,
+                                const FlowState &State) const {
+  if (State.Active.none())
+    return true;
+  // An answer computed before the capture began is stale.
+  for (const ValueDecl *V : Guards.localsRead(Cond))
+    if (!State.freshGuard(V))
+      return false;
+  // A query of another stream says nothing about the capturing one.
+  std::string Key = answerStream(Cond, State);
+  if (Key.empty())
+    return true;
+  for (unsigned I = 0; I < Regions.size(); ++I)
+    if (State.Active.test(I) &&
+        (Regions[I].Key.empty() || Regions[I].Key == Key))
+      return true;
+  return false;
 }
 
 void RegionFinder::solve() {
@@ -457,6 +703,10 @@ void RegionFinder::solve() {
         unsigned Index = SuccIndex++;
         if (!Succ)
           continue;
+        // exit(), abort(), a throw: the function does not return this way,
+        // so what is active there does not leave it (roles, exitState()).
+        if (Succ == &Cfg->getExit() && B->hasNoReturnElement())
+          continue;
         FlowState Out = State;
         refineEdge(*B, Index, Out);
         FlowState &Target = BlockEntry[Succ->getBlockID()];
@@ -477,8 +727,9 @@ const FlowState &RegionFinder::exitState() const {
 }
 
 void RegionFinder::forEachStatement(
-    const std::function<void(const Stmt *, const FlowState &, bool)> &Visit)
-    const {
+    const std::function<void(const Stmt *, const FlowState &, bool)> &Visit,
+    const std::function<void(const CFGAutomaticObjDtor &, const FlowState &)>
+        &VisitDtor) const {
   if (!Cfg)
     return;
   for (const CFGBlock *B : *Cfg) {
@@ -488,6 +739,8 @@ void RegionFinder::forEachStatement(
     for (const CFGElement &E : *B) {
       if (auto S = E.getAs<CFGStmt>())
         Visit(S->getStmt(), State, false);
+      else if (auto Dtor = E.getAs<CFGAutomaticObjDtor>(); Dtor && VisitDtor)
+        VisitDtor(*Dtor, State);
       transfer(E, State);
     }
     if (const Stmt *T = B->getTerminatorStmt())

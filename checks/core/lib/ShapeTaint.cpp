@@ -7,6 +7,8 @@
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/AST/StmtCXX.h"
+#include "clang/Basic/SourceManager.h"
 
 using namespace clang;
 
@@ -63,9 +65,17 @@ private:
 };
 } // namespace
 
+/// A call returning a status code (an enum such as cudaError_t,
+/// ncclResult_t, cublasStatus_t): whatever its arguments, the value it
+/// returns is the host's, not data from the device.
+static bool returnsStatusCode(const CallExpr *Call) {
+  return Call->getType()->isEnumeralType();
+}
+
 ShapeTaint::ShapeTaint(const Stmt *Body, const ASTContext &Ctx,
-                       const Catalog &Cat, const AnalysisOptions &Opts)
-    : Ctx(Ctx), Cat(Cat), Opts(Opts) {
+                       const Catalog &Cat, const AnalysisOptions &Opts,
+                       unsigned Depth)
+    : Ctx(Ctx), Cat(Cat), Opts(Opts), Depth(Depth) {
   if (!Body)
     return;
   WriteCollector C(Ctx, Cat);
@@ -124,11 +134,15 @@ ShapeTaint::directSource(const Expr *E) const {
     if (isShapeCall(Call))
       return Source{
           "'" + catalogName(Call->getDirectCallee()) + "'", false, {}, ""};
+    if (returnsStatusCode(Call))
+      return std::nullopt; // cudaError_t, ncclResult_t...: a host value
     if (const ApiEntry *Entry = matchApi(Call, Cat)) {
       if (Entry->Class == Hazard::ShapeQuery)
         return Source{"'" + Entry->Display + "'", false, {}, ""};
       if (Entry->Class == Hazard::HostRead)
         return Source{"'" + Entry->Display + "'", true, {}, ""};
+    } else if (auto S = returnSource(Call->getDirectCallee())) {
+      return S;
     }
   }
   // Reading a copy destination's data: `x` for a scalar, `p[i]`, `*p`,
@@ -143,7 +157,7 @@ ShapeTaint::directSource(const Expr *E) const {
     }
   }
   if (isa<DeclRefExpr>(E) || isa<MemberExpr>(E)) {
-    const ValueDecl *D = baseDeclOf(E);
+    const ValueDecl *D = accessedDeclOf(E);
     if (D && namesDecl(E, D) && !D->getType()->isPointerType() &&
         !D->getType()->isArrayType() && !D->getType()->isRecordType())
       Read = D;
@@ -152,7 +166,7 @@ ShapeTaint::directSource(const Expr *E) const {
               cast<UnaryOperator>(E)->getOpcode() == UO_Deref) ||
              (isa<CXXOperatorCallExpr>(E) &&
               cast<CXXOperatorCallExpr>(E)->getOperator() == OO_Subscript)) {
-    Read = baseDeclOf(E);
+    Read = accessedDeclOf(E);
   }
   if (Read) {
     auto It = DeviceCopyDestinations.find(Read);
@@ -163,11 +177,43 @@ ShapeTaint::directSource(const Expr *E) const {
   return std::nullopt;
 }
 
+std::optional<ShapeTaint::Source>
+ShapeTaint::returnSource(const FunctionDecl *FD) const {
+  const FunctionDecl *Def = nullptr;
+  if (!FD || Depth >= 3 || !FD->hasBody(Def) || !Def ||
+      !(Def->getReturnType()->isArithmeticType() ||
+        Def->getReturnType()->isEnumeralType()) ||
+      Ctx.getSourceManager().isInSystemHeader(Def->getLocation()))
+    return std::nullopt;
+  auto [It, New] = ReturnSources.try_emplace(Def, std::nullopt);
+  if (!New)
+    return It->second; // known, or being computed (recursion)
+  ShapeTaint Inner(Def->getBody(), Ctx, Cat, Opts, Depth + 1);
+  std::optional<Source> Found;
+  llvm::SmallVector<const Stmt *, 32> Work = {Def->getBody()};
+  while (!Work.empty() && !Found) {
+    const Stmt *S = Work.pop_back_val();
+    if (!S || isa<LambdaExpr>(S))
+      continue;
+    if (const auto *Ret = dyn_cast<ReturnStmt>(S))
+      if (auto Src = Inner.dependency(Ret->getRetValue()))
+        Found = Source{"'" + displayName(Def) + "'", Src->DeviceValue,
+                       Ret->getBeginLoc(),
+                       Src->VarOrigin.empty() ? Src->What : Src->VarOrigin};
+    for (const Stmt *C : S->children())
+      Work.push_back(C);
+  }
+  return ReturnSources[Def] = Found;
+}
+
 std::optional<ShapeTaint::Source> ShapeTaint::dependency(const Expr *E) const {
   if (!E)
     return std::nullopt;
   if (auto S = directSource(E))
     return S;
+  if (const auto *Call = dyn_cast<CallExpr>(E->IgnoreParenImpCasts());
+      Call && returnsStatusCode(Call))
+    return std::nullopt;
   if (isa<LambdaExpr>(E))
     return std::nullopt;
   if (const auto *U = dyn_cast<UnaryOperator>(E);

@@ -29,6 +29,8 @@ const char *kindName(RawHazard::Form K) {
     return "branch";
   case RawHazard::External:
     return "external";
+  case RawHazard::OtherStream:
+    return "other-stream";
   }
   return "";
 }
@@ -36,7 +38,7 @@ const char *kindName(RawHazard::Form K) {
 std::optional<RawHazard::Form> parseKind(llvm::StringRef S) {
   for (auto K :
        {RawHazard::ApiCall, RawHazard::LegacyArg, RawHazard::PendingRead,
-        RawHazard::Branch, RawHazard::External})
+        RawHazard::Branch, RawHazard::External, RawHazard::OtherStream})
     if (S == kindName(K))
       return K;
   return std::nullopt;
@@ -94,6 +96,7 @@ SummaryHazard summarize(const RawHazard &H, Locator &Loc) {
   S.Detail = H.Detail;
   S.Origin = H.Origin;
   S.KernelLaunch = H.KernelLaunch;
+  S.StatusQuery = H.StatusQuery;
   S.ThreadRelaxed = H.ThreadRelaxed;
   S.Loc = Loc(H.Loc);
   if (H.CallSite.isValid())
@@ -159,6 +162,7 @@ json hazardJson(const SummaryHazard &H) {
           {"detail", H.Detail},
           {"origin", H.Origin},
           {"kernel_launch", H.KernelLaunch},
+          {"status_query", H.StatusQuery},
           {"thread_relaxed", H.ThreadRelaxed},
           {"at", locJson(H.Loc)},
           {"call_site", locJson(H.CallSite)},
@@ -175,6 +179,7 @@ SummaryHazard hazardFrom(const json &J) {
   H.Detail = J.at("detail").get<std::string>();
   H.Origin = J.at("origin").get<std::string>();
   H.KernelLaunch = J.at("kernel_launch").get<bool>();
+  H.StatusQuery = J.value("status_query", false);
   H.ThreadRelaxed = J.at("thread_relaxed").get<bool>();
   H.Loc = locFrom(J.at("at"));
   H.CallSite = locFrom(J.at("call_site"));
@@ -303,6 +308,7 @@ bool toRawHazard(const SummaryHazard &S, const Catalog &Cat, RawHazard &Out) {
   Out.Detail = S.Detail;
   Out.Origin = S.Origin;
   Out.KernelLaunch = S.KernelLaunch;
+  Out.StatusQuery = S.StatusQuery;
   Out.ThreadRelaxed = S.ThreadRelaxed;
   Out.Through = S.Through;
   return true;

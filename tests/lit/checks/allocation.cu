@@ -34,7 +34,7 @@ void relaxed(cudaStream_t s) {
   void *p;
   cudaStreamBeginCapture(s, cudaStreamCaptureModeRelaxed);
   cudaMalloc(&p, 64);
-  // CHECK: :[[@LINE-1]]:3: warning: 'cudaMalloc' allocates device memory: in a relaxed-mode capture it runs once, at capture time, and is not recorded in the graph, so replays skip it
+  // CHECK: :[[@LINE-1]]:3: remark: 'cudaMalloc' allocates device memory: in a relaxed-mode capture it is allowed: it runs once, at capture time, and every replay reuses that memory; make sure the memory outlives the graph
   // CHECK: :[[@LINE-3]]:3: note: capture of stream 's' begins here, mode relaxed
   cudaStreamEndCapture(s, &g);
 }

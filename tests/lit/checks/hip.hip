@@ -30,7 +30,7 @@ void relaxed(hipStream_t s) {
   hipStreamCaptureStatus st;
   hipStreamBeginCapture(s, hipStreamCaptureModeRelaxed);
   hipMalloc(&p, 64);
-  // CHECK: :[[@LINE-1]]:3: warning: 'hipMalloc' allocates device memory: in a relaxed-mode capture it runs once
+  // CHECK: :[[@LINE-1]]:3: remark: 'hipMalloc' allocates device memory: in a relaxed-mode capture it is allowed: it runs once
   hipStreamIsCapturing(s, &st);
   if (st == hipStreamCaptureStatusNone)
     hipDeviceSynchronize(); // guarded

@@ -9,7 +9,7 @@ void capture(CUstream s, CUdeviceptr d, void *h) {
   CUdeviceptr p;
   cuStreamBeginCapture(s, CU_STREAM_CAPTURE_MODE_RELAXED);
   cuMemAlloc(&p, 64);
-  // CHECK: :[[@LINE-1]]:3: warning: 'cuMemAlloc' allocates device memory: in a relaxed-mode capture it runs once
+  // CHECK: :[[@LINE-1]]:3: remark: 'cuMemAlloc' allocates device memory: in a relaxed-mode capture it is allowed: it runs once
   cuMemcpyDtoH(h, d, 64);
   // CHECK: :[[@LINE-1]]:3: error: 'cuMemcpyDtoH' copies device memory to the host synchronously
   cuCtxSynchronize();

@@ -24,9 +24,11 @@ struct Gemm {
     cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);
     cublasSgemm(with_ws, CUBLAS_OP_N, CUBLAS_OP_N, 8, 8, 8, &one, a, 8, b, 8,
                 &zero, c, 8);
+    // CUDA 13's headers (CUDART_VERSION 13000): from 12.2 on a GEMM without
+    // a workspace is captured (memory nodes), so no finding; the mock-header
+    // fixture (checks/libraries.cu) covers older or unknown toolkits.
     cublasSgemm(without_ws, CUBLAS_OP_N, CUBLAS_OP_N, 8, 8, 8, &one, a, 8, b,
                 8, &zero, c, 8);
-    // CHECK: :[[@LINE-2]]:5: warning: 'cublasSgemm' lets cuBLAS allocate its workspace lazily on first use
     float host_dot;
     cublasSdot(with_ws, 8, a, 1, b, 1, &host_dot);
     // CHECK: :[[@LINE-1]]:5: error: 'cublasSdot' writes its result to a host pointer (CUBLAS_POINTER_MODE_HOST)
@@ -39,7 +41,7 @@ void rng(cudaStream_t s, curandGenerator_t gen, float *x) {
   cudaGraph_t g;
   cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);
   curandGenerateUniform(gen, x, 64);
-  // CHECK: :[[@LINE-1]]:3: error: 'curandGenerateUniform' is the cuRAND host API, which is not capturable
+  // CHECK: :[[@LINE-1]]:3: remark: 'curandGenerateUniform' generates with the cuRAND host API: it is captured when the generator was created, seeded and used once before the capture
   cudaStreamEndCapture(s, &g);
 }
 
@@ -78,8 +80,9 @@ void cub_two_phase(cudaStream_t s, const int *in, int *out, int n,
   size_t query = 0;
   cub::DeviceReduce::Sum(nullptr, query, in, out, n, s); // before: fine
   cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);
+  // A size query inside the capture is host arithmetic (measured: no GPU
+  // work, no error): quiet.
   cub::DeviceReduce::Sum(nullptr, query, in, out, n, s);
-  // CHECK: :[[@LINE-1]]:3: warning: 'cub::DeviceReduce::Sum' is a CUB temp-storage size query
   cub::DeviceReduce::Sum(temp, bytes, in, out, n, s); // second phase: fine
   cudaStreamEndCapture(s, &g);
 }

@@ -46,7 +46,7 @@ void use_function_pointer(cudaStream_t s) {
 void use_std_function(cudaStream_t s, float *d) {
   capture_std(s, [&] {
     cudaMalloc(&d, 64);
-    // CHECK: :[[@LINE-1]]:5: warning: 'cudaMalloc' allocates device memory: in a relaxed-mode capture it runs once, at capture time
+    // CHECK: :[[@LINE-1]]:5: remark: 'cudaMalloc' allocates device memory: in a relaxed-mode capture it is allowed: it runs once, at capture time
     // CHECK: :[[@LINE-3]]:3: note: 'lambda' runs under a capture of stream 's': it is passed to 'capture_std' here, mode relaxed
   });
 }

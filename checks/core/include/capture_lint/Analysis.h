@@ -65,6 +65,9 @@ struct AnalysisOptions {
   std::vector<std::string> TensorClasses = {"at::TensorBase", "at::Tensor"};
   /// How deep calls out of a region are followed.
   unsigned MaxCallDepth = 8;
+  /// The CUDA runtime version the analysed headers declare (CUDART_VERSION),
+  /// when known: catalog entries with until_cuda at or below it do not apply.
+  std::optional<int> CudaVersion;
   /// Keep calls from regions to functions whose bodies this translation
   /// unit lacks (RawHazard::External), for the whole-program pass.
   bool RecordExternalCalls = false;
@@ -74,6 +77,9 @@ struct Finding {
   CheckKind Check = CheckKind::SyncCall;
   Severity Level = Severity::Warning;
   clang::SourceLocation Loc; // a file location
+  /// The offending call itself (Loc, or the end of the chain of calls when
+  /// the finding is reported at a call inside the region).
+  clang::SourceLocation HazardLoc;
   std::string Message;
   std::string Api; // the offending API ("cudaMalloc", "kernel launch", ...)
   std::vector<DiagNote> Notes; // call chain, then the region's begin
@@ -94,6 +100,8 @@ struct RawHazard {
     PendingRead, // a host read of an async D2H copy's destination
     Branch,      // control flow on a shape or a device value
     External,    // a call to a function defined elsewhere (Detail: its USR)
+    OtherStream, // stream-ordered allocation on a stream that is not part of
+                 // the capture (Detail: its streamKey, Origin: as written)
   };
   Form Kind = ApiCall;
   CheckKind Check = CheckKind::SyncCall;
@@ -115,6 +123,9 @@ struct RawHazard {
   unsigned StreamIndex = 0;
   /// For LegacyArg: a <<<...>>> launch (Api then reads "kernel launch 'k'").
   bool KernelLaunch = false;
+  /// For LegacyArg: a capture-status query (cudaStreamIsCapturing) of the
+  /// legacy stream rather than work on it.
+  bool StatusQuery = false;
   /// The thread was switched to relaxed mode around the call.
   bool ThreadRelaxed = false;
 };
@@ -131,9 +142,17 @@ struct HazardText {
   std::string Message;   // "call to 'f' reaches ..." when \p Via is given
   std::string FinalNote; // "'cudaMalloc' is called here"
 };
+/// \p Where, for a hazard reached through \p Via, says where the offending
+/// call is ("sampler.cu:19"), so that two calls reached through one call in
+/// the region are two findings with their own messages.
 std::optional<HazardText> describeHazard(const RawHazard &H,
                                          const CaptureRegion &Region,
-                                         llvm::StringRef Via);
+                                         llvm::StringRef Via,
+                                         llvm::StringRef Where = "");
+
+/// "file.cu:19" for a location (the file's name without its directory).
+std::string shortLocation(clang::SourceLocation Loc,
+                          const clang::SourceManager &SM);
 
 /// The entries that stand for functions declared (by annotation or config)
 /// to synchronize, allocate or read back: "synchronizes", "allocates",

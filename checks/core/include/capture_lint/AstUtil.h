@@ -55,6 +55,11 @@ const clang::NamedDecl *namedDeclOf(const clang::Expr *E);
 /// `host_buf_` meaning `this->host_buf_`), or null.
 const clang::ValueDecl *baseDeclOf(const clang::Expr *E);
 
+/// Like baseDeclOf, but field-sensitive: for an access through a member
+/// (`&p->a`, `s.buf[i]`, `this->x`) the field itself, so that a copy into
+/// `p->a` and a read of `p->b` are told apart.
+const clang::ValueDecl *accessedDeclOf(const clang::Expr *E);
+
 /// True when \p E names \p D itself (`x`, or `m` for `this->m`), as
 /// opposed to an element or the pointee.
 bool namesDecl(const clang::Expr *E, const clang::ValueDecl *D);
@@ -71,6 +76,28 @@ std::string streamKey(const clang::Expr *E);
 /// Evaluates an integer constant (an enumerator, a literal), if possible.
 std::optional<int64_t> constantInt(const clang::Expr *E,
                                    const clang::ASTContext &Ctx);
+
+/// Like constantInt, and also a local variable of \p Body initialised with a
+/// constant and never written, nor its address taken, nor bound to a
+/// reference (`auto mode = cudaStreamCaptureModeRelaxed; ... begin(s, mode)`).
+std::optional<int64_t> constantValueIn(const clang::Expr *E,
+                                       const clang::Stmt *Body,
+                                       const clang::ASTContext &Ctx);
+
+/// How a function is named in notes ("lambda" for a lambda's operator()).
+std::string displayName(const clang::FunctionDecl *FD);
+
+/// Where a call is reported: the member name of a member call, else the
+/// call's beginning.
+clang::SourceLocation callLoc(const clang::Expr *Call);
+
+/// The parameter an argument passes on: `f`, `*fp`, `std::forward<F>(f)`,
+/// `std::move(f)`, a copy of `f`; null otherwise.
+const clang::ParmVarDecl *parameterOf(const clang::Expr *E);
+
+/// The parameter a call invokes: `f()`, `(*fp)()`, `std::forward<F>(f)()`,
+/// `std::invoke(f)`; null when the callee is not a parameter.
+const clang::ParmVarDecl *invokedParam(const clang::CallExpr *Call);
 
 } // namespace capture_lint
 

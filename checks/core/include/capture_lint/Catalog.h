@@ -31,6 +31,7 @@ enum class Hazard {
   Allocation,   // capture-allocation
   LegacyStream, // capture-legacy-stream
   ShapeQuery,   // a taint source for capture-shape-branch
+  RngState,     // capture-rng-state (generator seed/state)
   None,         // known and harmless (documents the catalog's knowledge)
 };
 
@@ -97,6 +98,14 @@ struct ApiEntry {
   /// Not when the translation unit calls one of AnyOf with the same value at
   /// argument Index (a cuBLAS handle given a workspace).
   std::optional<ArgCondition> UnlessCalled;
+  /// The entry describes toolkits before this CUDA version only
+  /// (CUDART_VERSION, e.g. 12020 for 12.2): from it on the call is captured.
+  /// Applied when the analysed headers tell the version.
+  std::optional<int> UntilCuda;
+  /// Conditions only the Python front end checks ("receiver:tensor",
+  /// "arg0:host-data", "keyword:device:cuda-device", ...; docs/python.md).
+  /// C++ call names contain "::" and Python ones ".", so the two never meet.
+  std::vector<std::string> PythonWhen;
   std::string Message; // what it does, e.g. "allocates device memory"
   std::string Fix;     // what to do instead
   std::string Source;  // the capture-rules.md row it comes from
@@ -112,9 +121,15 @@ struct ApiEntry {
   }
 };
 
+/// Whether \p Condition is a well-formed python_when condition; on failure
+/// \p Why says what is wrong.
+bool isValidPythonCondition(llvm::StringRef Condition, std::string &Why);
+
 /// A call that begins or ends a capture region.
 struct RegionApi {
-  enum Role { Begin, End };
+  /// Destroy: the call ends the stream's life (cudaStreamDestroy), so no
+  /// capture of that stream goes on past it; it ends no capture elsewhere.
+  enum Role { Begin, End, Destroy };
   std::string Name;
   std::vector<std::string> Variants;
   Role Kind = Begin;

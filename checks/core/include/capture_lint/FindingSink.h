@@ -20,6 +20,9 @@ struct FindingRecord {
   std::string Check;
   std::string File; // as clang-tidy names it (SourceManager::getFilename)
   unsigned Offset = 0;
+  /// The diagnostic's text: several findings can share a location (calls
+  /// reached through one call in the region), the message tells them apart.
+  std::string Message;
   std::string Api;
   std::string Severity;
   std::string RegionFile;

@@ -71,11 +71,14 @@ struct FunctionRole {
   bool Captured = false;
   bool Safe = false;
   const ApiEntry *Declared = nullptr; // declared to synchronize, ...
-  std::string DeclaredBy;             // "annotation" or the config file
+  /// Ends the caller's capture and begins it again before returning
+  /// (neither opener nor closer: its begin is no unended region).
+  bool PausesAndResumes = false;
+  std::string DeclaredBy; // "annotation" or the config file
 
   bool any() const {
     return Opens || Closes || !Wraps.empty() || TrueWhenCapturing || Captured ||
-           Safe || Declared;
+           Safe || Declared || PausesAndResumes;
   }
 };
 

@@ -14,10 +14,13 @@
 // functions whose result comes from such a query, see FunctionRoles.h:
 // `if (is_capturing(s)) return;`) and bool variables, locals or members,
 // that keep a guard's answer (`bool capturing = st != None;`).
-// Simplifying assumptions: a status refers to the
-// capture in question (the stream argument of the query is not compared with
-// the region's stream), and a status variable is not reassigned between the
-// query and the branch.
+// What a guard is about: guardStream() gives the key of the stream a
+// condition's query asked about (the region finder ignores a guard on
+// another stream than the capturing one), and localsRead() the local status
+// and bool variables it reads (a local written before the capture began
+// holds a stale answer, and the region finder ignores it).
+// Simplifying assumption: a status variable is not reassigned between the
+// query and the branch other than by a query.
 //
 //===----------------------------------------------------------------------===//
 
@@ -27,15 +30,23 @@
 #include "capture_lint/Catalog.h"
 #include "capture_lint/FunctionRoles.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallVector.h"
+
+#include <string>
 
 namespace clang {
 class ASTContext;
+class CallExpr;
 class Expr;
 class Stmt;
 class ValueDecl;
 } // namespace clang
 
 namespace capture_lint {
+
+/// The key (streamKey) of the stream a guard call or capture predicate call
+/// asks about: its first argument of a stream type; empty when none.
+std::string queriedStream(const clang::CallExpr *Call);
 
 class GuardRecognizer {
 public:
@@ -52,16 +63,34 @@ public:
   /// branch taken when it is false, nullopt when \p Cond is no guard.
   std::optional<bool> notCapturingWhen(const clang::Expr *Cond) const;
 
+  /// The key (streamKey) of the stream the guard in \p Cond asks about;
+  /// empty when unknown (a query of the current stream, a member status).
+  std::string guardStream(const clang::Expr *Cond) const;
+
+  /// The local status and bool variables \p Cond reads as a guard.
+  llvm::SmallVector<const clang::ValueDecl *, 2>
+  localsRead(const clang::Expr *Cond) const;
+
+  /// Whether \p V is a local status or bool variable holding a guard's
+  /// answer (written by a query, or from a guard condition).
+  bool isLocalGuardVariable(const clang::ValueDecl *V) const;
+
 private:
   /// The guard behind a status operand, if \p E is one: a status variable
   /// or a guard call returning the status.
   const GuardApi *statusOperand(const clang::Expr *E) const;
   bool isNoneValue(const clang::Expr *E, const GuardApi &G) const;
+  /// Another enumerator of a status type (`cudaStreamCaptureStatusActive`).
+  bool isOtherStatusValue(const clang::Expr *E, const GuardApi &G) const;
 
   const Catalog &Cat;
   const clang::ASTContext &Ctx;
   RoleOracle *Roles;
   llvm::DenseMap<const clang::ValueDecl *, const GuardApi *> StatusVars;
+  /// The stream each status variable's query asked about (streamKey).
+  llvm::DenseMap<const clang::ValueDecl *, std::string> StatusStreams;
+  /// The stream each bool variable's guard asked about.
+  llvm::DenseMap<const clang::ValueDecl *, std::string> BoolStreams;
   /// Bool variables holding a guard's answer: not capturing when true?
   llvm::DenseMap<const clang::ValueDecl *, bool> BoolVars;
 };

@@ -17,16 +17,29 @@
 // opens) begins a region, a call to a closer (or the guard's destructor at
 // the end of its scope) ends one.
 //
-// Two shapes of real code get a little path sensitivity:
-//  - a begin under `if (C)` ends its region on every edge where the same
+// Shapes of real code that get a little path sensitivity:
+//  - a begin under `if (C)` (also inside a loop under it, one begin per
+//    stream of an array) ends its region on every edge where the same
 //    condition C (same text) is false: `if (use_graph) begin(); ...
 //    if (use_graph) end();` leaves no region after the second test;
-//  - a region begun inside a loop whose body also ends it ("begin in the
-//    first iteration, end in the last") is closed when the loop exits.
+//  - a region is closed when a loop whose body ends it exits ("begin in the
+//    first iteration, end in the last", or a loop of ends over streams);
+//  - a begin in statically dead code (the copy a test macro keeps in
+//    `false && (x)`) begins nothing, and a begin or end whose result a test
+//    compares with an expected error (ExpectedFailure.h) does nothing;
+//  - the stream's life bounds its captures: cudaStreamDestroy (catalog
+//    role "destroy") or the end of the scope of the object holding it;
+//  - a capture-status guard counts only when its answer was computed after
+//    the begin and asks about the capturing stream (Guards.h);
+//  - in a callee analysed for constant arguments (ParamBindings), branches
+//    on those parameters take only the side the constants select.
 //
-// cudaThreadExchangeStreamCaptureMode with a variable holding Relaxed
-// switches the thread to relaxed mode until the next exchange on that
-// variable (FlowState::ThreadRelaxed).
+// The thread's capture mode: cudaThreadExchangeStreamCaptureMode with a
+// variable holding Relaxed, or the construction of a RAII object whose
+// constructor makes that exchange with Relaxed (PyTorch's
+// CUDAStreamCaptureModeGuard), switches the thread to relaxed mode until the
+// next exchange on that variable or the object's destruction
+// (FlowState::ThreadRelaxed).
 //
 // Simplifying assumptions:
 //  - An end call matches a begin of the same group (cuda-stream, hip-stream,
@@ -35,7 +48,8 @@
 //    (or a direct begin and a closer) always match.
 //  - A function analysed as a callee of a region starts inside its caller's
 //    region (bit 0); any end call closes that region.
-//  - A correlated condition's variables are not written in between.
+//  - A correlated condition's variables are not written in between, and a
+//    condition around a loop of begins holds for every stream in it.
 //
 //===----------------------------------------------------------------------===//
 
@@ -47,12 +61,17 @@
 #include "capture_lint/Guards.h"
 
 #include "clang/Analysis/CFG.h"
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallBitVector.h"
 #include "llvm/ADT/SmallPtrSet.h"
 
 #include <functional>
 #include <memory>
 #include <vector>
+
+namespace clang {
+class ParmVarDecl;
+} // namespace clang
 
 namespace capture_lint {
 
@@ -67,6 +86,10 @@ struct CaptureRegion {
   CaptureMode Mode = CaptureMode::Global;
   std::string Stream; // as written ("stream", "graph")
   std::string Key;    // see streamKey()
+  /// The local the begin's result (an error code) is stored in, if any.
+  const clang::VarDecl *ResultVar = nullptr;
+  /// The variable holding the stream (or the object owning it), if any.
+  const clang::ValueDecl *StreamVar = nullptr;
   /// Where the capture begins here, and for a region begun by an opener or
   /// for a body that runs under a wrapper's capture, the first note's text
   /// and the notes that lead to the catalog begin call.
@@ -79,6 +102,9 @@ struct CaptureRegion {
   std::string CondKey;
   bool CondValue = true;
   std::vector<clang::SourceLocation> Ends; // where it is closed
+  /// Some path reaches the begin (a begin in statically dead code, such as
+  /// the copy a test macro keeps in `false && (x)`, begins nothing).
+  bool Reached = false;
 };
 
 /// The dataflow state at one program point.
@@ -93,6 +119,24 @@ struct FlowState {
   /// Must-fact: the thread was switched to relaxed capture mode.
   bool ThreadRelaxed = false;
   const clang::ValueDecl *RelaxedBy = nullptr;
+  /// Must-fact: local status/bool variables holding a guard's answer that
+  /// was computed since the last begin (older answers are stale), with the
+  /// key of the stream the answer is about (empty: unknown).
+  std::vector<std::pair<const clang::ValueDecl *, std::string>> FreshGuards;
+  const std::string *freshGuard(const clang::ValueDecl *V) const {
+    for (const auto &P : FreshGuards)
+      if (P.first == V)
+        return &P.second;
+    return nullptr;
+  }
+  void setFreshGuard(const clang::ValueDecl *V, std::string Key) {
+    for (auto &P : FreshGuards)
+      if (P.first == V) {
+        P.second = std::move(Key);
+        return;
+      }
+    FreshGuards.push_back({V, std::move(Key)});
+  }
   /// Host variables written by a captured device-to-host async copy.
   llvm::SmallPtrSet<const clang::ValueDecl *, 4> PendingHostCopies;
   /// The copy call that wrote each pending variable (first seen).
@@ -102,6 +146,11 @@ struct FlowState {
   bool inRegion() const { return Reached && !Guarded && Active.any(); }
 };
 
+/// Constant arguments a callee is analysed for (`copy(dst, src, n, Async)`):
+/// branches on these parameters take only the side the constant selects.
+using ParamBindings =
+    std::vector<std::pair<const clang::ParmVarDecl *, int64_t>>;
+
 class RegionFinder {
 public:
   /// \p CalleeMode: the function runs inside its caller's region, described
@@ -110,7 +159,8 @@ public:
   RegionFinder(const clang::Decl *D, const clang::Stmt *Body,
                clang::ASTContext &Ctx, const Catalog &Cat, bool CalleeMode,
                RoleOracle *Roles = nullptr,
-               const CaptureRegion *Inherited = nullptr);
+               const CaptureRegion *Inherited = nullptr,
+               const ParamBindings *Bindings = nullptr);
 
   /// False when no CFG could be built (the body has errors).
   bool valid() const { return Cfg != nullptr; }
@@ -122,9 +172,13 @@ public:
   /// Calls \p Visit for every statement of the CFG, in order, with the state
   /// before it executes; for block terminators (if, for, while, switch, ?:)
   /// with the state at the end of the block.
+  /// \p VisitDtor, when given, is called for each implicit destructor call
+  /// of a local (at the end of its scope), with the state before it.
   void forEachStatement(
       const std::function<void(const clang::Stmt *, const FlowState &,
-                               bool IsTerminator)> &Visit) const;
+                               bool IsTerminator)> &Visit,
+      const std::function<void(const clang::CFGAutomaticObjDtor &,
+                               const FlowState &)> &VisitDtor = nullptr) const;
 
   /// The state where the function returns.
   const FlowState &exitState() const;
@@ -142,18 +196,37 @@ private:
                      const clang::Expr *Object, const clang::VarDecl *Guard);
   void transfer(const clang::CFGElement &E, FlowState &State) const;
   void transferCall(const clang::CallExpr *Call, FlowState &State) const;
+  /// Ends the regions capturing \p Stream: it is destroyed (or the object
+  /// owning it goes out of scope), so the capture cannot go on past here.
+  void endStreamLife(FlowState &State, const clang::ValueDecl *Stream) const;
+  /// Makes the regions \p Begin starts active.
+  void activate(const clang::Stmt *Begin, FlowState &State) const;
   void close(FlowState &State, const RegionApi *Api, const std::string &Key,
              bool KeyFromRole, const clang::VarDecl *Guard,
              clang::SourceLocation At) const;
+  /// Whether a capture-status guard in \p Cond speaks for the regions
+  /// active here: its answer is fresh and about their stream.
+  bool guardApplies(const clang::Expr *Cond, const FlowState &State) const;
+  /// The stream a guard expression's answer is about, from the state for
+  /// local status and bool variables.
+  std::string answerStream(const clang::Expr *E, const FlowState &State) const;
   void refineEdge(const clang::CFGBlock &B, unsigned SuccIndex,
                   FlowState &State) const;
   void join(FlowState &Into, const FlowState &From) const;
   bool equal(const FlowState &A, const FlowState &B) const;
   void solve();
 
+  /// Whether \p Cond, taken the \p CondTrue way, says \p R's begin failed
+  /// (`if (e != cudaSuccess)` after `e = cudaStreamBeginCapture(...)`).
+  bool beginFailedOn(const CaptureRegion &R, const clang::Expr *Cond,
+                     bool CondTrue) const;
+  /// The value of \p Cond under the parameter bindings, when they decide it.
+  std::optional<int64_t> boundValue(const clang::Expr *Cond) const;
+
   clang::ASTContext &Ctx;
   const Catalog &Cat;
   bool CalleeMode;
+  ParamBindings Bindings;
   RoleOracle *Roles;
   std::unique_ptr<clang::CFG> Cfg;
   GuardRecognizer Guards;
@@ -163,6 +236,10 @@ private:
     std::string Group;
   };
   std::vector<EndSite> EndSites;
+  /// Which variable each constructor call initialises (RAII guards).
+  llvm::DenseMap<const clang::Stmt *, const clang::VarDecl *> ConstructedVar;
+  /// Begin and end calls whose result a test expects to be an error.
+  llvm::SmallPtrSet<const clang::Stmt *, 4> ExpectedToFail;
   /// Mutable: the end calls of each region are recorded while solving.
   mutable std::vector<CaptureRegion> Regions;
   std::vector<FlowState> BlockEntry; // indexed by block ID
@@ -171,9 +248,11 @@ private:
 };
 
 /// The mode a begin call requests: its mode argument when that is a
-/// constant, the catalog default when it is absent, Unknown otherwise.
+/// constant (or a local of \p Body holding one), the catalog default when it
+/// is absent, Unknown otherwise.
 CaptureMode modeOfBegin(const clang::CallExpr *Begin, const RegionApi &Api,
-                        const clang::ASTContext &Ctx);
+                        const clang::ASTContext &Ctx,
+                        const clang::Stmt *Body = nullptr);
 
 } // namespace capture_lint
 

@@ -3,9 +3,10 @@
 // capture-shape-branch needs to know whether a branch condition depends on a
 // tensor shape query (size, sizes, numel, dim, ...) or on a value read back
 // from the device (item(), a device-to-host copy's destination), directly or
-// through local variables. ShapeTaint computes, flow-insensitively over one
-// function body, which local variables hold such values and where they got
-// them, then answers for any expression what it depends on.
+// through local variables, or through a helper's return value. ShapeTaint
+// computes, flow-insensitively over one function body, which local variables
+// hold such values and where they got them, then answers for any expression
+// what it depends on.
 //
 //===----------------------------------------------------------------------===//
 
@@ -26,8 +27,11 @@ public:
     std::string VarOrigin;
   };
 
+  /// \p Depth: how many helper calls deep this body is (a helper's return
+  /// value is looked into up to a few calls down).
   ShapeTaint(const clang::Stmt *Body, const clang::ASTContext &Ctx,
-             const Catalog &Cat, const AnalysisOptions &Opts);
+             const Catalog &Cat, const AnalysisOptions &Opts,
+             unsigned Depth = 0);
 
   /// What \p E depends on, or nullopt when it depends on neither.
   std::optional<Source> dependency(const clang::Expr *E) const;
@@ -40,6 +44,13 @@ private:
   };
   std::optional<Source> directSource(const clang::Expr *E) const;
   bool isShapeCall(const clang::CallExpr *Call) const;
+  /// A user helper whose return value comes from a shape or a device value
+  /// in its own body (`int rows(const Tensor &t) { return t.size(0); }`).
+  std::optional<Source> returnSource(const clang::FunctionDecl *FD) const;
+
+  unsigned Depth;
+  mutable llvm::DenseMap<const clang::FunctionDecl *, std::optional<Source>>
+      ReturnSources;
 
   const clang::ASTContext &Ctx;
   const Catalog &Cat;

@@ -43,6 +43,7 @@ struct SummaryHazard {
   std::string Entry; // the catalog entry (or declared entry) name
   std::string Api, Detail, Origin;
   bool KernelLaunch = false;
+  bool StatusQuery = false;
   bool ThreadRelaxed = false;
   SummaryLoc Loc, CallSite;
   std::vector<SummaryNote> Chain, Extra;

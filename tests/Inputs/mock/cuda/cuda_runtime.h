@@ -22,8 +22,10 @@ typedef struct CUmemPoolHandle_st *cudaMemPool_t;
 
 enum cudaError {
   cudaSuccess = 0,
+  cudaErrorIllegalState = 401,
   cudaErrorNotReady = 600,
-  cudaErrorStreamCaptureUnsupported = 900
+  cudaErrorStreamCaptureUnsupported = 900,
+  cudaErrorStreamCaptureUnmatched = 903
 };
 typedef enum cudaError cudaError_t;
 enum cudaStreamCaptureMode {
@@ -50,6 +52,7 @@ enum cudaMemcpyKind {
 extern "C" {
 cudaError_t cudaStreamCreate(cudaStream_t *s);
 cudaError_t cudaStreamCreateWithFlags(cudaStream_t *s, unsigned flags);
+cudaError_t cudaStreamDestroy(cudaStream_t s);
 cudaError_t cudaStreamBeginCapture(cudaStream_t s, enum cudaStreamCaptureMode mode);
 cudaError_t cudaStreamEndCapture(cudaStream_t s, cudaGraph_t *g);
 cudaError_t cudaStreamIsCapturing(cudaStream_t s, enum cudaStreamCaptureStatus *st);

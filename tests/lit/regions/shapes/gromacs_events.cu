@@ -45,7 +45,7 @@ struct MdGraph {
     cudaEventRecord(fork, local);
     cudaStreamWaitEvent(nonlocal, fork, 0);
     launch_forces(f);
-    // CHECK: :[[@LINE-1]]:5: error: call to 'MdGraph::launch_forces' reaches 'cudaEventSynchronize', which waits for an event
+    // CHECK: :[[@LINE-1]]:5: error: call to 'MdGraph::launch_forces' reaches 'cudaEventSynchronize' ({{[^)]*}}), which waits for an event
     // CHECK: :40:12: note: 'MdGraph::launch_forces' calls 'StatePropagator::wait_coordinates_ready' here
     // CHECK: :28:43: note: 'StatePropagator::wait_coordinates_ready' calls 'EventSynchronizer::wait_for_event' here
     // CHECK: :20:27: note: 'cudaEventSynchronize' is called here

@@ -1,0 +1,230 @@
+//===- CallTargets.cpp - Which functions an indirect call may run ---------===//
+
+#include "CallTargets.h"
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/DeclCXX.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/Basic/SourceManager.h"
+
+using namespace clang;
+
+namespace capture_lint {
+
+static bool inUserCode(const Decl *D) {
+  const SourceManager &SM = D->getASTContext().getSourceManager();
+  return !SM.isInSystemHeader(SM.getExpansionLoc(D->getLocation()));
+}
+
+/// The call operator of a user functor class (not a lambda, which
+/// callableOf handles on its own), if it has exactly one.
+static const FunctionDecl *functorCall(const Expr *E) {
+  const CXXRecordDecl *RD = E->getType()->getAsCXXRecordDecl();
+  if (!RD || RD->isLambda() || !RD->hasDefinition() || !inUserCode(RD))
+    return nullptr;
+  const CXXMethodDecl *Found = nullptr;
+  for (const CXXMethodDecl *M : RD->methods())
+    if (M->getOverloadedOperator() == OO_Call) {
+      if (Found)
+        return nullptr;
+      Found = M;
+    }
+  return Found;
+}
+
+const FunctionDecl *callableOf(const Expr *Arg) {
+  for (unsigned Steps = 0; Arg && Steps < 16; ++Steps) {
+    Arg = Arg->IgnoreParenImpCasts();
+    if (const auto *L = dyn_cast<LambdaExpr>(Arg))
+      return L->getCallOperator();
+    if (const FunctionDecl *F = functorCall(Arg))
+      return F;
+    if (const auto *M = dyn_cast<MaterializeTemporaryExpr>(Arg)) {
+      Arg = M->getSubExpr();
+      continue;
+    }
+    if (const auto *B = dyn_cast<CXXBindTemporaryExpr>(Arg)) {
+      Arg = B->getSubExpr();
+      continue;
+    }
+    if (const auto *C = dyn_cast<CXXConstructExpr>(Arg)) {
+      Arg = C->getNumArgs() > 0 ? C->getArg(0) : nullptr;
+      continue;
+    }
+    if (const auto *F = dyn_cast<CXXFunctionalCastExpr>(Arg)) {
+      Arg = F->getSubExpr();
+      continue;
+    }
+    if (const auto *U = dyn_cast<UnaryOperator>(Arg)) {
+      if (U->getOpcode() != UO_AddrOf)
+        return nullptr;
+      Arg = U->getSubExpr();
+      continue;
+    }
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(Arg)) {
+      if (const auto *FD = dyn_cast<FunctionDecl>(DRE->getDecl()))
+        return FD;
+      if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl()))
+        if (VD->isLocalVarDecl() && VD->getInit() &&
+            !VD->getType()->isPointerType()) {
+          Arg = VD->getInit();
+          continue;
+        }
+      return nullptr;
+    }
+    return nullptr;
+  }
+  return nullptr;
+}
+
+/// The variable or member an expression names (`fp`, `this->fn_`, `s.fn`).
+static const ValueDecl *holderOf(const Expr *E) {
+  if (!E)
+    return nullptr;
+  E = E->IgnoreParenImpCasts();
+  if (const auto *U = dyn_cast<UnaryOperator>(E);
+      U && U->getOpcode() == UO_Deref)
+    E = U->getSubExpr()->IgnoreParenImpCasts();
+  if (const auto *A = dyn_cast<ArraySubscriptExpr>(E))
+    E = A->getBase()->IgnoreParenImpCasts();
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
+    return dyn_cast<VarDecl>(DRE->getDecl());
+  if (const auto *ME = dyn_cast<MemberExpr>(E))
+    return dyn_cast<FieldDecl>(ME->getMemberDecl());
+  return nullptr;
+}
+
+void CallTargets::addValue(const ValueDecl *To, const Expr *Value) {
+  if (To && Value)
+    Assigned[To].push_back(Value);
+}
+
+void CallTargets::buildIndex() {
+  Built = true;
+  llvm::SmallVector<const DeclContext *, 16> Contexts = {
+      Ctx.getTranslationUnitDecl()};
+  llvm::SmallVector<const Stmt *, 64> Work;
+  while (!Contexts.empty()) {
+    const DeclContext *DC = Contexts.pop_back_val();
+    for (const Decl *D : DC->decls()) {
+      if (!inUserCode(D))
+        continue;
+      if (isa<NamespaceDecl, LinkageSpecDecl>(D))
+        Contexts.push_back(cast<DeclContext>(D));
+      if (const auto *RD = dyn_cast<CXXRecordDecl>(D)) {
+        Contexts.push_back(RD);
+        for (const FieldDecl *F : RD->fields())
+          if (F->hasInClassInitializer())
+            addValue(F, F->getInClassInitializer());
+      }
+      if (const auto *VD = dyn_cast<VarDecl>(D))
+        addValue(VD, VD->getInit());
+      const FunctionDecl *FD = D->getAsFunction();
+      if (!FD)
+        continue;
+      if (const auto *MD = dyn_cast<CXXMethodDecl>(FD)) {
+        // Every method this one overrides, up the hierarchy.
+        llvm::SmallVector<const CXXMethodDecl *, 4> Up(
+            MD->overridden_methods().begin(), MD->overridden_methods().end());
+        while (!Up.empty()) {
+          const CXXMethodDecl *Base = Up.pop_back_val();
+          Overrides[Base->getCanonicalDecl()].push_back(MD);
+          Up.append(Base->overridden_methods().begin(),
+                    Base->overridden_methods().end());
+        }
+      }
+      if (const auto *Ctor = dyn_cast<CXXConstructorDecl>(FD))
+        for (const CXXCtorInitializer *I : Ctor->inits())
+          if (I->getMember())
+            addValue(I->getMember(), I->getInit());
+      Work.push_back(FD->getBody());
+    }
+  }
+  while (!Work.empty()) {
+    const Stmt *S = Work.pop_back_val();
+    if (!S)
+      continue;
+    if (const auto *B = dyn_cast<BinaryOperator>(S); B && B->isAssignmentOp())
+      addValue(holderOf(B->getLHS()), B->getRHS());
+    else if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(S);
+             Op && Op->getOperator() == OO_Equal && Op->getNumArgs() == 2)
+      addValue(holderOf(Op->getArg(0)), Op->getArg(1));
+    else if (const auto *DS = dyn_cast<DeclStmt>(S))
+      for (const Decl *D : DS->decls())
+        if (const auto *VD = dyn_cast<VarDecl>(D))
+          addValue(VD, VD->getInit());
+    for (const Stmt *C : S->children())
+      Work.push_back(C);
+  }
+}
+
+void CallTargets::targetsOfValue(const ValueDecl *V,
+                                 std::vector<const FunctionDecl *> &Out) {
+  auto It = Assigned.find(V);
+  if (It == Assigned.end())
+    return;
+  auto Add = [&](const Expr *E) {
+    if (const FunctionDecl *F = callableOf(E))
+      if (std::find(Out.begin(), Out.end(), F) == Out.end())
+        Out.push_back(F);
+  };
+  for (const Expr *E : It->second) {
+    if (const auto *List = dyn_cast<InitListExpr>(E->IgnoreParenImpCasts())) {
+      for (const Expr *Init : List->inits())
+        Add(Init); // a table of functions
+      continue;
+    }
+    Add(E);
+  }
+}
+
+std::vector<const FunctionDecl *>
+CallTargets::indirectTargets(const CallExpr *Call) {
+  std::vector<const FunctionDecl *> Out;
+  if (const auto *M = dyn_cast<CXXMemberCallExpr>(Call)) {
+    const CXXMethodDecl *MD = M->getMethodDecl();
+    const auto *Callee =
+        dyn_cast<MemberExpr>(M->getCallee()->IgnoreParenImpCasts());
+    if (!MD || !MD->isVirtual() || (Callee && Callee->hasQualifier()))
+      return Out;
+    if (!Built)
+      buildIndex();
+    auto It = Overrides.find(MD->getCanonicalDecl());
+    if (It != Overrides.end())
+      Out.assign(It->second.begin(), It->second.end());
+    return Out;
+  }
+  const Expr *Holder = nullptr;
+  if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(Call)) {
+    // A callable object's operator() in a library type (std::function).
+    const FunctionDecl *F = Op->getDirectCallee();
+    if (Op->getOperator() != OO_Call || !F || inUserCode(F) ||
+        Op->getNumArgs() == 0)
+      return Out;
+    Holder = Op->getArg(0);
+  } else if (!Call->getDirectCallee()) {
+    Holder = Call->getCallee(); // a function pointer
+  }
+  const ValueDecl *V = holderOf(Holder);
+  if (!V)
+    return Out;
+  if (!Built)
+    buildIndex();
+  targetsOfValue(V, Out);
+  return Out;
+}
+
+std::vector<const FunctionDecl *>
+CallTargets::callableArguments(const CallExpr *Call) {
+  std::vector<const FunctionDecl *> Out;
+  for (const Expr *Arg : Call->arguments()) {
+    const FunctionDecl *F = callableOf(Arg);
+    // Lambdas and functors only: a named function passed to a library call
+    // is as likely data (a comparator) as work, and has its own findings.
+    if (F && isa<CXXMethodDecl>(F) && inUserCode(F))
+      Out.push_back(F);
+  }
+  return Out;
+}
+
+} // namespace capture_lint

@@ -1,0 +1,563 @@
+//===- HazardScanner.cpp - Hazards of statements, following calls -------===//
+//
+// Looks at one statement at a time, with the region finder's state before
+// it, and records what it does under capture as RawHazards: catalog calls
+// (and functions declared to synchronize, allocate or read back), legacy
+// stream arguments, branches on shapes or device values, host reads of
+// captured device-to-host copies. A call to a user function is followed
+// into its body (memoized per function, cycle-safe, bounded by
+// MaxCallDepth), and the callee's hazards come back with a note per call on
+// the way down.
+//
+//===----------------------------------------------------------------------===//
+
+#include "HazardScanner.h"
+
+#include "capture_lint/ApiMatch.h"
+#include "capture_lint/AstUtil.h"
+#include "capture_lint/ShapeTaint.h"
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/DeclCXX.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/StmtCXX.h"
+#include "clang/Basic/SourceManager.h"
+#include "clang/Index/USRGeneration.h"
+
+using namespace clang;
+
+namespace capture_lint {
+
+bool runsInInheritedRegion(const FlowState &St) {
+  return St.Reached && !St.Guarded && St.Active.test(0);
+}
+
+static std::optional<CheckKind> checkOfHazard(Hazard H) {
+  switch (H) {
+  case Hazard::Sync:
+    return CheckKind::SyncCall;
+  case Hazard::HostRead:
+    return CheckKind::HostRead;
+  case Hazard::Allocation:
+    return CheckKind::Allocation;
+  case Hazard::LegacyStream:
+    return CheckKind::LegacyStream;
+  case Hazard::ShapeQuery:
+  case Hazard::RngState: // Python only for now (capture-rng-state)
+  case Hazard::None:
+    return std::nullopt;
+  }
+  return std::nullopt;
+}
+
+static llvm::DenseSet<const CallExpr *> kernelConfigCalls(const Stmt *Body) {
+  llvm::DenseSet<const CallExpr *> Out;
+  llvm::SmallVector<const Stmt *, 32> Work = {Body};
+  while (!Work.empty()) {
+    const Stmt *S = Work.pop_back_val();
+    if (!S)
+      continue;
+    if (const auto *K = dyn_cast<CUDAKernelCallExpr>(S))
+      Out.insert(K->getConfig());
+    for (const Stmt *C : S->children())
+      Work.push_back(C);
+  }
+  return Out;
+}
+
+void HazardScanner::scanBranch(const Stmt *S, const Scope &Sc,
+                               std::vector<RawHazard> &Out) {
+  const Expr *Cond = nullptr;
+  const char *Kind = nullptr;
+  if (const auto *If = dyn_cast<IfStmt>(S))
+    Cond = If->getCond(), Kind = "if";
+  else if (const auto *Sw = dyn_cast<SwitchStmt>(S))
+    Cond = Sw->getCond(), Kind = "switch";
+  else if (const auto *For = dyn_cast<ForStmt>(S))
+    Cond = For->getCond(), Kind = "for";
+  else if (const auto *While = dyn_cast<WhileStmt>(S))
+    Cond = While->getCond(), Kind = "while";
+  else if (const auto *Do = dyn_cast<DoStmt>(S))
+    Cond = Do->getCond(), Kind = "do-while";
+  else if (const auto *CO = dyn_cast<AbstractConditionalOperator>(S))
+    Cond = CO->getCond(), Kind = "?:";
+  else if (const auto *Range = dyn_cast<CXXForRangeStmt>(S))
+    Cond = Range->getRangeInit(), Kind = "range-for";
+  if (!Cond)
+    return;
+  auto Src = Sc.Taint.dependency(Cond);
+  if (!Src)
+    return;
+  RawHazard H;
+  H.Kind = RawHazard::Branch;
+  H.Check = CheckKind::ShapeBranch;
+  H.Api = Src->What;
+  H.Detail = Kind;
+  H.Origin = Src->DeviceValue ? "device" : "shape";
+  H.Loc = S->getBeginLoc();
+  if (Src->VarLoc.isValid())
+    H.Extra.push_back({Src->VarLoc, Src->What + " gets its value from " +
+                                        Src->VarOrigin + " here"});
+  Out.push_back(std::move(H));
+}
+
+/// A catalog entry's own hazard at \p Loc.
+static RawHazard apiHazard(const ApiEntry &E, CheckKind Check,
+                           SourceLocation Loc) {
+  RawHazard H;
+  H.Kind = RawHazard::ApiCall;
+  H.Check = Check;
+  H.Entry = &E;
+  H.Api = E.Display;
+  H.Loc = Loc;
+  return H;
+}
+
+void HazardScanner::scanCall(const CallExpr *Call, const Scope &Sc,
+                             std::vector<RawHazard> &Out) {
+  if (const auto *K = dyn_cast<CUDAKernelCallExpr>(Call)) {
+    const CallExpr *Config = K->getConfig();
+    const ApiEntry *E = matchApi(Config, Cat);
+    if (!E || !E->Stream || E->Stream->Index >= Config->getNumArgs())
+      return;
+    if (auto Spelling =
+            legacyStreamSpelling(Config->getArg(E->Stream->Index), Ctx)) {
+      RawHazard H;
+      H.Kind = RawHazard::LegacyArg;
+      H.Check = CheckKind::LegacyStream;
+      H.Entry = E;
+      const FunctionDecl *Kernel = K->getDirectCallee();
+      H.Api = Kernel ? "kernel launch '" + Kernel->getNameAsString() + "'"
+                     : "kernel launch";
+      H.Detail = *Spelling;
+      H.Loc = K->getBeginLoc();
+      H.StreamCall = Config;
+      H.StreamIndex = E->Stream->Index;
+      H.KernelLaunch = true;
+      Out.push_back(std::move(H));
+    }
+    return; // the kernel body is device code
+  }
+  if (Sc.ConfigCalls.count(Call))
+    return;
+  if (RegionFinder::regionApiOf(Call, Cat))
+    return;
+  // A wrapper running its callable: analysed at the wrapper's call sites,
+  // where the callable is known.
+  if (const ParmVarDecl *P = invokedParam(Call))
+    if (const FunctionRole *Own = Roles.roleOf(Sc.Fn))
+      for (const WrappedParam &W : Own->Wraps)
+        if (W.Index == P->getFunctionScopeIndex())
+          return;
+  // Virtual calls, function pointers, callables held in members: follow
+  // every target the TU shows.
+  for (const FunctionDecl *Target : Targets.indirectTargets(Call))
+    descend(Target, callLoc(Call), Sc, Out, Call);
+  const FunctionDecl *Callee = Call->getDirectCallee();
+  if (!Callee)
+    return;
+  if (Cat.findGuard(catalogName(Callee))) {
+    scanStatusQuery(Call, Out);
+    return;
+  }
+  const ApiEntry *Declared = nullptr;
+  if (const FunctionRole *Role = Roles.roleOf(Callee)) {
+    // Openers and wrappers are analysed on their own; a function vouched
+    // safe is not entered. A closer is: its body up to the end is still in
+    // the region.
+    if (Role->Safe || Role->Opens || !Role->Wraps.empty() ||
+        Role->TrueWhenCapturing)
+      return;
+    Declared = Role->Declared;
+  }
+  if (const ApiEntry *E =
+          Declared ? Declared : Cat.findApi(catalogName(Callee))) {
+    if (!Declared && E->hasArgConditions() && !matchApi(Call, Cat))
+      return; // a catalog API, but not in the harmful form
+    if (!Declared && E->UnlessCalled && calledInUnit(Call, *E->UnlessCalled))
+      return; // set up elsewhere in this TU (a handle's workspace)
+    if (!Declared && E->UntilCuda && Opts.CudaVersion &&
+        *Opts.CudaVersion >= *E->UntilCuda)
+      return; // this toolkit captures it
+    if (auto Check = checkOfHazard(E->Class)) {
+      RawHazard H = apiHazard(*E, *Check, callLoc(Call));
+      if (*Check == CheckKind::SyncCall && copiesDeviceToHost(Call, *E, Ctx))
+        H.Check = CheckKind::HostRead;
+      if (Declared)
+        H.Api = catalogName(Callee);
+      const char *DeclaredVerb = E->Class == Hazard::Sync ? "synchronize"
+                                 : E->Class == Hazard::Allocation ? "allocate"
+                                                                  : "read back";
+      if (Declared)
+        H.Extra.push_back({Callee->getLocation(),
+                           "'" + H.Api + "' is declared to " + DeclaredVerb +
+                               " here (" + Roles.roleOf(Callee)->DeclaredBy +
+                               ")"});
+      Out.push_back(std::move(H));
+    }
+    if (E->Stream && E->Stream->Index < Call->getNumArgs() &&
+        E->Stream->Index < Callee->getNumParams()) {
+      // Overloads may put other arguments at that index
+      // (cudaMallocAsync(ptr, size, pool, stream)): check the parameter type.
+      std::string ParamType =
+          Callee->getParamDecl(E->Stream->Index)->getType().getAsString();
+      bool IsStream = llvm::StringRef(ParamType).contains_insensitive("stream");
+      const Expr *Arg = Call->getArg(E->Stream->Index);
+      bool Defaulted = isa<CXXDefaultArgExpr>(Arg);
+      if (IsStream && (!Defaulted || E->Stream->DefaultIsLegacy))
+        if (auto Spelling = legacyStreamSpelling(Arg, Ctx)) {
+          RawHazard H;
+          H.Kind = RawHazard::LegacyArg;
+          H.Check = CheckKind::LegacyStream;
+          H.Entry = E;
+          H.Api = E->Display;
+          H.Detail = *Spelling;
+          H.Loc = callLoc(Call);
+          H.StreamCall = Call;
+          H.StreamIndex = E->Stream->Index;
+          Out.push_back(std::move(H));
+        } else if (Sc.Depth == 0 && E->Class == Hazard::Allocation &&
+                   E->behaviourIn(CaptureMode::Global) == Behaviour::Captured &&
+                   !joinedInFunction(Arg, Sc.Fn)) {
+          // Captured only on a stream that takes part in the capture; the
+          // analyzer compares Detail with the region's stream.
+          RawHazard H = apiHazard(*E, CheckKind::Allocation, callLoc(Call));
+          H.Kind = RawHazard::OtherStream;
+          H.Detail = streamKey(Arg);
+          H.Origin = sourceText(Arg, Ctx);
+          if (!H.Detail.empty())
+            Out.push_back(std::move(H));
+        }
+    }
+    return; // the catalog describes it: do not look inside
+  }
+  const FunctionDecl *Def = nullptr;
+  if (Opts.RecordExternalCalls && !Callee->hasBody(Def) &&
+      !Ctx.getSourceManager().isInSystemHeader(
+          Ctx.getSourceManager().getExpansionLoc(Callee->getLocation()))) {
+    llvm::SmallString<128> Usr;
+    if (!index::generateUSRForDecl(Callee->getCanonicalDecl(), Usr)) {
+      RawHazard H;
+      H.Kind = RawHazard::External;
+      H.Api = displayName(Callee);
+      H.Detail = std::string(Usr);
+      H.Origin = displayName(Sc.Fn);
+      H.Loc = callLoc(Call);
+      Out.push_back(std::move(H));
+    }
+    return;
+  }
+  if (!Callee->hasBody(Def) || !Def ||
+      Ctx.getSourceManager().isInSystemHeader(Def->getLocation())) {
+    // A library algorithm runs the lambdas and functors passed to it.
+    for (const FunctionDecl *Fn : Targets.callableArguments(Call))
+      descend(Fn, callLoc(Call), Sc, Out);
+    return;
+  }
+  descend(Callee, callLoc(Call), Sc, Out, Call);
+}
+
+/// The constant arguments of \p Call for integral, enum and bool
+/// parameters of \p Def.
+static ParamBindings constantArguments(const CallExpr *Call,
+                                       const FunctionDecl *Def,
+                                       const FunctionDecl *Caller,
+                                       const ParamBindings *CallerBound,
+                                       const ASTContext &Ctx) {
+  ParamBindings Out;
+  if (!Call || !Def)
+    return Out;
+  unsigned Shift =
+      isa<CXXOperatorCallExpr>(Call) && isa<CXXMethodDecl>(Def) ? 1 : 0;
+  for (unsigned I = 0; I < Def->getNumParams(); ++I) {
+    const ParmVarDecl *P = Def->getParamDecl(I);
+    QualType T = P->getType();
+    if (I + Shift >= Call->getNumArgs() || !(T->isIntegralOrEnumerationType()))
+      continue;
+    const Expr *Arg = Call->getArg(I + Shift);
+    if (auto V =
+            constantValueIn(Arg, Caller ? Caller->getBody() : nullptr, Ctx)) {
+      Out.push_back({P, *V});
+      continue;
+    }
+    // A parameter of the caller that is itself bound: passed on.
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(Arg->IgnoreParenImpCasts());
+        DRE && CallerBound)
+      for (const auto &[Param, Value] : *CallerBound)
+        if (DRE->getDecl() == Param)
+          Out.push_back({P, Value});
+  }
+  return Out;
+}
+
+void HazardScanner::scanStatusQuery(const CallExpr *Call,
+                                    std::vector<RawHazard> &Out) {
+  const FunctionDecl *Callee = Call->getDirectCallee();
+  for (unsigned I = 0; I < Call->getNumArgs() && I < Callee->getNumParams();
+       ++I) {
+    std::string Type = Callee->getParamDecl(I)->getType().getAsString();
+    if (!llvm::StringRef(Type).contains_insensitive("stream") ||
+        llvm::StringRef(Type).contains_insensitive("status"))
+      continue;
+    const Expr *Arg = Call->getArg(I);
+    if (isa<CXXDefaultArgExpr>(Arg))
+      return;
+    if (auto Spelling = legacyStreamSpelling(Arg, Ctx)) {
+      RawHazard H;
+      H.Kind = RawHazard::LegacyArg;
+      H.Check = CheckKind::LegacyStream;
+      H.Api = catalogName(Callee);
+      H.Detail = *Spelling;
+      H.Loc = callLoc(Call);
+      H.StatusQuery = true;
+      Out.push_back(std::move(H));
+    }
+    return;
+  }
+}
+
+bool HazardScanner::joinedInFunction(const Expr *Stream,
+                                     const FunctionDecl *Fn) {
+  std::string Key = streamKey(Stream);
+  llvm::SmallVector<const Stmt *, 64> Work = {Fn->getBody()};
+  while (!Work.empty()) {
+    const Stmt *S = Work.pop_back_val();
+    if (!S)
+      continue;
+    if (const auto *Call = dyn_cast<CallExpr>(S))
+      if (const FunctionDecl *FD = Call->getDirectCallee();
+          FD && FD->getIdentifier() && FD->getName().contains("WaitEvent") &&
+          Call->getNumArgs() > 0 && streamKey(Call->getArg(0)) == Key)
+        return true;
+    for (const Stmt *C : S->children())
+      Work.push_back(C);
+  }
+  return false;
+}
+
+void HazardScanner::descend(const FunctionDecl *Callee, SourceLocation At,
+                            const Scope &Sc, std::vector<RawHazard> &Out,
+                            const CallExpr *Call) {
+  const FunctionDecl *Def = nullptr;
+  if (!Callee || !Callee->hasBody(Def) || !Def)
+    return;
+  if (Ctx.getSourceManager().isInSystemHeader(Def->getLocation()))
+    return;
+  if (Sc.Depth + 1 > Opts.MaxCallDepth)
+    return;
+  if (const FunctionRole *Role = Roles.roleOf(Def))
+    if (Role->Safe)
+      return;
+  ParamBindings Bound = constantArguments(Call, Def, Sc.Fn, Sc.Bound, Ctx);
+  const std::vector<RawHazard> &Inner = summary(Def, Sc.Depth + 1, Bound);
+  std::string CalleeName = displayName(Def);
+  for (const RawHazard &I : Inner) {
+    // The depth bound holds whichever caller computed the memoized summary
+    // first; it also keeps each hazard's chain, and so memory, bounded.
+    if (Sc.Depth + 1 + I.Through.size() > Opts.MaxCallDepth)
+      continue;
+    RawHazard H = I;
+    if (Sc.Depth == 0)
+      H.CallSite = At; // reported at the call inside the region
+    else
+      H.Chain.insert(H.Chain.begin(),
+                     DiagNote{At, "'" + displayName(Sc.Fn) + "' calls '" +
+                                      CalleeName + "' here"});
+    H.Through.insert(H.Through.begin(), CalleeName);
+    Out.push_back(std::move(H));
+  }
+}
+
+void HazardScanner::scanPendingRead(const Stmt *S, const FlowState &St,
+                                    std::vector<RawHazard> &Out) {
+  if (St.PendingHostCopies.empty())
+    return;
+  const auto *Cast = dyn_cast<ImplicitCastExpr>(S);
+  if (!Cast || Cast->getCastKind() != CK_LValueToRValue)
+    return;
+  const Expr *Sub = Cast->getSubExpr()->IgnoreParens();
+  const ValueDecl *V = accessedDeclOf(Sub);
+  if (!V || !St.PendingHostCopies.count(V))
+    return;
+  // Reading the pointer itself (to pass it on) is not reading the data.
+  if (namesDecl(Sub, V) &&
+      (V->getType()->isPointerType() || V->getType()->isArrayType()))
+    return;
+  const CallExpr *Copy = nullptr;
+  for (const auto &P : St.PendingCopyCalls)
+    if (P.first == V)
+      Copy = P.second;
+  RawHazard H;
+  H.Kind = RawHazard::PendingRead;
+  H.Check = CheckKind::HostRead;
+  const ApiEntry *E = Copy ? matchApi(Copy, Cat) : nullptr;
+  H.Entry = E;
+  H.Api = E ? E->Display : "copy";
+  H.Detail = V->getNameAsString();
+  H.Loc = Sub->getBeginLoc();
+  if (Copy)
+    H.Extra.push_back({callLoc(Copy), "the copy into '" + H.Detail +
+                                          "' is captured here; it runs only "
+                                          "when the graph is replayed"});
+  Out.push_back(std::move(H));
+}
+
+void HazardScanner::scan(const Stmt *S, const FlowState &St, bool IsTerminator,
+                         const Scope &Sc, std::vector<RawHazard> &Out) {
+  size_t First = Out.size();
+  if (IsTerminator) {
+    scanBranch(S, Sc, Out);
+  } else if (const auto *Call = dyn_cast<CallExpr>(S)) {
+    scanCall(Call, Sc, Out);
+  } else if (const auto *Construct = dyn_cast<CXXConstructExpr>(S)) {
+    const CXXConstructorDecl *Ctor = Construct->getConstructor();
+    const FunctionRole *Role = Roles.roleOf(Ctor);
+    const ApiEntry *E = Ctor ? Cat.findApi(catalogName(Ctor)) : nullptr;
+    if (E) {
+      // A catalog constructor (thrust::device_vector's allocates).
+      if (auto Check = checkOfHazard(E->Class))
+        Out.push_back(apiHazard(*E, *Check, Construct->getBeginLoc()));
+    } else if (Ctor && !Ctor->isTrivial() && !(Role && Role->Opens)) {
+      descend(Ctor, Construct->getBeginLoc(), Sc, Out);
+    }
+  } else {
+    scanPendingRead(S, St, Out);
+  }
+  if (St.ThreadRelaxed)
+    for (size_t I = First; I < Out.size(); ++I)
+      Out[I].ThreadRelaxed = true;
+}
+
+const std::vector<RawHazard> &
+HazardScanner::summary(const FunctionDecl *FD, unsigned Depth,
+                       const ParamBindings &Bound) {
+  auto Key = std::make_pair(FD, Bound);
+  auto It = Summaries.find(Key);
+  if (It != Summaries.end())
+    return It->second;
+  static const std::vector<RawHazard> Empty;
+  if (!InProgress.insert(FD).second)
+    return Empty; // recursion: the cycle's hazards are found on the way in
+  std::vector<RawHazard> Result;
+  RegionFinder RF(FD, FD->getBody(), Ctx, Cat, /*CalleeMode=*/true, &Roles,
+                  nullptr, Bound.empty() ? nullptr : &Bound);
+  scanStatements(
+      FD, RF, Depth, runsInInheritedRegion,
+      [&](const FlowState &, std::vector<RawHazard> &Found) {
+        for (RawHazard &H : Found)
+          Result.push_back(std::move(H));
+      },
+      Bound.empty() ? nullptr : &Bound);
+  InProgress.erase(FD);
+  return Summaries[Key] = std::move(Result);
+}
+
+bool HazardScanner::calledInUnit(const CallExpr *Call, const ArgCondition &C) {
+  std::string Names;
+  for (const std::string &N : C.AnyOf)
+    Names += N + ";";
+  Names += std::to_string(C.Index);
+  auto It = UnitCallKeys.find(Names);
+  if (It == UnitCallKeys.end()) {
+    std::set<std::string> Keys;
+    llvm::SmallVector<const Stmt *, 64> Work;
+    const SourceManager &SM = Ctx.getSourceManager();
+    // Every function body of user code: namespaces and classes included.
+    llvm::SmallVector<const DeclContext *, 16> Contexts = {
+        Ctx.getTranslationUnitDecl()};
+    while (!Contexts.empty()) {
+      const DeclContext *DC = Contexts.pop_back_val();
+      for (const Decl *D : DC->decls()) {
+        if (SM.isInSystemHeader(SM.getExpansionLoc(D->getLocation())))
+          continue;
+        if (isa<NamespaceDecl, CXXRecordDecl, LinkageSpecDecl>(D))
+          Contexts.push_back(cast<DeclContext>(D));
+        if (const FunctionDecl *FD = D->getAsFunction())
+          Work.push_back(FD->getBody());
+      }
+    }
+    while (!Work.empty()) {
+      const Stmt *S = Work.pop_back_val();
+      if (!S)
+        continue;
+      if (const auto *Other = dyn_cast<CallExpr>(S))
+        if (const FunctionDecl *FD = Other->getDirectCallee()) {
+          std::string Name = catalogName(FD);
+          for (const std::string &N : C.AnyOf)
+            if (N == Name && C.Index < Other->getNumArgs())
+              Keys.insert(streamKey(Other->getArg(C.Index)));
+        }
+      for (const Stmt *Child : S->children())
+        Work.push_back(Child);
+    }
+    It = UnitCallKeys.emplace(Names, std::move(Keys)).first;
+  }
+  if (It->second.empty())
+    return false;
+  std::string Key =
+      C.Index < Call->getNumArgs() ? streamKey(Call->getArg(C.Index)) : "";
+  // Unknown keys on either side: assume it is the same handle.
+  return Key.empty() || It->second.count(Key) || It->second.count("");
+}
+
+void HazardScanner::scanStatements(
+    const FunctionDecl *Fn, const RegionFinder &RF, unsigned Depth,
+    llvm::function_ref<bool(const FlowState &)> Inside,
+    llvm::function_ref<void(const FlowState &, std::vector<RawHazard> &)> Emit,
+    const ParamBindings *Bound) {
+  if (!RF.valid())
+    return;
+  const Stmt *Body = Fn->getBody();
+  ShapeTaint Taint(Body, Ctx, Cat, Opts);
+  auto Configs = kernelConfigCalls(Body);
+  Scope Sc{Fn, Taint, Configs, Depth, Bound};
+  RF.forEachStatement(
+      [&](const Stmt *S, const FlowState &St, bool Term) {
+        if (!Inside(St))
+          return;
+        std::vector<RawHazard> Found;
+        scan(S, St, Term, Sc, Found);
+        if (!Found.empty())
+          Emit(St, Found);
+      },
+      [&](const CFGAutomaticObjDtor &Dtor, const FlowState &St) {
+        if (!Inside(St))
+          return;
+        std::vector<RawHazard> Found;
+        scanDestructor(Dtor, St, Sc, Found);
+        if (!Found.empty())
+          Emit(St, Found);
+      });
+}
+
+void HazardScanner::scanDestructor(const CFGAutomaticObjDtor &Dtor,
+                                   const FlowState &St, const Scope &Sc,
+                                   std::vector<RawHazard> &Out) {
+  const VarDecl *VD = Dtor.getVarDecl();
+  const CXXRecordDecl *RD = VD->getType()->getAsCXXRecordDecl();
+  const CXXDestructorDecl *D = RD ? RD->getDestructor() : nullptr;
+  if (!D || D->isTrivial())
+    return;
+  if (const FunctionRole *Role = Roles.roleOf(D))
+    if (Role->Closes || Role->Opens)
+      return; // a RAII guard's end: the region finder's business
+  SourceLocation At = Dtor.getTriggerStmt() ? Dtor.getTriggerStmt()->getEndLoc()
+                                            : VD->getLocation();
+  size_t First = Out.size();
+  if (const ApiEntry *E = Cat.findApi(catalogName(D))) {
+    if (auto Check = checkOfHazard(E->Class))
+      Out.push_back(apiHazard(*E, *Check, At));
+  } else {
+    descend(D, At, Sc, Out);
+  }
+  for (size_t I = First; I < Out.size(); ++I) {
+    Out[I].Extra.push_back(
+        {VD->getLocation(), "'" + VD->getNameAsString() +
+                                "' is destroyed at the end of its scope, "
+                                "inside the region"});
+    if (St.ThreadRelaxed)
+      Out[I].ThreadRelaxed = true;
+  }
+}
+
+} // namespace capture_lint

@@ -1,0 +1,330 @@
+//===- RoleAnalyzer.cpp - Roles of user functions -------------------------===//
+//
+// Computes FunctionRole for user functions (FunctionRoles.h): from
+// annotations and the catalog's "functions" section first, then from the
+// body (an opener leaves a capture active at return, a closer ends one it
+// did not begin, a wrapper invokes a parameter while its capture is active,
+// a capture predicate returns a guard condition). A cheap syntactic
+// prefilter (mayHaveRole) keeps functions that reach no begin, end, guard or
+// role-bearing call out of the CFG work.
+//
+//===----------------------------------------------------------------------===//
+
+#include "RoleAnalyzer.h"
+
+#include "capture_lint/Analysis.h"
+#include "capture_lint/AstUtil.h"
+#include "capture_lint/Guards.h"
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Attr.h"
+#include "clang/AST/DeclCXX.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/Basic/SourceManager.h"
+
+using namespace clang;
+
+namespace capture_lint {
+
+/// True when \p FD (or a redeclaration) carries an annotation or a catalog
+/// "functions" entry.
+static bool hasDeclaredRole(const FunctionDecl *FD, const Catalog &Cat) {
+  for (const FunctionDecl *R : FD->redecls())
+    for (const auto *A : R->specific_attrs<AnnotateAttr>())
+      if (A->getAnnotation().starts_with(annotation::Prefix))
+        return true;
+  return Cat.findFunction(catalogName(FD)) != nullptr;
+}
+
+bool RoleAnalyzer::mayHaveRole(const FunctionDecl *FD) {
+  if (!FD)
+    return false;
+  FD = FD->getCanonicalDecl();
+  auto It = MayHaveRole.find(FD);
+  if (It != MayHaveRole.end())
+    return It->second;
+  MayHaveRole[FD] = false; // cycles: no role through recursion alone
+  bool Result = hasDeclaredRole(FD, Cat);
+  const FunctionDecl *Def = nullptr;
+  if (!Result && FD->hasBody(Def) && Def &&
+      !Ctx.getSourceManager().isInSystemHeader(Def->getLocation())) {
+    llvm::SmallVector<const Stmt *, 32> Work = {Def->getBody()};
+    if (const auto *Ctor = dyn_cast<CXXConstructorDecl>(Def))
+      for (const CXXCtorInitializer *I : Ctor->inits())
+        Work.push_back(I->getInit());
+    while (!Work.empty() && !Result) {
+      const Stmt *S = Work.pop_back_val();
+      if (!S)
+        continue;
+      const FunctionDecl *Callee = nullptr;
+      if (const auto *Call = dyn_cast<CallExpr>(S))
+        Callee = Call->getDirectCallee();
+      else if (const auto *C = dyn_cast<CXXConstructExpr>(S))
+        Callee = C->getConstructor();
+      if (Callee) {
+        std::string Name = catalogName(Callee);
+        if (Cat.findRegionApi(Name) || Cat.findGuard(Name) ||
+            mayHaveRole(Callee))
+          Result = true;
+        if (const auto *C = dyn_cast<CXXConstructExpr>(S))
+          if (const CXXRecordDecl *RD = C->getConstructor()->getParent())
+            if (RD->getDestructor() && mayHaveRole(RD->getDestructor()))
+              Result = true;
+      }
+      for (const Stmt *C : S->children())
+        Work.push_back(C);
+    }
+  }
+  MayHaveRole[FD] = Result;
+  return Result;
+}
+
+const ApiEntry *RoleAnalyzer::declaredEntry(FunctionNote::Role Kind) {
+  return declaredApiEntry(Kind == FunctionNote::Synchronizes ? "synchronizes"
+                          : Kind == FunctionNote::Allocates  ? "allocates"
+                          : Kind == FunctionNote::ReadsBack  ? "reads-back"
+                                                             : "");
+}
+
+static std::unique_ptr<ApiEntry> makeDeclaredEntry(const char *Name, Hazard H,
+                                                   Behaviour Relaxed,
+                                                   const char *Message,
+                                                   const char *Fix) {
+  auto E = std::make_unique<ApiEntry>();
+  E->Name = Name;
+  E->Display = Name;
+  E->Class = H;
+  E->Modes = {Behaviour::Illegal, Behaviour::Illegal, Relaxed};
+  E->Message = Message;
+  E->Fix = Fix;
+  E->Source = "capture_lint annotation or .capture-lint.json 'functions'";
+  return E;
+}
+
+const ApiEntry *declaredApiEntry(llvm::StringRef Name) {
+  static const std::unique_ptr<ApiEntry> Entries[] = {
+      makeDeclaredEntry("synchronizes", Hazard::Sync, Behaviour::Illegal,
+                        "synchronizes",
+                        "call it before the capture begins or after it ends"),
+      makeDeclaredEntry("allocates", Hazard::Allocation, Behaviour::Eager,
+                        "allocates device memory",
+                        "allocate before the capture begins, or use "
+                        "cudaMallocAsync on the capturing stream"),
+      makeDeclaredEntry("reads-back", Hazard::HostRead, Behaviour::Illegal,
+                        "reads a device value back to the host",
+                        "keep the value on the device (a device-side "
+                        "predicate or a conditional node)"),
+  };
+  for (const auto &E : Entries)
+    if (E->Name == Name)
+      return E.get();
+  return nullptr;
+}
+
+/// How a region of \p RF is described to callers of the function.
+static OpenedCapture openedCaptureOf(const CaptureRegion &R,
+                                     const FunctionDecl *Fn) {
+  OpenedCapture O;
+  O.Api = R.Api;
+  O.Mode = R.Mode;
+  O.Stream = R.Stream;
+  if (R.Begin) {
+    O.BeginLoc = R.Begin->getBeginLoc();
+    return O;
+  }
+  // Begun by a call to an opener inside: chain through it.
+  std::string Callee = "an opener";
+  if (const auto *Call = dyn_cast_or_null<CallExpr>(R.BeginStmt))
+    Callee = catalogName(Call->getDirectCallee());
+  else if (R.Guard)
+    Callee = "the constructor of '" + R.Guard->getNameAsString() + "'";
+  O.Chain.push_back(
+      {R.BeginLoc, "'" + displayName(Fn) + "' calls '" + Callee + "' here"});
+  for (size_t I = 0; I + 1 < R.Origin.size(); ++I)
+    O.Chain.push_back(R.Origin[I]);
+  O.BeginLoc = R.Origin.empty() ? R.BeginLoc : R.Origin.back().Loc;
+  return O;
+}
+
+void RoleAnalyzer::roleFromBody(const FunctionDecl *Def, FunctionRole &Role) {
+  const Stmt *Body = Def->getBody();
+  RegionFinder RF(Def, Body, Ctx, Cat, /*CalleeMode=*/true, this);
+  if (!RF.valid())
+    return;
+  const FlowState &Exit = RF.exitState();
+  if (Exit.Reached) {
+    for (unsigned I = 1; I < RF.regions().size() && !Role.Opens; ++I)
+      if (Exit.Active.test(I))
+        Role.Opens = openedCaptureOf(RF.regions()[I], Def);
+    if (Exit.EndedInherited && RF.inheritedClosedBy())
+      Role.Closes = RF.inheritedClosedBy();
+  }
+  // Pause and resume (end the caller's capture, do some work eagerly,
+  // begin again before returning): to callers the capture goes on.
+  if (Role.Opens && Role.Closes) {
+    Role.Opens.reset();
+    Role.Closes = nullptr;
+    Role.PausesAndResumes = true;
+  }
+  if (Role.Closes)
+    ClosedGroups.insert(Role.Closes->Group);
+  // Wrappers: a parameter invoked while an own region is active.
+  RF.forEachStatement([&](const Stmt *S, const FlowState &St, bool Term) {
+    const auto *Call = dyn_cast<CallExpr>(S);
+    if (Term || !Call || !St.Reached || St.Guarded)
+      return;
+    const ParmVarDecl *P = invokedParam(Call);
+    if (!P || P->getDeclContext() != Def)
+      return;
+    for (unsigned I = 1; I < RF.regions().size(); ++I) {
+      if (!St.Active.test(I))
+        continue;
+      unsigned Index = P->getFunctionScopeIndex();
+      for (const WrappedParam &W : Role.Wraps)
+        if (W.Index == Index)
+          return;
+      Role.Wraps.push_back(
+          {Index, openedCaptureOf(RF.regions()[I], Def), callLoc(Call)});
+      return;
+    }
+  });
+  // Nested wrappers: a parameter passed on to a wrapper's wrapped argument.
+  RF.forEachStatement([&](const Stmt *S, const FlowState &St, bool Term) {
+    const auto *Call = dyn_cast<CallExpr>(S);
+    if (Term || !Call || !St.Reached || St.Guarded)
+      return;
+    const FunctionDecl *Inner = Call->getDirectCallee();
+    const FunctionRole *InnerRole = Inner ? roleOf(Inner) : nullptr;
+    if (!InnerRole)
+      return;
+    unsigned Shift =
+        isa<CXXOperatorCallExpr>(Call) && isa<CXXMethodDecl>(Inner) ? 1 : 0;
+    for (const WrappedParam &W : InnerRole->Wraps) {
+      if (W.Index + Shift >= Call->getNumArgs())
+        continue;
+      const ParmVarDecl *P = parameterOf(Call->getArg(W.Index + Shift));
+      if (!P || P->getDeclContext() != Def)
+        continue;
+      unsigned Index = P->getFunctionScopeIndex();
+      if (llvm::any_of(Role.Wraps,
+                       [&](const WrappedParam &X) { return X.Index == Index; }))
+        continue;
+      WrappedParam Outer = W;
+      Outer.Index = Index;
+      Outer.InvokeLoc = callLoc(Call); // "'outer' runs it here", via inner
+      Outer.Capture.Chain.insert(
+          Outer.Capture.Chain.begin(),
+          {W.InvokeLoc, "'" + displayName(Inner) + "' runs it here"});
+      Role.Wraps.push_back(std::move(Outer));
+    }
+  });
+  // Capture predicates: every return is a guard condition, all one way.
+  if (Def->getReturnType()->isBooleanType()) {
+    GuardRecognizer G(Cat, Ctx, this);
+    G.scan(Body);
+    std::optional<bool> Sense;
+    bool Consistent = true;
+    llvm::SmallVector<const Stmt *, 32> Work = {Body};
+    while (!Work.empty() && Consistent) {
+      const Stmt *S = Work.pop_back_val();
+      if (!S || isa<LambdaExpr>(S))
+        continue;
+      if (const auto *Ret = dyn_cast<ReturnStmt>(S)) {
+        auto When = G.notCapturingWhen(Ret->getRetValue());
+        if (!When || (Sense && *Sense != *When))
+          Consistent = false;
+        Sense = When;
+      }
+      for (const Stmt *C : S->children())
+        Work.push_back(C);
+    }
+    if (Consistent && Sense)
+      Role.TrueWhenCapturing = !*Sense;
+  }
+}
+
+FunctionRole RoleAnalyzer::computeRole(const FunctionDecl *FD) {
+  FunctionRole Role;
+  // Declared roles: annotations on any declaration, then the catalog.
+  auto Declare = [&](FunctionNote::Role Kind, unsigned Argument,
+                     const std::string &By) {
+    switch (Kind) {
+    case FunctionNote::Captured:
+      Role.Captured = true;
+      break;
+    case FunctionNote::Safe:
+      Role.Safe = true;
+      break;
+    case FunctionNote::CapturePredicate:
+      Role.TrueWhenCapturing = true;
+      break;
+    case FunctionNote::Wrapper: {
+      WrappedParam W;
+      W.Index = Argument;
+      W.Capture.BeginLoc = FD->getLocation();
+      W.InvokeLoc = FD->getLocation();
+      W.Capture.Chain.push_back(
+          {FD->getLocation(),
+           "'" + catalogName(FD) + "' is declared to run argument " +
+               std::to_string(Argument) + " under a capture (" + By + ")"});
+      Role.Wraps.push_back(std::move(W));
+      break;
+    }
+    default:
+      Role.Declared = declaredEntry(Kind);
+      break;
+    }
+    Role.DeclaredBy = By;
+  };
+  for (const FunctionDecl *R : FD->redecls())
+    for (const auto *A : R->specific_attrs<AnnotateAttr>()) {
+      StringRef Text = A->getAnnotation();
+      std::string By = "annotation " + Text.str();
+      if (Text == annotation::Captured)
+        Declare(FunctionNote::Captured, 0, By);
+      else if (Text == annotation::Safe)
+        Declare(FunctionNote::Safe, 0, By);
+      else if (Text == annotation::Synchronizes)
+        Declare(FunctionNote::Synchronizes, 0, By);
+      else if (Text == annotation::Allocates)
+        Declare(FunctionNote::Allocates, 0, By);
+      else if (Text == annotation::ReadsBack)
+        Declare(FunctionNote::ReadsBack, 0, By);
+      else if (Text == annotation::CapturePredicate)
+        Declare(FunctionNote::CapturePredicate, 0, By);
+      else if (Text.consume_front(annotation::WrapperPrefix)) {
+        unsigned Index = 0;
+        if (!Text.trim().getAsInteger(10, Index))
+          Declare(FunctionNote::Wrapper, Index, By);
+      }
+    }
+  if (const FunctionNote *N = Cat.findFunction(catalogName(FD)))
+    Declare(N->Kind, N->Argument, "'functions' entry in " + N->File);
+  if (Role.any())
+    return Role;
+
+  const FunctionDecl *Def = nullptr;
+  if (FD->hasBody(Def) && Def && mayHaveRole(Def) &&
+      !Ctx.getSourceManager().isInSystemHeader(Def->getLocation()))
+    roleFromBody(Def, Role);
+  return Role;
+}
+
+const FunctionRole *RoleAnalyzer::roleOf(const FunctionDecl *FD) {
+  if (!FD)
+    return nullptr;
+  FD = FD->getCanonicalDecl();
+  auto It = Roles.find(FD);
+  if (It != Roles.end())
+    return It->second.get();
+  if (!mayHaveRole(FD) || !RolesInProgress.insert(FD).second)
+    return nullptr;
+  FunctionRole Role = computeRole(FD);
+  RolesInProgress.erase(FD);
+  auto &Slot = Roles[FD];
+  if (Role.any())
+    Slot = std::make_unique<FunctionRole>(std::move(Role));
+  return Slot.get();
+}
+
+} // namespace capture_lint

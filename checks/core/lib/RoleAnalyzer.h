@@ -1,0 +1,62 @@
+//===- RoleAnalyzer.h - Roles of user functions ----------------*- C++ -*-===//
+//
+// Answers "what does a call to this function do to captures" for one
+// translation unit, memoized by canonical declaration (see FunctionRoles.h
+// for the roles). The region finder, the guard recognizer and the hazard
+// scanner all ask through the RoleOracle interface.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CAPTURE_LINT_ROLEANALYZER_H
+#define CAPTURE_LINT_ROLEANALYZER_H
+
+#include "capture_lint/Catalog.h"
+#include "capture_lint/FunctionRoles.h"
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallPtrSet.h"
+
+#include <memory>
+#include <set>
+#include <string>
+
+namespace clang {
+class ASTContext;
+} // namespace clang
+
+namespace capture_lint {
+
+class RoleAnalyzer : public RoleOracle {
+public:
+  RoleAnalyzer(clang::ASTContext &Ctx, const Catalog &Cat)
+      : Ctx(Ctx), Cat(Cat) {}
+
+  const FunctionRole *roleOf(const clang::FunctionDecl *FD) override;
+
+  /// Cheap and conservative: false when nothing \p FD reaches could begin,
+  /// end or guard a capture, so it can have no role from its body.
+  bool mayHaveRole(const clang::FunctionDecl *FD);
+
+  /// Whether some function of the TU ends captures of \p Group that it did
+  /// not begin (a closer); only meaningful for roles already computed.
+  bool hasCloserFor(const std::string &Group) const {
+    return ClosedGroups.count(Group) != 0;
+  }
+
+private:
+  FunctionRole computeRole(const clang::FunctionDecl *FD);
+  void roleFromBody(const clang::FunctionDecl *Def, FunctionRole &Role);
+  const ApiEntry *declaredEntry(FunctionNote::Role Kind);
+
+  clang::ASTContext &Ctx;
+  const Catalog &Cat;
+  llvm::DenseMap<const clang::FunctionDecl *, std::unique_ptr<FunctionRole>>
+      Roles;
+  llvm::SmallPtrSet<const clang::FunctionDecl *, 8> RolesInProgress;
+  llvm::DenseMap<const clang::FunctionDecl *, bool> MayHaveRole;
+  std::set<std::string> ClosedGroups;
+};
+
+} // namespace capture_lint
+
+#endif // CAPTURE_LINT_ROLEANALYZER_H

@@ -1,0 +1,35 @@
+// Issue 11, item 18: a callee called with a constant argument is analysed
+// for that argument, so its synchronous branch is not reported.
+// RUN: not %capture-lint --quiet %s -- %cuda-mock \
+// RUN:   | FileCheck %s --implicit-check-not="{{(warning|error|remark)}}:"
+#include <cuda_runtime.h>
+
+enum class CopyMode { Sync, Async };
+
+void copy(void *dst, const void *src, size_t n, CopyMode mode,
+          cudaStream_t s) {
+  if (mode == CopyMode::Sync)
+    cudaMemcpy(dst, src, n, cudaMemcpyDeviceToDevice);
+  else
+    cudaMemcpyAsync(dst, src, n, cudaMemcpyDeviceToDevice, s);
+}
+
+void fill(void *p, size_t n, bool blocking, cudaStream_t s) {
+  if (!blocking) {
+    cudaMemsetAsync(p, 0, n, s);
+    return;
+  }
+  cudaMemset(p, 0, n);
+}
+
+void step(void *a, void *b, size_t n, cudaStream_t s, cudaGraph_t *g,
+          CopyMode chosen) {
+  cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);
+  copy(a, b, n, CopyMode::Async, s); // the asynchronous branch only: quiet
+  fill(a, n, false, s);               // quiet
+  copy(a, b, n, CopyMode::Sync, s);
+  // CHECK: :[[@LINE-1]]:3: error: call to 'copy' reaches 'cudaMemcpy'
+  copy(a, b, n, chosen, s);
+  // CHECK: :[[@LINE-1]]:3: error: call to 'copy' reaches 'cudaMemcpy'
+  cudaStreamEndCapture(s, g);
+}

@@ -1,0 +1,24 @@
+// Header-only libraries keep capture code in templates a header never
+// instantiates (cutlass, MatX, rocPRIM): such bodies are analysed as written;
+// an instantiated template is analysed through its instantiations only.
+// RUN: not %capture-lint --quiet %s -- %cuda-mock \
+// RUN:   | FileCheck %s --implicit-check-not="{{(warning|error|remark)}}:"
+#include <cuda_runtime.h>
+
+template <int N> struct GraphWrapper {
+  cudaGraph_t g;
+  void record(cudaStream_t s) {
+    cudaStreamBeginCapture(s, cudaStreamCaptureModeRelaxed);
+    cudaDeviceSynchronize();
+    // CHECK: :[[@LINE-1]]:5: error: 'cudaDeviceSynchronize' waits for all work on the device: in a relaxed-mode capture it fails
+    cudaStreamEndCapture(s, &g);
+  }
+};
+
+template <class T> void capture_with(cudaStream_t s, cudaGraph_t *g, T *p) {
+  cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);
+  cudaMalloc(&p, sizeof(T));
+  // CHECK: :[[@LINE-1]]:3: error: 'cudaMalloc' allocates device memory
+  cudaStreamEndCapture(s, g);
+}
+template void capture_with<float>(cudaStream_t, cudaGraph_t *, float *);
