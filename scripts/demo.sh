@@ -1,11 +1,20 @@
 #!/usr/bin/env bash
 # Sets up and builds capture-lint, configures the bundled CMake+nvcc example
 # (examples/decode_loop) to get its compile_commands.json, and runs
-# capture-lint on it. The example has genuine capture bugs, so findings are
-# the expected outcome.
+# capture-lint on it, after the PyTorch example (examples/torch_decode). Both
+# have genuine capture bugs, so findings are the expected outcome.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
+
+# PyTorch: a small captured decoder package with capture bugs (no GPU needed).
+pystatus=0
+build/tool/capture-lint/capture-lint examples/torch_decode || pystatus=$?
+if [ "$pystatus" -ne 1 ]; then
+  echo "demo: capture-lint on examples/torch_decode exited $pystatus (expected 1: findings)"
+  exit 1
+fi
+echo "demo: capture-lint found the Python example's capture bugs; now the CUDA example"
 
 cuda="${CUDA_HOME:-${CUDA_PATH:-/usr/local/cuda}}"
 nvcc="$(command -v nvcc || echo "$cuda/bin/nvcc")"

@@ -10,7 +10,8 @@ PACKAGES=(
   libclang-common-19-dev llvm-19-tools clang-tidy-19
   cmake ninja-build libgtest-dev libgmock-dev nlohmann-json3-dev
   libamdhip64-dev python3 python3-jsonschema pre-commit git
-  libgrpc++-dev libprotobuf-dev pkg-config
+  libgrpc++-dev libprotobuf-dev pkg-config libclang-rt-19-dev
+  libtree-sitter-dev
 )
 
 missing=()
@@ -18,6 +19,10 @@ for p in "${PACKAGES[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||
     missing+=("$p")
 done
+# npm fetches the Python grammar. Machines of this kind ship Node.js and npm
+# outside Debian's packages (whose npm conflicts with them): install Debian's
+# only where no npm is on PATH.
+command -v npm >/dev/null || missing+=(npm)
 if ((${#missing[@]})); then
   echo "setup: installing ${missing[*]}"
   SUDO=""
@@ -26,6 +31,9 @@ if ((${#missing[@]})); then
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends \
     "${missing[@]}" >/dev/null
 fi
+
+# The Python front end's grammar (npm's tree-sitter-python), into build/.
+scripts/fetch-python-grammar.sh build
 
 jobs=$(nproc)
 cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null

@@ -3,7 +3,9 @@
 # unit tests and the lit suites: per-check fixtures on mock headers, the real
 # CUDA/HIP headers of this machine, and end-to-end tests of every front door)
 # through ctest; then the same suite on an ASan+UBSan build of capture-lint
-# (build-asan/), unless CAPTURE_LINT_SKIP_SANITIZERS=1.
+# (build-asan/), unless CAPTURE_LINT_SKIP_SANITIZERS=1; then every libFuzzer
+# target for CAPTURE_LINT_FUZZ_SECONDS (default 25) seconds (scripts/fuzz.sh),
+# unless CAPTURE_LINT_SKIP_FUZZ=1.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
@@ -15,4 +17,9 @@ if [ "${CAPTURE_LINT_SKIP_SANITIZERS:-0}" != 1 ]; then
     -DCAPTURE_LINT_SANITIZE=ON >/dev/null
   ninja -C build-asan -j "$(nproc)" >/dev/null
   (cd build-asan && ASAN_OPTIONS=detect_leaks=0 ctest --output-on-failure -j "$(nproc)")
+fi
+
+if [ "${CAPTURE_LINT_SKIP_FUZZ:-0}" != 1 ]; then
+  echo "== fuzzing every reader of untrusted input"
+  scripts/fuzz.sh "${CAPTURE_LINT_FUZZ_SECONDS:-25}"
 fi
