@@ -88,10 +88,30 @@ bool stackBounds(uintptr_t &Low, uintptr_t &High) {
 
 } // namespace
 
+SignalStackKeeper::SignalStackKeeper() {
+  stack_t Start = {};
+  Known = sigaltstack(nullptr, &Start) == 0;
+  StartSp = Start.ss_sp;
+  StartSize = Start.ss_size;
+  StartDisabled = Start.ss_flags & SS_DISABLE;
+}
+
+SignalStackKeeper::~SignalStackKeeper() {
+  stack_t Now = {};
+  if (!Known || sigaltstack(nullptr, &Now) != 0 || Now.ss_sp == StartSp)
+    return;
+  stack_t Start = {};
+  Start.ss_sp = StartSp;
+  Start.ss_size = StartSize;
+  Start.ss_flags = StartDisabled ? SS_DISABLE : 0;
+  sigaltstack(&Start, nullptr);
+}
+
 StackRun runOnLargeStack(llvm::function_ref<void()> Work, unsigned StackBytes) {
   installFaultHandlers();
   StackRun Result = StackRun::Completed;
   llvm::thread Thread(std::optional<unsigned>(StackBytes), [&] {
+    SignalStackKeeper Keeper;
     AltStack Alt;
     uintptr_t Low = 0, High = 0;
     bool Known = stackBounds(Low, High);

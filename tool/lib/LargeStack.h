@@ -17,6 +17,8 @@
 
 #include "llvm/ADT/STLFunctionalExtras.h"
 
+#include <cstddef>
+
 namespace capture_lint {
 
 enum class StackRun {
@@ -25,6 +27,26 @@ enum class StackRun {
   StackExhausted,
   /// Any other crash (an internal error).
   Crashed,
+};
+
+/// Gives the constructing thread back, on destruction, the alternate signal
+/// stack it had on construction. LLVM installs a heap-allocated alternate
+/// stack on whichever thread first registers its signal handlers (a cache
+/// write's RemoveFileOnSignal on a worker, say); a sanitizer runtime unmaps a
+/// thread's alternate stack as the thread exits, and dies on heap memory.
+/// Every thread capture-lint starts holds one of these for its lifetime.
+class SignalStackKeeper {
+public:
+  SignalStackKeeper();
+  ~SignalStackKeeper();
+  SignalStackKeeper(const SignalStackKeeper &) = delete;
+  SignalStackKeeper &operator=(const SignalStackKeeper &) = delete;
+
+private:
+  void *StartSp = nullptr;
+  size_t StartSize = 0;
+  bool StartDisabled = true;
+  bool Known = false;
 };
 
 /// The stack each analysis thread gets.

@@ -378,8 +378,8 @@ Report runAnalysis(const RunConfig &Config) {
     }
     std::string Err = checkCompileDatabase(std::string(Path));
     if (!Err.empty()) {
-      R.Errors.push_back({{std::string(Path)},
-                          "cannot use the compile database: " + Err});
+      R.Errors.push_back(
+          {{std::string(Path)}, "cannot use the compile database: " + Err});
       return R;
     }
     Loaded = tooling::JSONCompilationDatabase::loadFromFile(
@@ -407,9 +407,10 @@ Report runAnalysis(const RunConfig &Config) {
     llvm::sys::fs::file_status St;
     if (std::error_code EC = llvm::sys::fs::status(File, St)) {
       R.Errors.push_back(
-          {{File}, EC == std::errc::too_many_symbolic_link_levels
-                       ? "cannot open: a symlink loop (" + EC.message() + ")"
-                       : "cannot open: " + EC.message()});
+          {{File},
+           EC == std::errc::too_many_symbolic_link_levels
+               ? "cannot open: a symlink loop (" + EC.message() + ")"
+               : "cannot open: " + EC.message()});
       continue;
     }
     if (St.type() != llvm::sys::fs::file_type::regular_file) {
@@ -512,7 +513,10 @@ Report runAnalysis(const RunConfig &Config) {
   } else {
     std::vector<std::thread> Threads;
     for (unsigned J = 0; J < Jobs; ++J)
-      Threads.emplace_back(Worker);
+      Threads.emplace_back([&] {
+        SignalStackKeeper Keeper;
+        Worker();
+      });
     for (std::thread &T : Threads)
       T.join();
   }
