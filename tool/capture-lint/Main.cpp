@@ -244,6 +244,19 @@ bool writeOutput(const std::string &Path, const std::string &Text) {
   return false;
 }
 
+/// A cache that cannot be written is an error (exit 2): once, with the
+/// first entry's reason, however many entries failed the same way.
+void reportCacheErrors(const std::vector<std::string> &Errors) {
+  if (Errors.empty())
+    return;
+  llvm::errs() << "capture-lint: error: cache: " << Errors.front();
+  if (Errors.size() > 1)
+    llvm::errs() << " (and " << Errors.size() - 1 << " more entr"
+                 << (Errors.size() == 2 ? "y" : "ies") << ")";
+  llvm::errs() << "; the findings above are complete, but nothing was "
+                  "cached\n";
+}
+
 } // namespace
 
 int main(int Argc, char **Argv) {
@@ -252,9 +265,8 @@ int main(int Argc, char **Argv) {
   if (O.Help)
     return writeOutput("", Usage) ? 0 : 2;
   if (O.Version)
-    return writeOutput("", std::string("capture-lint ") +
-                               CAPTURE_LINT_VERSION + " (LLVM " +
-                               CAPTURE_LINT_LLVM_VERSION + ")\n")
+    return writeOutput("", std::string("capture-lint ") + CAPTURE_LINT_VERSION +
+                               " (LLVM " + CAPTURE_LINT_LLVM_VERSION + ")\n")
                ? 0
                : 2;
 
@@ -264,8 +276,8 @@ int main(int Argc, char **Argv) {
            {"--write-baseline", O.WriteBaseline},
            {"--export-fixes", O.ExportFixes}},
           // --write-baseline may replace the baseline it no longer reads.
-          inputsOfRun(O.Run, {O.WriteBaseline.empty() ? O.Baseline : "",
-                              O.Confirm}))) {
+          inputsOfRun(
+              O.Run, {O.WriteBaseline.empty() ? O.Baseline : "", O.Confirm}))) {
     llvm::errs() << "capture-lint: error: " << llvm::toString(std::move(E))
                  << "\n";
     return 2;
@@ -385,6 +397,7 @@ int main(int Argc, char **Argv) {
 
   for (const std::string &W : R.Warnings)
     llvm::errs() << "capture-lint: warning: " << W << "\n";
+  reportCacheErrors(R.CacheErrors);
   if (!O.Quiet) {
     unsigned Remarks =
         R.Findings.size() + R.Missed.size() - R.failingFindings();
@@ -415,7 +428,7 @@ int main(int Argc, char **Argv) {
                    << " that kept files from being analysed";
     llvm::errs() << "\n";
   }
-  if (!Written || !R.Errors.empty())
+  if (!Written || !R.Errors.empty() || !R.CacheErrors.empty())
     return 2;
   return R.failingFindings() && !O.ReportOnly ? 1 : 0;
 }

@@ -2,8 +2,8 @@
 
 #include "Baseline.h"
 
+#include "capture_lint/BoundedRead.h"
 #include "llvm/Support/FileSystem.h"
-#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Regex.h"
 #include <nlohmann/json.hpp>
@@ -70,15 +70,15 @@ std::string baselineJson(const Report &R, const std::string &Path) {
 }
 
 llvm::Expected<unsigned> applyBaseline(Report &R, const std::string &Path) {
-  auto Buf = llvm::MemoryBuffer::getFile(Path);
-  if (!Buf)
-    return llvm::createStringError(Buf.getError(), "baseline '%s': %s",
-                                   Path.c_str(),
-                                   Buf.getError().message().c_str());
+  constexpr uint64_t MaxBaselineBytes = 256u << 20;
+  auto Text = readRegularFile(Path, MaxBaselineBytes);
+  if (!Text)
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   "baseline %s",
+                                   llvm::toString(Text.takeError()).c_str());
   std::map<Key, unsigned> Counts;
   try {
-    json Doc =
-        json::parse((*Buf)->getBuffer().begin(), (*Buf)->getBuffer().end());
+    json Doc = json::parse(*Text);
     if (!Doc.is_object() || !Doc.contains("capture-lint-baseline") ||
         !Doc.contains("findings") || !Doc["findings"].is_array())
       return llvm::createStringError(

@@ -2,7 +2,7 @@
 //===//
 
 #include "CompileDatabaseCheck.h"
-#include "BoundedRead.h"
+#include "capture_lint/BoundedRead.h"
 #include "JsonShape.h"
 
 #include "llvm/Support/FileSystem.h"

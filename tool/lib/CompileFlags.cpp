@@ -1,7 +1,7 @@
 //===- CompileFlags.cpp - Compile commands clang can parse ----------------===//
 
 #include "CompileFlags.h"
-#include "BoundedRead.h"
+#include "capture_lint/BoundedRead.h"
 
 #include "clang/Driver/Driver.h"
 #include "clang/Driver/Options.h"

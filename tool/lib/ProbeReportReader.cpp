@@ -1,7 +1,7 @@
 //===- ProbeReportReader.cpp - Reading a probe report for --confirm -------===//
 
 #include "ProbeReportReader.h"
-#include "BoundedRead.h"
+#include "capture_lint/BoundedRead.h"
 #include "JsonShape.h"
 
 namespace capture_lint {

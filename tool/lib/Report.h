@@ -75,6 +75,9 @@ struct Report {
   std::vector<ReportFinding> Findings;
   std::vector<ReportError> Errors;
   std::vector<std::string> Warnings;
+  /// The cache could not be written (a full disk, a read-only directory):
+  /// the findings stand, but the run exits 2 so the broken cache is seen.
+  std::vector<std::string> CacheErrors;
   unsigned FilesAnalyzed = 0;
   unsigned FilesFromCache = 0; // of FilesAnalyzed, taken from the cache
   /// Filled by --confirm.

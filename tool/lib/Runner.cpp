@@ -503,7 +503,7 @@ Report runAnalysis(const RunConfig &Config) {
       if (Cache)
         if (llvm::Error E = Cache->store(Key, Units[I])) {
           std::lock_guard<std::mutex> Lock(WarningsMutex);
-          R.Warnings.push_back("cache: " + llvm::toString(std::move(E)));
+          R.CacheErrors.push_back(llvm::toString(std::move(E)));
         }
     }
   };

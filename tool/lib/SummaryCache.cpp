@@ -1,7 +1,7 @@
 //===- SummaryCache.cpp - Per-TU results on disk --------------------------===//
 
 #include "SummaryCache.h"
-#include "BoundedRead.h"
+#include "capture_lint/BoundedRead.h"
 #include "SafeWrite.h"
 
 #include "llvm/Support/FileSystem.h"

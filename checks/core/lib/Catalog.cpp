@@ -7,8 +7,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "capture_lint/Catalog.h"
+#include "capture_lint/BoundedRead.h"
 
-#include "llvm/Support/MemoryBuffer.h"
 #include <nlohmann/json.hpp>
 
 using nlohmann::json;
@@ -296,7 +296,7 @@ std::unique_ptr<ApiEntry> readApi(EntryReader &R) {
 } // namespace
 
 bool isValidPythonCondition(llvm::StringRef C, std::string &Why) {
-  static const char *Kinds[] = {"tensor",     "cpu-tensor",  "host-data",
+  static const char *Kinds[] = {"tensor",      "cpu-tensor", "host-data",
                                 "cuda-device", "cpu-device", "stream",
                                 "event"};
   auto IsKind = [&](llvm::StringRef K) {
@@ -502,12 +502,14 @@ llvm::Error Catalog::addDocument(llvm::StringRef Text, llvm::StringRef Origin) {
 }
 
 llvm::Error Catalog::addFile(llvm::StringRef Path) {
-  auto Buf = llvm::MemoryBuffer::getFile(Path, /*IsText=*/true);
-  if (!Buf)
-    return llvm::createStringError(
-        Buf.getError(), "catalog '%s': cannot read: %s", Path.str().c_str(),
-        Buf.getError().message().c_str());
-  return addDocument((*Buf)->getBuffer(), Path);
+  // A catalog may be named in a shared .clang-tidy or config: never block on
+  // a FIFO or read a device until memory runs out.
+  constexpr uint64_t MaxCatalogBytes = 64u << 20;
+  auto Text = readRegularFile(Path.str(), MaxCatalogBytes);
+  if (!Text)
+    return llvm::createStringError(llvm::inconvertibleErrorCode(), "catalog %s",
+                                   llvm::toString(Text.takeError()).c_str());
+  return addDocument(*Text, Path);
 }
 
 void Catalog::addBuiltin() {

@@ -1,6 +1,6 @@
 //===- BoundedRead.cpp - Reading an untrusted file safely -----------------===//
 
-#include "BoundedRead.h"
+#include "capture_lint/BoundedRead.h"
 
 #include <cerrno>
 #include <cstring>

@@ -1,15 +1,16 @@
 //===- BoundedRead.h - Reading an untrusted file safely ---------*- C++ -*-===//
 //
-// Cache entries and probe reports come from disk that anyone (another run,
-// another machine, an attacker, a mistake) may have written. A FIFO there
-// would block a plain read forever and a link to /dev/zero would read until
-// memory runs out, so these files are opened without blocking, must be
-// regular files and may not exceed a size limit.
+// Catalogs, project configs, baselines, cache entries and probe reports come
+// from disk that anyone (another run, another machine, an attacker, a
+// mistake) may have written. A FIFO there would block a plain read forever and
+// a link to /dev/zero would read until memory runs out, so these files are
+// opened without blocking, must be regular files and may not exceed a size
+// limit.
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef CAPTURE_LINT_TOOL_BOUNDEDREAD_H
-#define CAPTURE_LINT_TOOL_BOUNDEDREAD_H
+#ifndef CAPTURE_LINT_BOUNDEDREAD_H
+#define CAPTURE_LINT_BOUNDEDREAD_H
 
 #include "llvm/Support/Error.h"
 
@@ -26,4 +27,4 @@ llvm::Expected<std::string> readRegularFile(const std::string &Path,
 
 } // namespace capture_lint
 
-#endif // CAPTURE_LINT_TOOL_BOUNDEDREAD_H
+#endif // CAPTURE_LINT_BOUNDEDREAD_H
