@@ -275,6 +275,12 @@ def evaluate_repo(cfg, repo, args, verdicts, totals):
             row["findings"] += 1
             key = finding_key(repo["name"], root, f)
             v = verdicts.get(key)
+            if args.list:
+                verdict = "?" if v is None else {True: "true", False: "false"}.get(
+                    v["verdict"], "unclear")
+                cause = "" if v is None else v.get("cause", "")
+                print("LIST %-7s %-3s %s  %s" % (verdict, cause, key,
+                                                f["message"][:120]))
             if v is None:
                 row["unclassified"] += 1
                 unclassified.append((key, f["message"][:160]))
@@ -332,6 +338,8 @@ def main():
         "REALWORLD_SRC", "/work/realworld-src"),
         help="where the exports go (outside this repository)")
     ap.add_argument("--json", help="also write the results to this file")
+    ap.add_argument("--list", action="store_true",
+                    help="print every finding with its verdict and cause")
     args = ap.parse_args()
     if not os.access(args.binary, os.X_OK):
         fail("'%s' is not an executable capture-lint" % args.binary)

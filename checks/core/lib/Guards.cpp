@@ -2,6 +2,7 @@
 
 #include "capture_lint/Guards.h"
 #include "capture_lint/AstUtil.h"
+#include "capture_lint/StaticState.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/RecursiveASTVisitor.h"
@@ -54,7 +55,8 @@ private:
 } // namespace
 
 namespace {
-/// Bool variables initialised or assigned from a guard condition.
+/// Bool variables initialised or assigned from a guard condition, and
+/// pointers from a capture lookup (`CaptureInfo *c = get_capture_info(s);`).
 class BoolVarCollector : public RecursiveASTVisitor<BoolVarCollector> {
 public:
   BoolVarCollector(const GuardRecognizer &G,
@@ -63,12 +65,12 @@ public:
       : G(G), Out(Out), Streams(Streams) {}
 
   bool VisitVarDecl(VarDecl *VD) {
-    if (VD->getType()->isBooleanType() && VD->getInit())
+    if (holdsAnswer(VD->getType()) && VD->getInit())
       record(VD, VD->getInit());
     return true;
   }
   bool VisitBinaryOperator(BinaryOperator *B) {
-    if (B->getOpcode() == BO_Assign && B->getType()->isBooleanType())
+    if (B->getOpcode() == BO_Assign && holdsAnswer(B->getType()))
       if (const ValueDecl *V = baseDeclOf(B->getLHS()))
         if (namesDecl(B->getLHS()->IgnoreParenImpCasts(), V))
           record(V, B->getRHS());
@@ -77,6 +79,10 @@ public:
   bool TraverseLambdaExpr(LambdaExpr *) { return true; }
 
 private:
+  /// A bool, or a pointer from a capture lookup (CapturePredicates.h).
+  static bool holdsAnswer(QualType T) {
+    return T->isBooleanType() || T->isPointerType();
+  }
   void record(const ValueDecl *V, const Expr *Init) {
     if (auto When = G.notCapturingWhen(Init)) {
       Out[V] = *When;
@@ -243,6 +249,10 @@ std::optional<bool> GuardRecognizer::notCapturingWhen(const Expr *Cond) const {
             Roles ? Roles->roleOf(Call->getDirectCallee()) : nullptr)
       if (R->TrueWhenCapturing)
         return !*R->TrueWhenCapturing;
+  // `registry.empty()`: no registered capture is active.
+  if (const clang::VarDecl *Registry = containerOfEmptyTest(Cond))
+    if (Roles && Roles->isCaptureRegistry(Registry))
+      return true;
   if (isa<DeclRefExpr, MemberExpr>(Cond)) {
     const ValueDecl *V = baseDeclOf(Cond);
     auto It = V && namesDecl(Cond, V) ? BoolVars.find(V) : BoolVars.end();

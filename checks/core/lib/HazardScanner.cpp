@@ -287,6 +287,11 @@ static ParamBindings constantArguments(const CallExpr *Call,
         if (DRE->getDecl() == Param)
           Out.push_back({P, Value});
   }
+  // A lambda's body names the enclosing function's parameters themselves
+  // (`if (debug_synchronous)` in a local lambda): their bindings hold there.
+  if (const auto *M = dyn_cast<CXXMethodDecl>(Def);
+      M && M->getParent()->isLambda() && CallerBound)
+    Out.insert(Out.end(), CallerBound->begin(), CallerBound->end());
   return Out;
 }
 
@@ -508,7 +513,13 @@ void HazardScanner::scanStatements(
   if (!RF.valid())
     return;
   const Stmt *Body = Fn->getBody();
-  ShapeTaint Taint(Body, Ctx, Cat, Opts);
+  // A copy under a "not capturing" guard reads nothing back under capture.
+  llvm::DenseSet<const Stmt *> GuardedCalls;
+  RF.forEachStatement([&](const Stmt *S, const FlowState &St, bool Term) {
+    if (!Term && isa<CallExpr>(S) && St.Reached && St.Guarded)
+      GuardedCalls.insert(S);
+  });
+  ShapeTaint Taint(Body, Ctx, Cat, Opts, 0, &GuardedCalls);
   auto Configs = kernelConfigCalls(Body);
   Scope Sc{Fn, Taint, Configs, Depth, Bound};
   RF.forEachStatement(

@@ -4,6 +4,7 @@
 #include "ExpectedFailure.h"
 #include "capture_lint/ApiMatch.h"
 #include "capture_lint/AstUtil.h"
+#include "capture_lint/StaticState.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/ParentMap.h"
@@ -150,6 +151,7 @@ RegionFinder::RegionFinder(const Decl *D, const Stmt *Body, ASTContext &Ctx,
       Guards(Cat, Ctx, Roles) {
   if (!Body)
     return;
+  FnBody = Body;
   CFG::BuildOptions Opts;
   Opts.setAllAlwaysAdd();
   Opts.AddImplicitDtors = true; // a RAII guard's destructor can end a region
@@ -535,6 +537,10 @@ void RegionFinder::refineEdge(const CFGBlock &B, unsigned SuccIndex,
   }
   if (auto NotCapturingWhenTrue = Guards.notCapturingWhen(Cond))
     if ((SuccIndex == 0) == *NotCapturingWhenTrue && guardApplies(Cond, State))
+      State.Guarded = true;
+  // A static cache's miss branch runs once, on the first use (warm-up).
+  if (auto FirstUseWhenTrue = firstUseWhen(Cond, FnBody))
+    if ((SuccIndex == 0) == *FirstUseWhenTrue)
       State.Guarded = true;
   if (State.Active.none())
     return;

@@ -11,15 +11,18 @@
 //===----------------------------------------------------------------------===//
 
 #include "RoleAnalyzer.h"
+#include "CapturePredicates.h"
 
 #include "capture_lint/Analysis.h"
 #include "capture_lint/AstUtil.h"
 #include "capture_lint/Guards.h"
+#include "capture_lint/StaticState.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Attr.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
+#include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
 
 using namespace clang;
@@ -218,29 +221,8 @@ void RoleAnalyzer::roleFromBody(const FunctionDecl *Def, FunctionRole &Role) {
       Role.Wraps.push_back(std::move(Outer));
     }
   });
-  // Capture predicates: every return is a guard condition, all one way.
-  if (Def->getReturnType()->isBooleanType()) {
-    GuardRecognizer G(Cat, Ctx, this);
-    G.scan(Body);
-    std::optional<bool> Sense;
-    bool Consistent = true;
-    llvm::SmallVector<const Stmt *, 32> Work = {Body};
-    while (!Work.empty() && Consistent) {
-      const Stmt *S = Work.pop_back_val();
-      if (!S || isa<LambdaExpr>(S))
-        continue;
-      if (const auto *Ret = dyn_cast<ReturnStmt>(S)) {
-        auto When = G.notCapturingWhen(Ret->getRetValue());
-        if (!When || (Sense && *Sense != *When))
-          Consistent = false;
-        Sense = When;
-      }
-      for (const Stmt *C : S->children())
-        Work.push_back(C);
-    }
-    if (Consistent && Sense)
-      Role.TrueWhenCapturing = !*Sense;
-  }
+  // Capture predicates and lookups (CapturePredicates.h).
+  Role.TrueWhenCapturing = capturePredicateSense(Def, Cat, Ctx, this);
 }
 
 FunctionRole RoleAnalyzer::computeRole(const FunctionDecl *FD) {
@@ -325,6 +307,54 @@ const FunctionRole *RoleAnalyzer::roleOf(const FunctionDecl *FD) {
   if (Role.any())
     Slot = std::make_unique<FunctionRole>(std::move(Role));
   return Slot.get();
+}
+
+namespace {
+/// Collects, for each static container, the user functions (outside system
+/// headers) that insert into it.
+class InserterIndex : public RecursiveASTVisitor<InserterIndex> {
+public:
+  using Map = llvm::DenseMap<const VarDecl *, std::vector<const FunctionDecl *>>;
+  InserterIndex(const SourceManager &SM, Map &Out) : SM(SM), Out(Out) {}
+
+  bool TraverseDecl(Decl *D) {
+    if (D && !isa<TranslationUnitDecl>(D) &&
+        SM.isInSystemHeader(D->getLocation()))
+      return true;
+    return RecursiveASTVisitor::TraverseDecl(D);
+  }
+  bool VisitFunctionDecl(FunctionDecl *FD) {
+    if (FD->doesThisDeclarationHaveABody())
+      for (const VarDecl *V : insertedStatics(FD->getBody()))
+        Out[V].push_back(FD);
+    return true;
+  }
+
+private:
+  const SourceManager &SM;
+  Map &Out;
+};
+} // namespace
+
+bool RoleAnalyzer::isCaptureRegistry(const VarDecl *V) {
+  if (!V)
+    return false;
+  V = V->getCanonicalDecl();
+  if (auto It = Registries.find(V); It != Registries.end())
+    return It->second;
+  Registries[V] = false; // asked again while answering: not (yet) known
+  if (!Inserters) {
+    Inserters.emplace();
+    InserterIndex(Ctx.getSourceManager(), *Inserters)
+        .TraverseDecl(Ctx.getTranslationUnitDecl());
+  }
+  bool Result = false;
+  if (auto It = Inserters->find(V); It != Inserters->end())
+    for (const FunctionDecl *FD : It->second)
+      if (const FunctionRole *R = roleOf(FD); R && R->Opens)
+        Result = true;
+  Registries[V] = Result;
+  return Result;
 }
 
 } // namespace capture_lint

@@ -17,11 +17,14 @@
 #include "llvm/ADT/SmallPtrSet.h"
 
 #include <memory>
+#include <optional>
+#include <vector>
 #include <set>
 #include <string>
 
 namespace clang {
 class ASTContext;
+class VarDecl;
 } // namespace clang
 
 namespace capture_lint {
@@ -32,6 +35,7 @@ public:
       : Ctx(Ctx), Cat(Cat) {}
 
   const FunctionRole *roleOf(const clang::FunctionDecl *FD) override;
+  bool isCaptureRegistry(const clang::VarDecl *V) override;
 
   /// Cheap and conservative: false when nothing \p FD reaches could begin,
   /// end or guard a capture, so it can have no role from its body.
@@ -55,6 +59,12 @@ private:
   llvm::SmallPtrSet<const clang::FunctionDecl *, 8> RolesInProgress;
   llvm::DenseMap<const clang::FunctionDecl *, bool> MayHaveRole;
   std::set<std::string> ClosedGroups;
+  /// Static containers and the user functions that insert into them, built
+  /// on the first registry question; then the answers.
+  std::optional<llvm::DenseMap<const clang::VarDecl *,
+                               std::vector<const clang::FunctionDecl *>>>
+      Inserters;
+  llvm::DenseMap<const clang::VarDecl *, bool> Registries;
 };
 
 } // namespace capture_lint

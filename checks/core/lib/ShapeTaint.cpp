@@ -24,8 +24,9 @@ public:
     const Expr *Value;
     SourceLocation Loc;
   };
-  WriteCollector(const ASTContext &Ctx, const Catalog &Cat)
-      : Ctx(Ctx), Cat(Cat) {}
+  WriteCollector(const ASTContext &Ctx, const Catalog &Cat,
+                 const llvm::DenseSet<const Stmt *> *GuardedCalls)
+      : Ctx(Ctx), Cat(Cat), GuardedCalls(GuardedCalls) {}
 
   bool VisitVarDecl(VarDecl *V) {
     if (V->hasLocalStorage() && V->getInit())
@@ -43,6 +44,8 @@ public:
     return true;
   }
   bool VisitCallExpr(CallExpr *Call) {
+    if (GuardedCalls && GuardedCalls->count(Call))
+      return true;
     if (const ApiEntry *E = matchApi(Call, Cat))
       if (const ValueDecl *V = deviceToHostDestination(Call, *E, Ctx))
         CopyDestinations.try_emplace(V, Call->getBeginLoc());
@@ -62,6 +65,7 @@ private:
   }
   const ASTContext &Ctx;
   const Catalog &Cat;
+  const llvm::DenseSet<const Stmt *> *GuardedCalls;
 };
 } // namespace
 
@@ -74,11 +78,12 @@ static bool returnsStatusCode(const CallExpr *Call) {
 
 ShapeTaint::ShapeTaint(const Stmt *Body, const ASTContext &Ctx,
                        const Catalog &Cat, const AnalysisOptions &Opts,
-                       unsigned Depth)
+                       unsigned Depth,
+                       const llvm::DenseSet<const Stmt *> *GuardedCalls)
     : Ctx(Ctx), Cat(Cat), Opts(Opts), Depth(Depth) {
   if (!Body)
     return;
-  WriteCollector C(Ctx, Cat);
+  WriteCollector C(Ctx, Cat, GuardedCalls);
   C.TraverseStmt(const_cast<Stmt *>(Body));
   DeviceCopyDestinations = std::move(C.CopyDestinations);
   // Propagate through variables until nothing changes; each round taints at

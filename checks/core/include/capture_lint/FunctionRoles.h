@@ -35,6 +35,7 @@
 
 namespace clang {
 class FunctionDecl;
+class VarDecl;
 } // namespace clang
 
 namespace capture_lint {
@@ -88,6 +89,13 @@ public:
   virtual ~RoleOracle() = default;
   /// Null when the function has no role (or its role is being computed).
   virtual const FunctionRole *roleOf(const clang::FunctionDecl *FD) = 0;
+  /// Whether \p V is a capture registry: a static container that a capture
+  /// opener fills after its begin, so it is not empty while that capture is
+  /// active (StaticState.h).
+  virtual bool isCaptureRegistry(const clang::VarDecl *V) {
+    (void)V;
+    return false;
+  }
 };
 
 /// The annotation strings capture_lint/annotations.h expands to.

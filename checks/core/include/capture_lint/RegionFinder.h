@@ -229,6 +229,7 @@ private:
   ParamBindings Bindings;
   RoleOracle *Roles;
   std::unique_ptr<clang::CFG> Cfg;
+  const clang::Stmt *FnBody = nullptr;
   GuardRecognizer Guards;
   /// Ends (and closer calls) by location, for the loop-exit rule.
   struct EndSite {

@@ -15,6 +15,8 @@
 
 #include "capture_lint/Analysis.h"
 
+#include "llvm/ADT/DenseSet.h"
+
 namespace capture_lint {
 
 class ShapeTaint {
@@ -28,10 +30,13 @@ public:
   };
 
   /// \p Depth: how many helper calls deep this body is (a helper's return
-  /// value is looked into up to a few calls down).
+  /// value is looked into up to a few calls down). \p GuardedCalls, when
+  /// given, holds the calls under a "not capturing" guard: a device-to-host
+  /// copy there reads nothing back under capture.
   ShapeTaint(const clang::Stmt *Body, const clang::ASTContext &Ctx,
              const Catalog &Cat, const AnalysisOptions &Opts,
-             unsigned Depth = 0);
+             unsigned Depth = 0,
+             const llvm::DenseSet<const clang::Stmt *> *GuardedCalls = nullptr);
 
   /// What \p E depends on, or nullopt when it depends on neither.
   std::optional<Source> dependency(const clang::Expr *E) const;

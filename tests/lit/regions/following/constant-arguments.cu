@@ -33,3 +33,27 @@ void step(void *a, void *b, size_t n, cudaStream_t s, cudaGraph_t *g,
   // CHECK: :[[@LINE-1]]:3: error: call to 'copy' reaches 'cudaMemcpy'
   cudaStreamEndCapture(s, g);
 }
+
+// rocPRIM's shape: the debug switch is read inside a local lambda, which
+// names the enclosing function's parameter itself.
+void sort_impl(void *p, size_t n, cudaStream_t s, bool debug_synchronous) {
+  auto step = [&](int pass) {
+    cudaMemsetAsync(p, pass, n, s);
+    if (debug_synchronous)
+      cudaStreamSynchronize(s);
+  };
+  step(0);
+  step(1);
+}
+
+void sort(void *p, size_t n, cudaStream_t s, bool debug) {
+  sort_impl(p, n, s, debug);
+}
+
+void sort_step(void *p, size_t n, cudaStream_t s, cudaGraph_t *g, bool debug) {
+  cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);
+  sort(p, n, s, false); // quiet
+  sort(p, n, s, debug);
+  // CHECK: :[[@LINE-1]]:3: error: call to 'sort' reaches 'cudaStreamSynchronize'
+  cudaStreamEndCapture(s, g);
+}
