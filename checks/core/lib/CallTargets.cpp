@@ -160,14 +160,20 @@ void CallTargets::buildIndex() {
 
 void CallTargets::targetsOfValue(const ValueDecl *V,
                                  std::vector<const FunctionDecl *> &Out) {
-  auto It = Assigned.find(V);
-  if (It == Assigned.end())
-    return;
   auto Add = [&](const Expr *E) {
     if (const FunctionDecl *F = callableOf(E))
       if (std::find(Out.begin(), Out.end(), F) == Out.end())
         Out.push_back(F);
   };
+  auto It = Assigned.find(V);
+  if (It == Assigned.end()) {
+    // A global the index did not list: an explicit specialization of a
+    // variable template (`template <> auto solve<float> = ssolve;`).
+    const auto *VD = dyn_cast<VarDecl>(V);
+    if (const Expr *Init = VD ? VD->getAnyInitializer() : nullptr)
+      Add(Init);
+    return;
+  }
   for (const Expr *E : It->second) {
     if (const auto *List = dyn_cast<InitListExpr>(E->IgnoreParenImpCasts())) {
       for (const Expr *Init : List->inits())

@@ -152,7 +152,8 @@ void HazardScanner::scanCall(const CallExpr *Call, const Scope &Sc,
   // Virtual calls, function pointers, callables held in members: follow
   // every target the TU shows.
   for (const FunctionDecl *Target : Targets.indirectTargets(Call))
-    descend(Target, callLoc(Call), Sc, Out, Call);
+    if (!recordExternal(Target, Call, Sc, Out))
+      descend(Target, callLoc(Call), Sc, Out, Call);
   const FunctionDecl *Callee = Call->getDirectCallee();
   if (!Callee)
     return;
@@ -231,22 +232,9 @@ void HazardScanner::scanCall(const CallExpr *Call, const Scope &Sc,
     }
     return; // the catalog describes it: do not look inside
   }
-  const FunctionDecl *Def = nullptr;
-  if (Opts.RecordExternalCalls && !Callee->hasBody(Def) &&
-      !Ctx.getSourceManager().isInSystemHeader(
-          Ctx.getSourceManager().getExpansionLoc(Callee->getLocation()))) {
-    llvm::SmallString<128> Usr;
-    if (!index::generateUSRForDecl(Callee->getCanonicalDecl(), Usr)) {
-      RawHazard H;
-      H.Kind = RawHazard::External;
-      H.Api = displayName(Callee);
-      H.Detail = std::string(Usr);
-      H.Origin = displayName(Sc.Fn);
-      H.Loc = callLoc(Call);
-      Out.push_back(std::move(H));
-    }
+  if (recordExternal(Callee, Call, Sc, Out))
     return;
-  }
+  const FunctionDecl *Def = nullptr;
   if (!Callee->hasBody(Def) || !Def ||
       Ctx.getSourceManager().isInSystemHeader(Def->getLocation())) {
     // A library algorithm runs the lambdas and functors passed to it.
@@ -293,6 +281,28 @@ static ParamBindings constantArguments(const CallExpr *Call,
       M && M->getParent()->isLambda() && CallerBound)
     Out.insert(Out.end(), CallerBound->begin(), CallerBound->end());
   return Out;
+}
+
+bool HazardScanner::recordExternal(const FunctionDecl *Callee,
+                                   const CallExpr *Call, const Scope &Sc,
+                                   std::vector<RawHazard> &Out) {
+  const FunctionDecl *Def = nullptr;
+  const SourceManager &SM = Ctx.getSourceManager();
+  if (!Opts.RecordExternalCalls || Callee->hasBody(Def) ||
+      SM.isInSystemHeader(SM.getExpansionLoc(Callee->getLocation())))
+    return false;
+  // A function another file defines: the whole-program phase follows it.
+  llvm::SmallString<128> Usr;
+  if (!index::generateUSRForDecl(Callee->getCanonicalDecl(), Usr)) {
+    RawHazard H;
+    H.Kind = RawHazard::External;
+    H.Api = displayName(Callee);
+    H.Detail = std::string(Usr);
+    H.Origin = displayName(Sc.Fn);
+    H.Loc = callLoc(Call);
+    Out.push_back(std::move(H));
+  }
+  return true;
 }
 
 void HazardScanner::scanStatusQuery(const CallExpr *Call,

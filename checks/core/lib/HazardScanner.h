@@ -74,6 +74,12 @@ private:
                   std::vector<RawHazard> &Out);
   void scanCall(const clang::CallExpr *Call, const Scope &Sc,
                 std::vector<RawHazard> &Out);
+  /// For a call (direct, or through a pointer) to \p Callee, a user function
+  /// no analysed body defines: records an External hazard for the
+  /// whole-program phase and returns true.
+  bool recordExternal(const clang::FunctionDecl *Callee,
+                      const clang::CallExpr *Call, const Scope &Sc,
+                      std::vector<RawHazard> &Out);
   /// A capture-status query (cudaStreamIsCapturing) of the legacy stream.
   void scanStatusQuery(const clang::CallExpr *Call,
                        std::vector<RawHazard> &Out);
