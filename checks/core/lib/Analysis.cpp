@@ -147,7 +147,7 @@ void CaptureAnalyzer::Impl::analyzeRegions(const FunctionDecl *Def) {
     // An opener whose region this function closes is used as intended.
     if (const auto *Call = dyn_cast_or_null<CallExpr>(R.BeginStmt);
         Call && !R.Begin)
-      if (const FunctionDecl *Callee = Call->getDirectCallee())
+      if (const FunctionDecl *Callee = directCallee(Call))
         PairedOpeners.insert(Callee->getCanonicalDecl());
   }
 }
@@ -174,7 +174,7 @@ void CaptureAnalyzer::Impl::analyzeWrapperCalls(const FunctionDecl *Def) {
     const auto *Call = dyn_cast<CallExpr>(S);
     if (!Call)
       continue;
-    const FunctionDecl *Wrapper = Call->getDirectCallee();
+    const FunctionDecl *Wrapper = directCallee(Call);
     const FunctionRole *Role = Roles.roleOf(Wrapper);
     if (!Role || Role->Wraps.empty())
       continue;
@@ -302,7 +302,7 @@ void CaptureAnalyzer::Impl::reportUnended(const Unended &U) {
   F.Check = CheckKind::UnendedRegion;
   F.Level = Severity::Warning;
   F.Loc = fileLoc(R.Begin->getBeginLoc(), Ctx.getSourceManager());
-  F.Api = catalogName(R.Begin->getDirectCallee());
+  F.Api = catalogName(directCallee(R.Begin));
   std::string EndName;
   // Name the end call of the begin's own API family when there is one.
   for (const auto &Other : Cat.regions())

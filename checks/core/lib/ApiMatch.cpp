@@ -50,7 +50,7 @@ static bool typeNamesAny(const Expr *E, const std::vector<std::string> &Any) {
 const ApiEntry *matchApi(const CallExpr *Call, const Catalog &Cat) {
   if (!Call)
     return nullptr;
-  const FunctionDecl *FD = Call->getDirectCallee();
+  const FunctionDecl *FD = directCallee(Call);
   if (!FD)
     return nullptr;
   const ApiEntry *E = Cat.findApi(catalogName(FD));

@@ -13,9 +13,33 @@ using namespace clang;
 
 namespace capture_lint {
 
+const FunctionDecl *directCallee(const CallExpr *Call) {
+  if (!Call)
+    return nullptr;
+  if (const FunctionDecl *FD = Call->getDirectCallee())
+    return FD;
+  const auto *Name = dyn_cast_or_null<UnresolvedLookupExpr>(
+      Call->getCallee() ? Call->getCallee()->IgnoreParenImpCasts() : nullptr);
+  if (!Name)
+    return nullptr;
+  const FunctionDecl *First = nullptr;
+  unsigned Candidates = 0;
+  bool UserBody = false;
+  for (const NamedDecl *D : Name->decls()) {
+    const FunctionDecl *FD = D->getUnderlyingDecl()->getAsFunction();
+    if (!FD)
+      return nullptr;
+    const SourceManager &SM = FD->getASTContext().getSourceManager();
+    UserBody |= FD->hasBody() && !SM.isInSystemHeader(FD->getLocation());
+    First = First ? First : FD;
+    ++Candidates;
+  }
+  return Candidates == 1 || !UserBody ? First : nullptr;
+}
+
 const FunctionDecl *calleeOf(const Stmt *S) {
   if (const auto *Call = dyn_cast<CallExpr>(S))
-    return Call->getDirectCallee();
+    return directCallee(Call);
   if (const auto *Construct = dyn_cast<CXXConstructExpr>(S))
     return Construct->getConstructor();
   return nullptr;
@@ -318,7 +342,7 @@ const ParmVarDecl *parameterOf(const Expr *E) {
     if (U->getOpcode() == UO_Deref)
       E = U->getSubExpr()->IgnoreParenImpCasts();
   if (const auto *Fwd = dyn_cast<CallExpr>(E))
-    if (const FunctionDecl *FD = Fwd->getDirectCallee())
+    if (const FunctionDecl *FD = directCallee(Fwd))
       if (FD->isInStdNamespace() && FD->getIdentifier() &&
           (FD->getName() == "forward" || FD->getName() == "move") &&
           Fwd->getNumArgs() == 1)
@@ -341,7 +365,7 @@ const ParmVarDecl *invokedParam(const CallExpr *Call) {
       return ParamOf(M->getImplicitObjectArgument());
     return nullptr;
   }
-  if (const FunctionDecl *FD = Call->getDirectCallee())
+  if (const FunctionDecl *FD = directCallee(Call))
     if (FD->isInStdNamespace() && FD->getIdentifier() &&
         FD->getName() == "invoke" && Call->getNumArgs() > 0)
       return ParamOf(Call->getArg(0));

@@ -1,6 +1,7 @@
 //===- CallTargets.cpp - Which functions an indirect call may run ---------===//
 
 #include "CallTargets.h"
+#include "capture_lint/AstUtil.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/DeclCXX.h"
@@ -203,12 +204,12 @@ CallTargets::indirectTargets(const CallExpr *Call) {
   const Expr *Holder = nullptr;
   if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(Call)) {
     // A callable object's operator() in a library type (std::function).
-    const FunctionDecl *F = Op->getDirectCallee();
+    const FunctionDecl *F = directCallee(Op);
     if (Op->getOperator() != OO_Call || !F || inUserCode(F) ||
         Op->getNumArgs() == 0)
       return Out;
     Holder = Op->getArg(0);
-  } else if (!Call->getDirectCallee()) {
+  } else if (!directCallee(Call)) {
     Holder = Call->getCallee(); // a function pointer
   }
   const ValueDecl *V = holderOf(Holder);

@@ -72,7 +72,7 @@ static bool comparedWithFailure(const Stmt *E, const ParentMap &PM,
       return false;
     }
     if (const auto *Call = dyn_cast<CallExpr>(P))
-      return isComparisonHelper(Call->getDirectCallee()) &&
+      return isComparisonHelper(directCallee(Call)) &&
              hasFailureOperand(P, Child, Ctx);
     if (const auto *C = dyn_cast<CXXConstructExpr>(P)) {
       if (C->getNumArgs() == 1)

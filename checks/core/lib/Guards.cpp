@@ -31,7 +31,7 @@ public:
       : Cat(Cat), Out(Out), Streams(Streams) {}
 
   bool VisitCallExpr(CallExpr *Call) {
-    const GuardApi *G = Cat.findGuard(catalogName(Call->getDirectCallee()));
+    const GuardApi *G = Cat.findGuard(catalogName(directCallee(Call)));
     if (!G || G->StatusArg < 0 ||
         static_cast<unsigned>(G->StatusArg) >= Call->getNumArgs())
       return true;
@@ -140,7 +140,7 @@ std::string GuardRecognizer::guardStream(const Expr *Cond) const {
         return It->second;
     }
     if (const auto *Call = dyn_cast<CallExpr>(unwrap(E))) {
-      const FunctionDecl *FD = Call->getDirectCallee();
+      const FunctionDecl *FD = directCallee(Call);
       if (Cat.findGuard(catalogName(FD)) ||
           (Roles && Roles->roleOf(FD) && Roles->roleOf(FD)->TrueWhenCapturing))
         return queriedStream(Call);
@@ -191,7 +191,7 @@ const GuardApi *GuardRecognizer::statusOperand(const Expr *E) const {
     return nullptr;
   }
   if (const auto *Call = dyn_cast_or_null<CallExpr>(E)) {
-    const GuardApi *G = Cat.findGuard(catalogName(Call->getDirectCallee()));
+    const GuardApi *G = Cat.findGuard(catalogName(directCallee(Call)));
     if (G && G->StatusArg < 0)
       return G;
   }
@@ -246,7 +246,7 @@ std::optional<bool> GuardRecognizer::notCapturingWhen(const Expr *Cond) const {
   Cond = Cond->IgnoreParenImpCasts();
   if (const auto *Call = dyn_cast<CallExpr>(Cond))
     if (const FunctionRole *R =
-            Roles ? Roles->roleOf(Call->getDirectCallee()) : nullptr)
+            Roles ? Roles->roleOf(directCallee(Call)) : nullptr)
       if (R->TrueWhenCapturing)
         return !*R->TrueWhenCapturing;
   // `registry.empty()`: no registered capture is active.

@@ -126,7 +126,7 @@ void HazardScanner::scanCall(const CallExpr *Call, const Scope &Sc,
       H.Kind = RawHazard::LegacyArg;
       H.Check = CheckKind::LegacyStream;
       H.Entry = E;
-      const FunctionDecl *Kernel = K->getDirectCallee();
+      const FunctionDecl *Kernel = directCallee(K);
       H.Api = Kernel ? "kernel launch '" + Kernel->getNameAsString() + "'"
                      : "kernel launch";
       H.Detail = *Spelling;
@@ -154,7 +154,7 @@ void HazardScanner::scanCall(const CallExpr *Call, const Scope &Sc,
   for (const FunctionDecl *Target : Targets.indirectTargets(Call))
     if (!recordExternal(Target, Call, Sc, Out))
       descend(Target, callLoc(Call), Sc, Out, Call);
-  const FunctionDecl *Callee = Call->getDirectCallee();
+  const FunctionDecl *Callee = directCallee(Call);
   if (!Callee)
     return;
   if (Cat.findGuard(catalogName(Callee))) {
@@ -307,7 +307,7 @@ bool HazardScanner::recordExternal(const FunctionDecl *Callee,
 
 void HazardScanner::scanStatusQuery(const CallExpr *Call,
                                     std::vector<RawHazard> &Out) {
-  const FunctionDecl *Callee = Call->getDirectCallee();
+  const FunctionDecl *Callee = directCallee(Call);
   for (unsigned I = 0; I < Call->getNumArgs() && I < Callee->getNumParams();
        ++I) {
     std::string Type = Callee->getParamDecl(I)->getType().getAsString();
@@ -340,7 +340,7 @@ bool HazardScanner::joinedInFunction(const Expr *Stream,
     if (!S)
       continue;
     if (const auto *Call = dyn_cast<CallExpr>(S))
-      if (const FunctionDecl *FD = Call->getDirectCallee();
+      if (const FunctionDecl *FD = directCallee(Call);
           FD && FD->getIdentifier() && FD->getName().contains("WaitEvent") &&
           Call->getNumArgs() > 0 && streamKey(Call->getArg(0)) == Key)
         return true;
@@ -496,7 +496,7 @@ bool HazardScanner::calledInUnit(const CallExpr *Call, const ArgCondition &C) {
       if (!S)
         continue;
       if (const auto *Other = dyn_cast<CallExpr>(S))
-        if (const FunctionDecl *FD = Other->getDirectCallee()) {
+        if (const FunctionDecl *FD = directCallee(Other)) {
           std::string Name = catalogName(FD);
           for (const std::string &N : C.AnyOf)
             if (N == Name && C.Index < Other->getNumArgs())

@@ -19,7 +19,7 @@ const RegionApi *RegionFinder::regionApiOf(const CallExpr *Call,
                                            const Catalog &Cat) {
   if (!Call)
     return nullptr;
-  return Cat.findRegionApi(catalogName(Call->getDirectCallee()));
+  return Cat.findRegionApi(catalogName(directCallee(Call)));
 }
 
 /// The expression naming the stream (or graph object) of a region call.
@@ -53,7 +53,7 @@ CaptureMode modeOfBegin(const CallExpr *Begin, const RegionApi &Api,
 }
 
 static bool isThreadModeExchange(const CallExpr *Call) {
-  const FunctionDecl *FD = Call->getDirectCallee();
+  const FunctionDecl *FD = directCallee(Call);
   if (!FD || !FD->getIdentifier())
     return false;
   StringRef N = FD->getName();
@@ -183,7 +183,7 @@ void RegionFinder::addRoleRegion(const Stmt *S, const OpenedCapture &Opened,
     R.BeginLoc = M->getExprLoc();
   std::string Callee = "the constructor";
   if (const auto *Call = dyn_cast<CallExpr>(S))
-    Callee = "'" + catalogName(Call->getDirectCallee()) + "'";
+    Callee = "'" + catalogName(directCallee(Call)) + "'";
   else if (Guard)
     Callee = "the constructor of '" + Guard->getNameAsString() + "'";
   bool Graph = Opened.Api && Opened.Api->StreamArg < 0;
@@ -291,7 +291,7 @@ void RegionFinder::collectRegions(const Stmt *Body) {
         continue;
       }
       const FunctionRole *Role =
-          Roles ? Roles->roleOf(Call->getDirectCallee()) : nullptr;
+          Roles ? Roles->roleOf(directCallee(Call)) : nullptr;
       if (!Role)
         continue;
       if (Role->Opens)
@@ -361,7 +361,7 @@ void RegionFinder::close(FlowState &State, const RegionApi *Api,
 }
 
 void RegionFinder::transferCall(const CallExpr *Call, FlowState &State) const {
-  if (const GuardApi *G = Cat.findGuard(catalogName(Call->getDirectCallee())))
+  if (const GuardApi *G = Cat.findGuard(catalogName(directCallee(Call))))
     if (G->StatusArg >= 0 &&
         static_cast<unsigned>(G->StatusArg) < Call->getNumArgs())
       if (const ValueDecl *V = baseDeclOf(Call->getArg(G->StatusArg)))
@@ -394,7 +394,7 @@ void RegionFinder::transferCall(const CallExpr *Call, FlowState &State) const {
     return;
   }
   if (Roles) {
-    if (const FunctionRole *Role = Roles->roleOf(Call->getDirectCallee())) {
+    if (const FunctionRole *Role = Roles->roleOf(directCallee(Call))) {
       if (Role->Opens) {
         activate(Call, State);
         return;

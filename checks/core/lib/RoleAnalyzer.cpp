@@ -61,7 +61,7 @@ bool RoleAnalyzer::mayHaveRole(const FunctionDecl *FD) {
         continue;
       const FunctionDecl *Callee = nullptr;
       if (const auto *Call = dyn_cast<CallExpr>(S))
-        Callee = Call->getDirectCallee();
+        Callee = directCallee(Call);
       else if (const auto *C = dyn_cast<CXXConstructExpr>(S))
         Callee = C->getConstructor();
       if (Callee) {
@@ -138,7 +138,7 @@ static OpenedCapture openedCaptureOf(const CaptureRegion &R,
   // Begun by a call to an opener inside: chain through it.
   std::string Callee = "an opener";
   if (const auto *Call = dyn_cast_or_null<CallExpr>(R.BeginStmt))
-    Callee = catalogName(Call->getDirectCallee());
+    Callee = catalogName(directCallee(Call));
   else if (R.Guard)
     Callee = "the constructor of '" + R.Guard->getNameAsString() + "'";
   O.Chain.push_back(
@@ -196,7 +196,7 @@ void RoleAnalyzer::roleFromBody(const FunctionDecl *Def, FunctionRole &Role) {
     const auto *Call = dyn_cast<CallExpr>(S);
     if (Term || !Call || !St.Reached || St.Guarded)
       return;
-    const FunctionDecl *Inner = Call->getDirectCallee();
+    const FunctionDecl *Inner = directCallee(Call);
     const FunctionRole *InnerRole = Inner ? roleOf(Inner) : nullptr;
     if (!InnerRole)
       return;

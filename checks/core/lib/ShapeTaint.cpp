@@ -138,7 +138,7 @@ ShapeTaint::directSource(const Expr *E) const {
   if (const auto *Call = dyn_cast<CallExpr>(E)) {
     if (isShapeCall(Call))
       return Source{
-          "'" + catalogName(Call->getDirectCallee()) + "'", false, {}, ""};
+          "'" + catalogName(directCallee(Call)) + "'", false, {}, ""};
     if (returnsStatusCode(Call))
       return std::nullopt; // cudaError_t, ncclResult_t...: a host value
     if (const ApiEntry *Entry = matchApi(Call, Cat)) {
@@ -146,7 +146,7 @@ ShapeTaint::directSource(const Expr *E) const {
         return Source{"'" + Entry->Display + "'", false, {}, ""};
       if (Entry->Class == Hazard::HostRead)
         return Source{"'" + Entry->Display + "'", true, {}, ""};
-    } else if (auto S = returnSource(Call->getDirectCallee())) {
+    } else if (auto S = returnSource(directCallee(Call))) {
       return S;
     }
   }

@@ -21,6 +21,13 @@ class SourceManager;
 
 namespace capture_lint {
 
+/// The function a call names. In a template nobody instantiates, a call
+/// with dependent arguments keeps its callee as an unresolved name
+/// (`check(cudaStreamBeginCapture(s, mode_))` in a class template): then
+/// the one function the name finds, or, when it finds overloads of a
+/// library function (none defined in user code), the first of them.
+const clang::FunctionDecl *directCallee(const clang::CallExpr *Call);
+
 /// The function a call or construction invokes, if known statically.
 const clang::FunctionDecl *calleeOf(const clang::Stmt *S);
 
