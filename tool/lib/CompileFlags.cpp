@@ -15,6 +15,10 @@
 #include "llvm/Support/Program.h"
 #include "llvm/Support/StringSaver.h"
 
+#include <fstream>
+#include <map>
+#include <mutex>
+
 namespace capture_lint {
 
 std::string detectCudaPath() {
@@ -50,8 +54,57 @@ SourceLanguage languageOfFile(llvm::StringRef File) {
 /// Flags every command gets: clang's resource directory (the tool does not
 /// live next to clang), and for CUDA the compat headers and host-only
 /// parsing.
+/// CUDA_VERSION (12060 for 12.6) from the toolkit's cuda.h, memoized.
+static std::optional<int> toolkitVersionAt(const std::string &CudaPath) {
+  static std::mutex Lock; // commands are built on worker threads too
+  static std::map<std::string, std::optional<int>> Known;
+  std::lock_guard<std::mutex> Hold(Lock);
+  auto [It, New] = Known.try_emplace(CudaPath, std::nullopt);
+  if (!New)
+    return It->second;
+  std::string Header = CudaPath + "/include/cuda.h";
+  if (!llvm::sys::fs::is_regular_file(Header))
+    return std::nullopt;
+  std::ifstream In(Header);
+  std::string Line;
+  for (int N = 0; N < 4000 && std::getline(In, Line); ++N) {
+    llvm::StringRef L = llvm::StringRef(Line).trim();
+    if (!L.consume_front("#define CUDA_VERSION"))
+      continue;
+    int Version = 0;
+    if (!L.trim().getAsInteger(10, Version) && Version > 0)
+      It->second = Version;
+    break;
+  }
+  return It->second;
+}
+
+/// nvcc defines __CUDACC_VER_MAJOR__/MINOR/BUILD from its toolkit, and code
+/// gates features on them (`#if __CUDACC_VER_MAJOR__ >= 12`); clang does
+/// not. Defines them from the toolkit's cuda.h unless the flags do.
+static void addNvccVersion(std::vector<std::string> &Args,
+                           const std::vector<std::string> &UserFlags,
+                           const std::string &DefaultCudaPath) {
+  std::string CudaPath = DefaultCudaPath;
+  for (const std::string &F : UserFlags) {
+    llvm::StringRef Flag(F);
+    if (Flag == "-nocudainc" || Flag.contains("__CUDACC_VER_MAJOR__"))
+      return;
+    if (Flag.consume_front("--cuda-path="))
+      CudaPath = Flag.str();
+  }
+  auto Version = CudaPath.empty() ? std::nullopt : toolkitVersionAt(CudaPath);
+  if (!Version)
+    return;
+  Args.push_back("-D__CUDACC_VER_MAJOR__=" + std::to_string(*Version / 1000));
+  Args.push_back("-D__CUDACC_VER_MINOR__=" +
+                 std::to_string(*Version % 1000 / 10));
+  Args.push_back("-D__CUDACC_VER_BUILD__=0");
+}
+
 static void addEssentials(std::vector<std::string> &Args, SourceLanguage Lang,
-                          const ToolPaths &Paths, bool HasCudaPath) {
+                          const ToolPaths &Paths, bool HasCudaPath,
+                          const std::vector<std::string> &UserFlags) {
   if (!Paths.ResourceDir.empty())
     Args.push_back("-resource-dir=" + Paths.ResourceDir);
   if (Lang == SourceLanguage::Cuda) {
@@ -59,6 +112,7 @@ static void addEssentials(std::vector<std::string> &Args, SourceLanguage Lang,
     Args.push_back("-Wno-unknown-cuda-version");
     if (!HasCudaPath && !Paths.CudaPath.empty())
       Args.push_back("--cuda-path=" + Paths.CudaPath);
+    addNvccVersion(Args, UserFlags, Paths.CudaPath);
     if (!Paths.CompatDir.empty()) {
       // After the real include paths: only fills in headers CUDA 13 removed.
       Args.push_back("-idirafter");
@@ -99,7 +153,7 @@ std::optional<std::vector<std::string>> defaultCommand(llvm::StringRef File,
   case SourceLanguage::Unknown:
     return std::nullopt;
   }
-  addEssentials(Args, Lang, Paths, false);
+  addEssentials(Args, Lang, Paths, false, {});
   Args.push_back(File.str());
   return Args;
 }
@@ -120,7 +174,7 @@ std::vector<std::string> explicitCommand(const std::vector<std::string> &Flags,
     if (F.starts_with("--cuda-path") || F == "-nocudainc")
       HasCudaPath = true;
   }
-  addEssentials(Args, Lang, Paths, HasCudaPath);
+  addEssentials(Args, Lang, Paths, HasCudaPath, Flags);
   Args.push_back(File.str());
   return Args;
 }
@@ -464,7 +518,7 @@ TranslatedCommand translateCommand(const std::vector<std::string> &Command,
   dropUnknownFlags(Out, FromNvcc ? "nvcc" : llvm::sys::path::filename(Compiler),
                    Result.Warnings);
   std::vector<std::string> Extra;
-  addEssentials(Extra, Lang, Paths, HasCudaPath);
+  addEssentials(Extra, Lang, Paths, HasCudaPath, Out);
   // Before the input file, which stays where the database put it.
   Out.insert(Out.end(), Extra.begin(), Extra.end());
   return Result;
