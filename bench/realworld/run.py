@@ -190,6 +190,9 @@ def essential_flags(flags, binary):
         if not any(f.startswith("--cuda-path") or f == "-nocudainc"
                    for f in flags):
             extra.append("--cuda-path=/usr/local/cuda")
+        if not any("__CUDACC_VER_MAJOR__" in f or f == "-nocudainc"
+                   for f in flags):
+            extra += nvcc_version_macros()
         compat = os.path.join(os.path.dirname(os.path.realpath(binary)),
                               "..", "share", "capture-lint", "compat")
         if os.path.isdir(compat):
@@ -200,6 +203,23 @@ def essential_flags(flags, binary):
         extra.append("--offload-host-only")
     extra.append("-Wno-unused-command-line-argument")
     return extra
+
+
+def nvcc_version_macros(cuda="/usr/local/cuda"):
+    """nvcc's version macros, from the toolkit's cuda.h (as capture-lint
+    defines them)."""
+    try:
+        with open(os.path.join(cuda, "include", "cuda.h")) as header:
+            for line in header:
+                parts = line.split()
+                if parts[:2] == ["#define", "CUDA_VERSION"] and len(parts) > 2:
+                    v = int(parts[2])
+                    return ["-D__CUDACC_VER_MAJOR__=%d" % (v // 1000),
+                            "-D__CUDACC_VER_MINOR__=%d" % (v % 1000 // 10),
+                            "-D__CUDACC_VER_BUILD__=0"]
+    except (OSError, ValueError):
+        pass
+    return []
 
 
 def time_clang(root, path, flags, binary):
