@@ -193,8 +193,13 @@ def essential_flags(flags, binary):
         if not any("__CUDACC_VER_MAJOR__" in f or f == "-nocudainc"
                    for f in flags):
             extra += nvcc_version_macros()
+        # As tool/capture-lint/Main.cpp finds it: installed beside the
+        # binary, else (a build tree) the source tree's tool/compat.
         compat = os.path.join(os.path.dirname(os.path.realpath(binary)),
                               "..", "share", "capture-lint", "compat")
+        if not os.path.isdir(compat):
+            compat = os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                  "..", "..", "tool", "compat")
         if os.path.isdir(compat):
             extra += ["-idirafter", os.path.normpath(compat)]
         if os.path.isdir("/usr/local/cuda/include/cccl"):

@@ -133,7 +133,13 @@ std::vector<ReportFinding> resolveAcrossUnits(const WholeProgramInput &In) {
         }
         F.Mode = U.Region.Mode;
         F.Stream = U.Region.Stream;
-        if (Seen.insert({F.Check, F.Loc.File, F.Offset, F.Message}).second)
+        // One finding per call in the region and offending call: the
+        // instantiations of a template reaching the same call through
+        // different entry points (solve<float>, solve<double>) are one.
+        if (Seen.insert({F.Check, F.Loc.File, F.Offset,
+                         HazardAt.File + ":" + std::to_string(HazardAt.Line) +
+                             ":" + F.Api})
+                .second)
           Out.push_back(std::move(F));
       }
     }

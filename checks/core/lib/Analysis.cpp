@@ -108,9 +108,12 @@ struct CaptureAnalyzer::Impl {
 
 void CaptureAnalyzer::Impl::report(Finding F) {
   // Each offending call is its own finding, even when two are reached
-  // through the same call in the region.
+  // through the same call in the region; the instantiations of a template
+  // reaching the same offending call from one call site are one finding.
   auto Key = std::make_tuple(static_cast<int>(F.Check), F.Loc.getRawEncoding(),
-                             F.HazardLoc.getRawEncoding(), F.Api, F.Message);
+                             F.HazardLoc.getRawEncoding(), F.Api,
+                             F.HazardLoc.isValid() ? std::string()
+                                                   : F.Message);
   if (Reported.insert(Key).second)
     Findings->push_back(std::move(F));
 }
