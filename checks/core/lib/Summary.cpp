@@ -191,6 +191,18 @@ SummaryHazard hazardFrom(const json &J) {
 
 } // namespace
 
+/// Whether another translation unit can call \p FD without seeing its body,
+/// so that only this TU's summary can say what it does: an externally
+/// visible function that is neither inline nor an implicit template
+/// instantiation (those are defined in every TU that uses them). Summing up
+/// only these keeps header-only libraries (MatX, CUTLASS) from costing a
+/// callee analysis of every function they define.
+static bool calledWithoutBodyElsewhere(const FunctionDecl *FD) {
+  if (!FD->isExternallyVisible() || FD->isInlined())
+    return false;
+  return FD->getTemplateSpecializationKind() != TSK_ImplicitInstantiation;
+}
+
 TuSummary summarizeTranslationUnit(ASTContext &Ctx, const Catalog &Cat,
                                    AnalysisOptions Opts,
                                    llvm::StringRef Directory) {
@@ -203,6 +215,8 @@ TuSummary summarizeTranslationUnit(ASTContext &Ctx, const Catalog &Cat,
   TuSummary Out;
   for (const FunctionDecl *FD : Collector.Functions) {
     Analyzer.analyzeFunction(FD);
+    if (!calledWithoutBodyElsewhere(FD))
+      continue;
     llvm::SmallString<128> Usr;
     if (index::generateUSRForDecl(FD->getCanonicalDecl(), Usr))
       continue;
