@@ -50,7 +50,8 @@ Inputs:
   -- ARGS              compile flags for every FILE (instead of defaults)
 
 Output:
-  --format=FORMAT      text (default), json or sarif
+  --format=FORMAT      text (default), json, sarif, or github (annotations
+                       for GitHub Actions pull requests)
   -o FILE              write the report to FILE (atomically) instead of stdout
   --quiet              no summary line on stderr
 
@@ -188,8 +189,9 @@ Options parseArgs(int Argc, char **Argv) {
     else if (takeValue(A, "--export-fixes", I, Argc, Argv, V))
       O.ExportFixes = V;
     else if (takeValue(A, "--format", I, Argc, Argv, V)) {
-      if (V != "text" && V != "json" && V != "sarif")
-        usageError("unknown format '" + V + "' (expected text, json, sarif)");
+      if (V != "text" && V != "json" && V != "sarif" && V != "github")
+        usageError("unknown format '" + V +
+                   "' (expected text, json, sarif, github)");
       O.Format = V;
     } else if (takeValue(A, "-o", I, Argc, Argv, V) ||
                takeValue(A, "--output", I, Argc, Argv, V))
@@ -378,6 +380,8 @@ int main(int Argc, char **Argv) {
     writeJson(R, OS);
   else if (O.Format == "sarif")
     writeSarif(R, OS);
+  else if (O.Format == "github")
+    writeGithub(R, OS);
   else
     writeText(R, OS);
   OS.flush();

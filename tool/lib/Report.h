@@ -99,6 +99,8 @@ llvm::ArrayRef<CheckInfo> allChecks();
 void writeText(const Report &R, llvm::raw_ostream &OS);
 void writeJson(const Report &R, llvm::raw_ostream &OS);
 void writeSarif(const Report &R, llvm::raw_ostream &OS);
+/// GitHub Actions workflow commands (`::error file=...::...`).
+void writeGithub(const Report &R, llvm::raw_ostream &OS);
 
 /// Gives every finding a runtime verdict from a capture-probe report and
 /// lists what the probe saw that no finding covers. Returns an error

@@ -1,0 +1,114 @@
+//===- GithubOutput.cpp - GitHub Actions workflow-command annotations -----===//
+//
+// `--format=github` prints one workflow command per finding, which GitHub
+// shows as an annotation on the pull request's diff without code scanning:
+//
+//   ::error file=src/decoder.cu,line=12,col=3,title=capture-allocation::...
+//
+// The message carries the note chain (region begin down to the offending
+// call) on its following lines. Paths are relative to the working directory
+// (the checkout root in a workflow), as annotations need.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Report.h"
+
+#include "llvm/ADT/SmallString.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+
+namespace capture_lint {
+
+/// Escapes the data of a workflow command (after the `::`).
+static std::string escapeData(llvm::StringRef S) {
+  std::string Out;
+  for (char C : S) {
+    if (C == '%')
+      Out += "%25";
+    else if (C == '\r')
+      Out += "%0D";
+    else if (C == '\n')
+      Out += "%0A";
+    else
+      Out += C;
+  }
+  return Out;
+}
+
+/// Escapes a property value (file=..., title=...): also ':' and ','.
+static std::string escapeProperty(llvm::StringRef S) {
+  std::string Out;
+  for (char C : escapeData(S)) {
+    if (C == ':')
+      Out += "%3A";
+    else if (C == ',')
+      Out += "%2C";
+    else
+      Out += C;
+  }
+  return Out;
+}
+
+/// \p File relative to the working directory when it lies below it.
+static std::string relativeToWorkingDir(llvm::StringRef File) {
+  llvm::SmallString<256> Cwd;
+  if (llvm::sys::fs::current_path(Cwd))
+    return File.str();
+  llvm::StringRef Prefix(Cwd);
+  if (File.starts_with(Prefix) && File.size() > Prefix.size() &&
+      llvm::sys::path::is_separator(File[Prefix.size()]))
+    return File.substr(Prefix.size() + 1).str();
+  return File.str();
+}
+
+static llvm::StringRef commandOf(llvm::StringRef Severity) {
+  if (Severity == "error")
+    return "error";
+  if (Severity == "warning")
+    return "warning";
+  return "notice"; // remarks
+}
+
+static void writeCommand(llvm::StringRef Command, const ReportLocation &L,
+                         llvm::StringRef Title, llvm::StringRef Message,
+                         llvm::raw_ostream &OS) {
+  OS << "::" << Command;
+  if (!L.File.empty()) {
+    OS << " file=" << escapeProperty(relativeToWorkingDir(L.File));
+    if (L.Line) {
+      OS << ",line=" << L.Line;
+      if (L.Column)
+        OS << ",col=" << L.Column;
+    }
+    OS << ",";
+  } else {
+    OS << " ";
+  }
+  OS << "title=" << escapeProperty(Title) << "::" << escapeData(Message)
+     << "\n";
+}
+
+static std::string where(const ReportLocation &L) {
+  std::string Out = relativeToWorkingDir(L.File);
+  if (L.Line)
+    Out += ":" + std::to_string(L.Line);
+  return Out;
+}
+
+void writeGithub(const Report &R, llvm::raw_ostream &OS) {
+  for (const ReportError &E : R.Errors)
+    writeCommand("error", E.Loc, "capture-lint", E.Message, OS);
+  for (const ReportFinding &F : R.Findings) {
+    std::string Message = F.Message;
+    for (const ReportNote &N : F.Notes)
+      Message += "\n" + where(N.Loc) + ": " + N.Message;
+    if (F.HasVerdict)
+      Message += "\nruntime probe: " + F.Verdict.Status + ": " +
+                 F.Verdict.Reason;
+    writeCommand(commandOf(F.Severity), F.Loc, F.Check, Message, OS);
+  }
+  for (const ReportMissed &M : R.Missed)
+    writeCommand("warning", M.Loc, "capture-probe-missed", M.Message, OS);
+}
+
+} // namespace capture_lint
