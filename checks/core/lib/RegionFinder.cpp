@@ -366,7 +366,7 @@ void RegionFinder::transferCall(const CallExpr *Call, FlowState &State) const {
         static_cast<unsigned>(G->StatusArg) < Call->getNumArgs())
       if (const ValueDecl *V = baseDeclOf(Call->getArg(G->StatusArg)))
         State.setFreshGuard(V, queriedStream(Call));
-  if (const RegionApi *Api = regionApiOf(Call, Cat)) {
+  if (const RegionApi *Api = cachedRegionApi(Call)) {
     if (Api->Kind == RegionApi::Begin) {
       activate(Call, State);
       return;
@@ -539,7 +539,7 @@ void RegionFinder::refineEdge(const CFGBlock &B, unsigned SuccIndex,
     if ((SuccIndex == 0) == *NotCapturingWhenTrue && guardApplies(Cond, State))
       State.Guarded = true;
   // A static cache's miss branch runs once, on the first use (warm-up).
-  if (auto FirstUseWhenTrue = firstUseWhen(Cond, FnBody))
+  if (auto FirstUseWhenTrue = factsOf(Cond, false).FirstUseWhenTrue)
     if ((SuccIndex == 0) == *FirstUseWhenTrue)
       State.Guarded = true;
   if (State.Active.none())
@@ -548,8 +548,9 @@ void RegionFinder::refineEdge(const CFGBlock &B, unsigned SuccIndex,
   for (unsigned I = 0; I < Regions.size(); ++I)
     if (State.Active.test(I) && beginFailedOn(Regions[I], Cond, SuccIndex == 0))
       State.Active.reset(I);
-  bool Value = true;
-  std::string Key = conditionKey(Cond, Value, Ctx);
+  const ConditionFacts &Facts = factsOf(Cond, true);
+  bool Value = Facts.KeyValue;
+  const std::string &Key = Facts.Key;
   bool TakenValue = (SuccIndex == 0) == Value;
   const SourceManager &SM = Ctx.getSourceManager();
   const Stmt *Body = SuccIndex == 1 ? loopBody(B.getTerminatorStmt()) : nullptr;
@@ -570,6 +571,26 @@ void RegionFinder::refineEdge(const CFGBlock &B, unsigned SuccIndex,
           break;
         }
   }
+}
+
+RegionFinder::ConditionFacts &RegionFinder::factsOf(const Expr *Cond,
+                                                    bool WithKey) const {
+  auto [It, New] = Conditions.try_emplace(Cond);
+  ConditionFacts &F = It->second;
+  if (New)
+    F.FirstUseWhenTrue = firstUseWhen(Cond, FnBody);
+  if (WithKey && !F.HasKey) {
+    F.Key = conditionKey(Cond, F.KeyValue, Ctx);
+    F.HasKey = true;
+  }
+  return F;
+}
+
+const RegionApi *RegionFinder::cachedRegionApi(const CallExpr *Call) const {
+  auto [It, New] = CallApis.try_emplace(Call, nullptr);
+  if (New)
+    It->second = regionApiOf(Call, Cat);
+  return It->second;
 }
 
 bool RegionFinder::beginFailedOn(const CaptureRegion &R, const Expr *Cond,

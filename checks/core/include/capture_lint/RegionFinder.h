@@ -230,6 +230,19 @@ private:
   RoleOracle *Roles;
   std::unique_ptr<clang::CFG> Cfg;
   const clang::Stmt *FnBody = nullptr;
+  /// What a branch condition says, computed once per condition (the
+  /// dataflow visits each edge several times).
+  struct ConditionFacts {
+    std::optional<bool> FirstUseWhenTrue; // StaticState.h
+    std::string Key;                      // conditionKey, when HasKey
+    bool KeyValue = true;
+    bool HasKey = false;
+  };
+  ConditionFacts &factsOf(const clang::Expr *Cond, bool WithKey) const;
+  mutable llvm::DenseMap<const clang::Expr *, ConditionFacts> Conditions;
+  /// regionApiOf, once per call.
+  const RegionApi *cachedRegionApi(const clang::CallExpr *Call) const;
+  mutable llvm::DenseMap<const clang::CallExpr *, const RegionApi *> CallApis;
   GuardRecognizer Guards;
   /// Ends (and closer calls) by location, for the loop-exit rule.
   struct EndSite {
