@@ -19,34 +19,25 @@
 
 namespace capture_lint {
 
-/// Escapes the data of a workflow command (after the `::`).
-static std::string escapeData(llvm::StringRef S) {
+/// Escapes the data of a workflow command (after the `::`) and, for a
+/// property value (file=..., title=...), also ':' and ','.
+static std::string escape(llvm::StringRef S, bool Property) {
   std::string Out;
   for (char C : S) {
-    if (C == '%')
-      Out += "%25";
-    else if (C == '\r')
-      Out += "%0D";
-    else if (C == '\n')
-      Out += "%0A";
-    else
-      Out += C;
+    switch (C) {
+    case '%': Out += "%25"; break;
+    case '\r': Out += "%0D"; break;
+    case '\n': Out += "%0A"; break;
+    case ':': Out += Property ? "%3A" : ":"; break;
+    case ',': Out += Property ? "%2C" : ","; break;
+    default: Out += C;
+    }
   }
   return Out;
 }
-
-/// Escapes a property value (file=..., title=...): also ':' and ','.
+static std::string escapeData(llvm::StringRef S) { return escape(S, false); }
 static std::string escapeProperty(llvm::StringRef S) {
-  std::string Out;
-  for (char C : escapeData(S)) {
-    if (C == ':')
-      Out += "%3A";
-    else if (C == ',')
-      Out += "%2C";
-    else
-      Out += C;
-  }
-  return Out;
+  return escape(S, true);
 }
 
 /// \p File relative to the working directory when it lies below it.
