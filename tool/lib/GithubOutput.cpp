@@ -25,20 +25,29 @@ static std::string escape(llvm::StringRef S, bool Property) {
   std::string Out;
   for (char C : S) {
     switch (C) {
-    case '%': Out += "%25"; break;
-    case '\r': Out += "%0D"; break;
-    case '\n': Out += "%0A"; break;
-    case ':': Out += Property ? "%3A" : ":"; break;
-    case ',': Out += Property ? "%2C" : ","; break;
-    default: Out += C;
+    case '%':
+      Out += "%25";
+      break;
+    case '\r':
+      Out += "%0D";
+      break;
+    case '\n':
+      Out += "%0A";
+      break;
+    case ':':
+      Out += Property ? "%3A" : ":";
+      break;
+    case ',':
+      Out += Property ? "%2C" : ",";
+      break;
+    default:
+      Out += C;
     }
   }
   return Out;
 }
 static std::string escapeData(llvm::StringRef S) { return escape(S, false); }
-static std::string escapeProperty(llvm::StringRef S) {
-  return escape(S, true);
-}
+static std::string escapeProperty(llvm::StringRef S) { return escape(S, true); }
 
 /// \p File relative to the working directory when it lies below it.
 static std::string relativeToWorkingDir(llvm::StringRef File) {
@@ -94,8 +103,8 @@ void writeGithub(const Report &R, llvm::raw_ostream &OS) {
     for (const ReportNote &N : F.Notes)
       Message += "\n" + where(N.Loc) + ": " + N.Message;
     if (F.HasVerdict)
-      Message += "\nruntime probe: " + F.Verdict.Status + ": " +
-                 F.Verdict.Reason;
+      Message +=
+          "\nruntime probe: " + F.Verdict.Status + ": " + F.Verdict.Reason;
     writeCommand(commandOf(F.Severity), F.Loc, F.Check, Message, OS);
   }
   for (const ReportMissed &M : R.Missed)

@@ -81,8 +81,8 @@ private:
       return;
     if (const auto *Ret = dyn_cast<ReturnStmt>(S)) {
       const Expr *V = Ret->getRetValue();
-      if (V && !V->isNullPointerConstant(Ctx,
-                                         Expr::NPC_ValueDependentIsNotNull)) {
+      if (V &&
+          !V->isNullPointerConstant(Ctx, Expr::NPC_ValueDependentIsNotNull)) {
         NonNull = true;
         Bad |= !Capturing;
       }

@@ -61,8 +61,8 @@ template <typename Fn> static void forEachInsertion(const Stmt *S, Fn Found) {
     if (const auto *E = dyn_cast<Expr>(Cur)) {
       if (const VarDecl *V = staticObjectOf(
               E, {"insert", "emplace", "emplace_hint", "try_emplace",
-                  "insert_or_assign", "push_back", "emplace_back",
-                  "push_front", "emplace_front"}))
+                  "insert_or_assign", "push_back", "emplace_back", "push_front",
+                  "emplace_front"}))
         Found(V);
       if (const Expr *LHS = assignedTo(Cur))
         if (const VarDecl *V = subscriptedStatic(LHS))
@@ -101,7 +101,8 @@ bool writesStatic(const Stmt *S, const VarDecl *V) {
     if (const Expr *LHS = assignedTo(Cur); LHS && staticVariableOf(LHS) == V)
       return true;
     if (const auto *U = dyn_cast<UnaryOperator>(Cur);
-        U && U->getOpcode() == UO_AddrOf && staticVariableOf(U->getSubExpr()) == V)
+        U && U->getOpcode() == UO_AddrOf &&
+        staticVariableOf(U->getSubExpr()) == V)
       return true; // cublasCreate(&handle)
     if (const auto *E = dyn_cast<Expr>(Cur);
         E && staticObjectOf(E, {"reset", "emplace", "store"}) == V)
