@@ -112,8 +112,7 @@ void CaptureAnalyzer::Impl::report(Finding F) {
   // reaching the same offending call from one call site are one finding.
   auto Key = std::make_tuple(static_cast<int>(F.Check), F.Loc.getRawEncoding(),
                              F.HazardLoc.getRawEncoding(), F.Api,
-                             F.HazardLoc.isValid() ? std::string()
-                                                   : F.Message);
+                             F.HazardLoc.isValid() ? std::string() : F.Message);
   if (Reported.insert(Key).second)
     Findings->push_back(std::move(F));
 }

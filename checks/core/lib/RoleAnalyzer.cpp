@@ -314,7 +314,8 @@ namespace {
 /// headers) that insert into it.
 class InserterIndex : public RecursiveASTVisitor<InserterIndex> {
 public:
-  using Map = llvm::DenseMap<const VarDecl *, std::vector<const FunctionDecl *>>;
+  using Map =
+      llvm::DenseMap<const VarDecl *, std::vector<const FunctionDecl *>>;
   InserterIndex(const SourceManager &SM, Map &Out) : SM(SM), Out(Out) {}
 
   bool TraverseDecl(Decl *D) {

@@ -18,9 +18,9 @@
 
 #include <memory>
 #include <optional>
-#include <vector>
 #include <set>
 #include <string>
+#include <vector>
 
 namespace clang {
 class ASTContext;

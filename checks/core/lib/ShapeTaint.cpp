@@ -137,8 +137,7 @@ std::optional<ShapeTaint::Source>
 ShapeTaint::directSource(const Expr *E) const {
   if (const auto *Call = dyn_cast<CallExpr>(E)) {
     if (isShapeCall(Call))
-      return Source{
-          "'" + catalogName(directCallee(Call)) + "'", false, {}, ""};
+      return Source{"'" + catalogName(directCallee(Call)) + "'", false, {}, ""};
     if (returnsStatusCode(Call))
       return std::nullopt; // cudaError_t, ncclResult_t...: a host value
     if (const ApiEntry *Entry = matchApi(Call, Cat)) {
