@@ -6,11 +6,13 @@
 #
 #   scripts/fuzz.sh [SECONDS_PER_TARGET] [TARGET...]
 #
-# CI runs 25 s per target (scripts/test.sh); a developer's longer run is
-# described in tests/fuzz/README.md.
+# CI runs 25 s per target with a fixed seed (scripts/test.sh), so a run is
+# repeatable; CAPTURE_LINT_FUZZ_SEED picks another seed (0: libFuzzer draws
+# one). A developer's longer run is described in tests/fuzz/README.md.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${1:-25}
+seed=${CAPTURE_LINT_FUZZ_SEED:-0}
 shift || true
 targets=("$@")
 if ((${#targets[@]} == 0)); then
@@ -31,12 +33,13 @@ for t in "${targets[@]}"; do
   # New inputs go to build-fuzz/corpus; the checked-in seeds stay as written.
   if ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=1 \
     UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-    "build-fuzz/tests/fuzz/fuzz-$t" -max_total_time="$seconds" -timeout=10 \
+    "build-fuzz/tests/fuzz/fuzz-$t" -max_total_time="$seconds" -seed="$seed" \
+    -timeout=10 \
     -rss_limit_mb=2048 -max_len=65536 -print_final_stats=1 \
     -artifact_prefix="$artifacts/" "$work" "tests/fuzz/corpus/$t" \
     >"build-fuzz/fuzz-$t.log" 2>&1; then
     runs=$(grep -a -m1 'stat::number_of_executed_units' "build-fuzz/fuzz-$t.log" | awk '{print $2}')
-    echo "fuzz: $t: ${seconds} s, ${runs:-?} inputs, no crash"
+    echo "fuzz: $t: ${seconds} s, seed $seed, ${runs:-?} inputs, no crash"
   else
     echo "fuzz: $t: FAILED (see build-fuzz/fuzz-$t.log; reproducer in $artifacts/)"
     tail -40 "build-fuzz/fuzz-$t.log"

@@ -2,6 +2,7 @@
 //--------------------------------===//
 
 #include "capture_probe/EventLog.h"
+#include "capture_probe/JsonIntegers.h"
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
@@ -279,6 +280,11 @@ std::vector<Event> MemorySink::take() {
 }
 
 static bool eventFromJson(const json &J, Event &E, std::string &Why) {
+  std::string Where;
+  if (!integersOnly(J, Where)) {
+    Why = "'" + Where + "' is not an integer";
+    return false;
+  }
   try {
     E.Seq = J.at("seq").get<uint64_t>();
     E.Thread = J.at("thread").get<uint64_t>();

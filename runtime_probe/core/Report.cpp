@@ -2,6 +2,7 @@
 //-------------------===//
 
 #include "capture_probe/Report.h"
+#include "capture_probe/JsonIntegers.h"
 #include <cstdio>
 #include <fstream>
 #include <sstream>
@@ -189,12 +190,17 @@ json toJson(const ProbeReport &R) {
 }
 
 bool fromJson(const json &J, ProbeReport &R, std::string &Error) {
-  if (!J.is_object() || J.value("format", "") != Format) {
+  if (!J.is_object() || !J.contains("format") || J["format"] != Format) {
     Error = "not a capture-probe report (no \"format\": \"" +
             std::string(Format) + "\")";
     return false;
   }
-  if (J.value("version", 0) != Version) {
+  std::string Where;
+  if (!integersOnly(J, Where)) {
+    Error = "'" + Where + "' is not an integer";
+    return false;
+  }
+  if (!J.contains("version") || J["version"] != Version) {
     Error = "unsupported report version " + J.value("version", json()).dump();
     return false;
   }

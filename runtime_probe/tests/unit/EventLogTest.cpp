@@ -86,6 +86,22 @@ TEST(EventLog, ATornLastLineIsDroppedOtherDamageIsAnError) {
   EXPECT_NE(Error.find(Path + ":2:"), std::string::npos) << Error;
   std::remove(Path.c_str());
 
+  // A fractional number where an integer belongs (converting 4e28 to a
+  // uint64_t is undefined) is damage, named by its field.
+  {
+    std::ofstream Out(Path);
+    Out << "{\"seq\": 1, \"thread\": 4.44444e+28, \"kind\": \"call\", "
+           "\"api\": \"cudaMalloc\", \"result\": 0}\n"
+        << Line << "\n";
+  }
+  Got.clear();
+  EXPECT_FALSE(readEventLog(Path, Got, Error));
+  EXPECT_NE(Error.find(Path + ":1: malformed event ('thread' is not an "
+                              "integer)"),
+            std::string::npos)
+      << Error;
+  std::remove(Path.c_str());
+
   EXPECT_FALSE(readEventLog("/no/such/log.jsonl", Got, Error));
   EXPECT_NE(Error.find("/no/such/log.jsonl"), std::string::npos);
 }
