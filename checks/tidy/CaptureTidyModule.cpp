@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "AllocationCheck.h"
+#include "FrozenHostValueCheck.h"
 #include "HostReadCheck.h"
 #include "LegacyStreamCheck.h"
 #include "ShapeBranchCheck.h"
@@ -27,6 +28,8 @@ public:
     Factories.registerCheck<ShapeBranchCheck>("capture-shape-branch");
     Factories.registerCheck<LegacyStreamCheck>("capture-legacy-stream");
     Factories.registerCheck<UnendedRegionCheck>("capture-unended-region");
+    Factories.registerCheck<FrozenHostValueCheck>(
+        "capture-frozen-host-value");
   }
 };
 

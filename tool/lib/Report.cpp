@@ -29,6 +29,10 @@ llvm::ArrayRef<CheckInfo> allChecks() {
        "Work on the legacy default stream while a stream is capturing."},
       {"capture-unended-region",
        "A capture begun in a function and never ended there."},
+      {"capture-frozen-host-value",
+       "Host state the capture region updates (a counter, a flag value) "
+       "passed to captured work by value: every replay passes the "
+       "capture-time value."},
       {"capture-rng-state",
        "Generator seed or state read or changed inside a capture region "
        "(Python)."},

@@ -41,6 +41,8 @@ llvm::StringRef checkName(CheckKind K) {
     return "capture-legacy-stream";
   case CheckKind::UnendedRegion:
     return "capture-unended-region";
+  case CheckKind::FrozenHostValue:
+    return "capture-frozen-host-value";
   }
   return "";
 }

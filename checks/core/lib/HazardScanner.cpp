@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "HazardScanner.h"
+#include "FrozenValues.h"
 
 #include "capture_lint/ApiMatch.h"
 #include "capture_lint/AstUtil.h"
@@ -113,10 +114,64 @@ static RawHazard apiHazard(const ApiEntry &E, CheckKind Check,
   return H;
 }
 
+/// A stream handle (cudaStream_t, hipStream_t, CUstream), by type.
+static bool isStreamHandle(const Expr *E) {
+  QualType T = E->IgnoreParenImpCasts()->getType();
+  const RecordDecl *RD =
+      T->isPointerType() ? T->getPointeeType()->getAsRecordDecl() : nullptr;
+  return RD && RD->getIdentifier() &&
+         (RD->getName() == "CUstream_st" || RD->getName() == "ihipStream_t");
+}
+
+/// Whether \p Call enqueues work whose arguments the graph records: a
+/// catalog kernel launch API, or a user function given a stream.
+static bool launchesWithArguments(const CallExpr *Call, const ApiEntry *E) {
+  if (E)
+    return llvm::StringRef(E->Name).contains("LaunchKernel") ||
+           llvm::StringRef(E->Name).contains("LaunchCooperativeKernel");
+  return llvm::any_of(Call->arguments(), isStreamHandle);
+}
+
+void HazardScanner::scanFrozenArguments(const CallExpr *Call,
+                                        llvm::StringRef Work, const Scope &Sc,
+                                        std::vector<RawHazard> &Out) {
+  if (!Sc.Frozen)
+    return;
+  for (const Expr *Arg : Call->arguments()) {
+    if (isStreamHandle(Arg))
+      continue;
+    auto C = Sc.Frozen->carriedBy(Arg);
+    if (!C)
+      continue;
+    RawHazard H;
+    H.Kind = RawHazard::FrozenArg;
+    H.Check = CheckKind::FrozenHostValue;
+    H.Api = Work.str();
+    H.Detail = C->State;
+    H.Origin = C->Carrier;
+    H.Loc = Arg->getBeginLoc();
+    H.Extra.push_back({C->UpdateLoc, "'" + C->State +
+                                         "' is updated here, on the host; "
+                                         "replays do not run this update"});
+    if (!C->Carrier.empty())
+      H.Extra.push_back({C->CarrierLoc, "'" + C->Carrier +
+                                            "' takes its value from '" +
+                                            C->State + "' here"});
+    Out.push_back(std::move(H));
+    return; // one finding per launch
+  }
+}
+
 void HazardScanner::scanCall(const CallExpr *Call, const Scope &Sc,
                              std::vector<RawHazard> &Out) {
   if (const auto *K = dyn_cast<CUDAKernelCallExpr>(Call)) {
     const CallExpr *Config = K->getConfig();
+    const FunctionDecl *Launched = directCallee(K);
+    scanFrozenArguments(K,
+                        Launched ? "kernel launch '" +
+                                       Launched->getNameAsString() + "'"
+                                 : "kernel launch",
+                        Sc, Out);
     const ApiEntry *E = matchApi(Config, Cat);
     if (!E || !E->Stream || E->Stream->Index >= Config->getNumArgs())
       return;
@@ -177,6 +232,8 @@ void HazardScanner::scanCall(const CallExpr *Call, const Scope &Sc,
       return; // a catalog API, but not in the harmful form
     if (!Declared && E->UnlessCalled && calledInUnit(Call, *E->UnlessCalled))
       return; // set up elsewhere in this TU (a handle's workspace)
+    if (!Declared && launchesWithArguments(Call, E))
+      scanFrozenArguments(Call, "'" + E->Display + "'", Sc, Out);
     if (!Declared && E->UntilCuda && Opts.CudaVersion &&
         *Opts.CudaVersion >= *E->UntilCuda)
       return; // this toolkit captures it
@@ -232,6 +289,8 @@ void HazardScanner::scanCall(const CallExpr *Call, const Scope &Sc,
     }
     return; // the catalog describes it: do not look inside
   }
+  if (launchesWithArguments(Call, nullptr))
+    scanFrozenArguments(Call, "'" + displayName(Callee) + "'", Sc, Out);
   if (recordExternal(Callee, Call, Sc, Out))
     return;
   const FunctionDecl *Def = nullptr;
@@ -525,13 +584,17 @@ void HazardScanner::scanStatements(
   const Stmt *Body = Fn->getBody();
   // A copy under a "not capturing" guard reads nothing back under capture.
   llvm::DenseSet<const Stmt *> GuardedCalls;
+  // Host state the region updates, for arguments that carry it to work.
+  FrozenValues Frozen(Body, Ctx);
   RF.forEachStatement([&](const Stmt *S, const FlowState &St, bool Term) {
     if (!Term && isa<CallExpr>(S) && St.Reached && St.Guarded)
       GuardedCalls.insert(S);
+    if (!Term && Inside(St))
+      Frozen.noteUpdate(S);
   });
   ShapeTaint Taint(Body, Ctx, Cat, Opts, 0, &GuardedCalls);
   auto Configs = kernelConfigCalls(Body);
-  Scope Sc{Fn, Taint, Configs, Depth, Bound};
+  Scope Sc{Fn, Taint, Configs, Depth, Bound, &Frozen};
   RF.forEachStatement(
       [&](const Stmt *S, const FlowState &St, bool Term) {
         if (!Inside(St))

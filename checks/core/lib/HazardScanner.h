@@ -29,6 +29,7 @@
 namespace capture_lint {
 
 class ShapeTaint;
+class FrozenValues;
 
 /// The filter for a function that runs inside its caller's region: reached,
 /// not guarded, and region 0 (the inherited one) still active.
@@ -66,6 +67,8 @@ private:
     unsigned Depth; // 0: the function that begins the region
     /// Constant arguments this function is analysed for (passed on).
     const ParamBindings *Bound = nullptr;
+    /// Host state the region updates in this function.
+    FrozenValues *Frozen = nullptr;
   };
 
   void scan(const clang::Stmt *S, const FlowState &St, bool IsTerminator,
@@ -74,6 +77,10 @@ private:
                   std::vector<RawHazard> &Out);
   void scanCall(const clang::CallExpr *Call, const Scope &Sc,
                 std::vector<RawHazard> &Out);
+  /// An argument of work \p Call enqueues (\p Work: "kernel launch 'k'")
+  /// that carries host state the region updates: frozen at capture.
+  void scanFrozenArguments(const clang::CallExpr *Call, llvm::StringRef Work,
+                           const Scope &Sc, std::vector<RawHazard> &Out);
   /// For a call (direct, or through a pointer) to \p Callee, a user function
   /// no analysed body defines: records an External hazard for the
   /// whole-program phase and returns true.

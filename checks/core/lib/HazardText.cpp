@@ -200,6 +200,20 @@ describe(const RawHazard &H, const CaptureRegion &R) {
     M.Fix = "keep the value on the device, or read it after the graph launch "
             "and a synchronize";
     break;
+  case RawHazard::FrozenArg:
+    Level = Severity::Warning;
+    M.Subject = "'" + H.Detail + "'";
+    M.Predicate = "is updated on the host inside the capture and passed " +
+                  (H.Origin.empty() ? std::string()
+                                    : "(through '" + H.Origin + "') ") +
+                  "to " + H.Api;
+    M.Consequence = "the graph records the value it has at capture time; "
+                    "replays do not run the host update, so every replay "
+                    "passes that same value";
+    M.Fix = "keep the counter in device memory and update it with a kernel "
+            "inside the graph, or set the node's parameters before each "
+            "launch (cudaGraphExecKernelNodeSetParams)";
+    break;
   case RawHazard::Branch:
     Level = Severity::Warning;
     M.Subject = "'" + H.Detail + "' condition";
@@ -229,6 +243,8 @@ static std::string finalNote(const RawHazard &H) {
     return "'" + H.Api + "' is called here";
   case RawHazard::Branch:
     return "the branch is here";
+  case RawHazard::FrozenArg:
+    return "'" + H.Detail + "' is passed to " + H.Api + " here";
   case RawHazard::External:
     return "'" + H.Api + "' is called here";
   }

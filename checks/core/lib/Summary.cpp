@@ -31,6 +31,8 @@ const char *kindName(RawHazard::Form K) {
     return "external";
   case RawHazard::OtherStream:
     return "other-stream";
+  case RawHazard::FrozenArg:
+    return "frozen-arg";
   }
   return "";
 }
@@ -38,7 +40,8 @@ const char *kindName(RawHazard::Form K) {
 std::optional<RawHazard::Form> parseKind(llvm::StringRef S) {
   for (auto K :
        {RawHazard::ApiCall, RawHazard::LegacyArg, RawHazard::PendingRead,
-        RawHazard::Branch, RawHazard::External, RawHazard::OtherStream})
+        RawHazard::Branch, RawHazard::External, RawHazard::OtherStream,
+        RawHazard::FrozenArg})
     if (S == kindName(K))
       return K;
   return std::nullopt;

@@ -49,8 +49,9 @@ enum class CheckKind {
   ShapeBranch,
   LegacyStream,
   UnendedRegion,
+  FrozenHostValue,
 };
-constexpr unsigned NumCheckKinds = 6;
+constexpr unsigned NumCheckKinds = 7;
 llvm::StringRef checkName(CheckKind K); // "capture-sync-call", ...
 std::optional<CheckKind> checkKindOf(llvm::StringRef Name);
 
@@ -102,6 +103,9 @@ struct RawHazard {
     External,    // a call to a function defined elsewhere (Detail: its USR)
     OtherStream, // stream-ordered allocation on a stream that is not part of
                  // the capture (Detail: its streamKey, Origin: as written)
+    FrozenArg,   // an argument of captured work carrying host state the
+                 // region updates (Detail: the state, Origin: the local
+                 // carrying it, Api: the work)
   };
   Form Kind = ApiCall;
   CheckKind Check = CheckKind::SyncCall;
