@@ -13,6 +13,7 @@
 
 #include "HazardScanner.h"
 #include "FrozenValues.h"
+#include "KindDispatch.h"
 
 #include "capture_lint/ApiMatch.h"
 #include "capture_lint/AstUtil.h"
@@ -237,7 +238,11 @@ void HazardScanner::scanCall(const CallExpr *Call, const Scope &Sc,
     if (!Declared && E->UntilCuda && Opts.CudaVersion &&
         *Opts.CudaVersion >= *E->UntilCuda)
       return; // this toolkit captures it
-    if (auto Check = checkOfHazard(E->Class)) {
+    // A wrapper's branch for another kind of memory, beside the branch
+    // that frees or allocates stream-ordered (KindDispatch.h).
+    bool OtherKindsBranch = !Declared && Sc.Depth > 0 &&
+                            Sc.BesideCapturedForm.count(Call);
+    if (auto Check = checkOfHazard(E->Class); Check && !OtherKindsBranch) {
       RawHazard H = apiHazard(*E, *Check, callLoc(Call));
       if (*Check == CheckKind::SyncCall && copiesDeviceToHost(Call, *E, Ctx))
         H.Check = CheckKind::HostRead;
@@ -594,7 +599,8 @@ void HazardScanner::scanStatements(
   });
   ShapeTaint Taint(Body, Ctx, Cat, Opts, 0, &GuardedCalls);
   auto Configs = kernelConfigCalls(Body);
-  Scope Sc{Fn, Taint, Configs, Depth, Bound, &Frozen};
+  auto BesideCaptured = allocationsBesideCapturedForm(Body, Cat);
+  Scope Sc{Fn, Taint, Configs, BesideCaptured, Depth, Bound, &Frozen};
   RF.forEachStatement(
       [&](const Stmt *S, const FlowState &St, bool Term) {
         if (!Inside(St))

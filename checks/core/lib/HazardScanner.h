@@ -64,6 +64,8 @@ private:
     const clang::FunctionDecl *Fn;
     const ShapeTaint &Taint;
     const llvm::DenseSet<const clang::CallExpr *> &ConfigCalls;
+    /// Allocations in branches beside a stream-ordered one (KindDispatch.h).
+    const llvm::DenseSet<const clang::CallExpr *> &BesideCapturedForm;
     unsigned Depth; // 0: the function that begins the region
     /// Constant arguments this function is analysed for (passed on).
     const ParamBindings *Bound = nullptr;
