@@ -14,6 +14,7 @@
 #include "Report.h"
 #include "Runner.h"
 #include "SafeWrite.h"
+#include "TidyCompat.h"
 #include "Version.h"
 #include <map>
 
@@ -78,6 +79,14 @@ Analysis:
   -j N                 analyse N files in parallel (default: all cores)
   --max-call-depth=N   how deep calls out of a region are followed (default 8)
 
+clang-tidy's spellings (single-dash forms such as -checks=, -fix and -quiet
+work too):
+  --extra-arg=ARG      add ARG to every compiler command (repeatable)
+  --extra-arg-before=ARG  add ARG right after the compiler (repeatable)
+  --warnings-as-errors=GLOB  findings of the checks GLOB names are errors
+  --header-filter=REGEX  report findings in headers only when their path
+                       matches REGEX (default: every header of user code)
+
 Whole program (calls from a region into functions other files define are
 followed; see docs/whole-program.md):
   --cache-dir=DIR      keep each file's result in DIR and reuse it while
@@ -115,7 +124,17 @@ struct Options {
   bool NoCache = false;
   bool CacheDirGiven = false;
   bool Lsp = false;
+  std::string WarningsAsErrors;
+  std::string HeaderFilter;
+  bool HeaderFilterGiven = false;
 };
+
+/// The long options clang-tidy users may spell with one dash.
+const llvm::StringRef LongOptions[] = {
+    "checks",          "fix",           "quiet",       "format",
+    "export-fixes",    "extra-arg",     "extra-arg-before",
+    "header-filter",   "warnings-as-errors", "list-checks", "version",
+    "help",            "output"};
 
 [[noreturn]] void usageError(const std::string &Msg) {
   llvm::errs() << "capture-lint: error: " << Msg
@@ -143,7 +162,8 @@ Options parseArgs(int Argc, char **Argv) {
   Options O;
   O.Run.Jobs = std::max(1u, std::thread::hardware_concurrency());
   for (int I = 1; I < Argc; ++I) {
-    llvm::StringRef A = Argv[I];
+    std::string Spelled = doubleDashSpelling(Argv[I], LongOptions);
+    llvm::StringRef A = Spelled;
     std::string V;
     if (A == "--") {
       O.Run.HasExplicitFlags = true;
@@ -198,6 +218,16 @@ Options parseArgs(int Argc, char **Argv) {
       O.Output = V;
     else if (takeValue(A, "--checks", I, Argc, Argv, V))
       O.Run.ChecksGlob = V;
+    else if (takeValue(A, "--extra-arg", I, Argc, Argv, V))
+      O.Run.ExtraArgs.push_back(V);
+    else if (takeValue(A, "--extra-arg-before", I, Argc, Argv, V))
+      O.Run.ExtraArgsBefore.push_back(V);
+    else if (takeValue(A, "--warnings-as-errors", I, Argc, Argv, V))
+      O.WarningsAsErrors = V;
+    else if (takeValue(A, "--header-filter", I, Argc, Argv, V)) {
+      O.HeaderFilter = V;
+      O.HeaderFilterGiven = true;
+    }
     else if (takeValue(A, "--catalog", I, Argc, Argv, V))
       O.Run.Catalogs.push_back(V);
     else if (takeValue(A, "-p", I, Argc, Argv, V))
@@ -344,9 +374,18 @@ int main(int Argc, char **Argv) {
                  << "' exists and is not a directory\n";
     return 2;
   }
+  if (O.HeaderFilterGiven) {
+    Report Empty;
+    std::string Error = applyHeaderFilter(Empty, O.HeaderFilter, {});
+    if (!Error.empty())
+      usageError(Error);
+  }
   O.Run.Paths = findToolPaths(Argv[0]);
   llvm::CrashRecoveryContext::Enable();
   Report R = runAnalysis(O.Run);
+  if (O.HeaderFilterGiven)
+    applyHeaderFilter(R, O.HeaderFilter, O.Run.Files);
+  applyWarningsAsErrors(R, O.WarningsAsErrors);
   if (!O.WriteBaseline.empty()) {
     if (!writeOutput(O.WriteBaseline, baselineJson(R, O.WriteBaseline)))
       return 2;

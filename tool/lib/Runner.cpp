@@ -1,6 +1,7 @@
 //===- Runner.cpp - Running the capture checks over files -----------------===//
 
 #include "Runner.h"
+#include "TidyCompat.h"
 #include "CompileDatabaseCheck.h"
 #include "LargeStack.h"
 #include "PythonRunner.h"
@@ -457,6 +458,8 @@ Report runAnalysis(const RunConfig &Config) {
                              "default flags");
       Cmd.CommandLine = std::move(*Default);
     }
+    addExtraArguments(Cmd.CommandLine, Config.ExtraArgsBefore,
+                      Config.ExtraArgs);
     DB.add(std::move(Cmd));
     Files.push_back(File);
   }

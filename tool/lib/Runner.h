@@ -23,6 +23,9 @@ struct RunConfig {
   std::string BuildDir; // -p
   bool HasExplicitFlags = false;
   std::vector<std::string> ExplicitFlags; // after --
+  /// Added to every compiler command (clang-tidy's --extra-arg-before and
+  /// --extra-arg).
+  std::vector<std::string> ExtraArgsBefore, ExtraArgs;
   std::string ChecksGlob = "capture-*";
   std::vector<std::string> Catalogs;
   unsigned Jobs = 1;
