@@ -28,8 +28,7 @@ public:
     Factories.registerCheck<ShapeBranchCheck>("capture-shape-branch");
     Factories.registerCheck<LegacyStreamCheck>("capture-legacy-stream");
     Factories.registerCheck<UnendedRegionCheck>("capture-unended-region");
-    Factories.registerCheck<FrozenHostValueCheck>(
-        "capture-frozen-host-value");
+    Factories.registerCheck<FrozenHostValueCheck>("capture-frozen-host-value");
   }
 };
 

@@ -16,12 +16,12 @@ static constexpr int Version = 1;
 
 const std::set<std::string> &knownClasses() {
   static const std::set<std::string> K = {
-      classes::Error,         classes::Allocation,
-      classes::Sync,          classes::Query,
-      classes::Eager,         classes::UncapturedWork,
-      classes::Invalidated,   classes::CaptureFailed,
-      classes::Divergence,    classes::NeverLaunched,
-      classes::CaptureChurn,  classes::InstantiatePerLaunch,
+      classes::Error,          classes::Allocation,
+      classes::Sync,           classes::Query,
+      classes::Eager,          classes::UncapturedWork,
+      classes::Invalidated,    classes::CaptureFailed,
+      classes::Divergence,     classes::NeverLaunched,
+      classes::CaptureChurn,   classes::InstantiatePerLaunch,
       classes::SilentFallback, classes::FreedWhileHeld};
   return K;
 }

@@ -130,11 +130,19 @@ struct Options {
 };
 
 /// The long options clang-tidy users may spell with one dash.
-const llvm::StringRef LongOptions[] = {
-    "checks",          "fix",           "quiet",       "format",
-    "export-fixes",    "extra-arg",     "extra-arg-before",
-    "header-filter",   "warnings-as-errors", "list-checks", "version",
-    "help",            "output"};
+const llvm::StringRef LongOptions[] = {"checks",
+                                       "fix",
+                                       "quiet",
+                                       "format",
+                                       "export-fixes",
+                                       "extra-arg",
+                                       "extra-arg-before",
+                                       "header-filter",
+                                       "warnings-as-errors",
+                                       "list-checks",
+                                       "version",
+                                       "help",
+                                       "output"};
 
 [[noreturn]] void usageError(const std::string &Msg) {
   llvm::errs() << "capture-lint: error: " << Msg
@@ -227,8 +235,7 @@ Options parseArgs(int Argc, char **Argv) {
     else if (takeValue(A, "--header-filter", I, Argc, Argv, V)) {
       O.HeaderFilter = V;
       O.HeaderFilterGiven = true;
-    }
-    else if (takeValue(A, "--catalog", I, Argc, Argv, V))
+    } else if (takeValue(A, "--catalog", I, Argc, Argv, V))
       O.Run.Catalogs.push_back(V);
     else if (takeValue(A, "-p", I, Argc, Argv, V))
       O.Run.BuildDir = V;

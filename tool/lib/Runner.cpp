@@ -1,11 +1,11 @@
 //===- Runner.cpp - Running the capture checks over files -----------------===//
 
 #include "Runner.h"
-#include "TidyCompat.h"
 #include "CompileDatabaseCheck.h"
 #include "LargeStack.h"
 #include "PythonRunner.h"
 #include "SourceText.h"
+#include "TidyCompat.h"
 
 #include "SummaryCache.h"
 #include "WholeProgram.h"

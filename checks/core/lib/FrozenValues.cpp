@@ -174,8 +174,7 @@ void FrozenValues::computeCarriers() {
   }
 }
 
-std::optional<FrozenValues::Carried>
-FrozenValues::carriedBy(const Expr *Arg) {
+std::optional<FrozenValues::Carried> FrozenValues::carriedBy(const Expr *Arg) {
   if (Updates.empty())
     return std::nullopt;
   if (!CarriersDone)

@@ -240,8 +240,8 @@ void HazardScanner::scanCall(const CallExpr *Call, const Scope &Sc,
       return; // this toolkit captures it
     // A wrapper's branch for another kind of memory, beside the branch
     // that frees or allocates stream-ordered (KindDispatch.h).
-    bool OtherKindsBranch = !Declared && Sc.Depth > 0 &&
-                            Sc.BesideCapturedForm.count(Call);
+    bool OtherKindsBranch =
+        !Declared && Sc.Depth > 0 && Sc.BesideCapturedForm.count(Call);
     if (auto Check = checkOfHazard(E->Class); Check && !OtherKindsBranch) {
       RawHazard H = apiHazard(*E, *Check, callLoc(Call));
       if (*Check == CheckKind::SyncCall && copiesDeviceToHost(Call, *E, Ctx))

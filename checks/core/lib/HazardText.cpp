@@ -203,10 +203,10 @@ describe(const RawHazard &H, const CaptureRegion &R) {
   case RawHazard::FrozenArg:
     Level = Severity::Warning;
     M.Subject = "'" + H.Detail + "'";
-    M.Predicate = "is updated on the host inside the capture and passed " +
-                  (H.Origin.empty() ? std::string()
-                                    : "(through '" + H.Origin + "') ") +
-                  "to " + H.Api;
+    M.Predicate =
+        "is updated on the host inside the capture and passed " +
+        (H.Origin.empty() ? std::string() : "(through '" + H.Origin + "') ") +
+        "to " + H.Api;
     M.Consequence = "the graph records the value it has at capture time; "
                     "replays do not run the host update, so every replay "
                     "passes that same value";

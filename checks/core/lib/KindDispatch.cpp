@@ -64,8 +64,8 @@ void collect(llvm::ArrayRef<Branch> Branches, const Catalog &Cat,
     callsIn(B, Calls.back());
     for (const CallExpr *C : Calls.back())
       if (const ApiEntry *E = allocationEntry(C, Cat))
-        AnyCaptured |= E->behaviourIn(CaptureMode::Global) ==
-                       Behaviour::Captured;
+        AnyCaptured |=
+            E->behaviourIn(CaptureMode::Global) == Behaviour::Captured;
   }
   if (!AnyCaptured)
     return;

@@ -38,10 +38,9 @@ const char *kindName(RawHazard::Form K) {
 }
 
 std::optional<RawHazard::Form> parseKind(llvm::StringRef S) {
-  for (auto K :
-       {RawHazard::ApiCall, RawHazard::LegacyArg, RawHazard::PendingRead,
-        RawHazard::Branch, RawHazard::External, RawHazard::OtherStream,
-        RawHazard::FrozenArg})
+  for (auto K : {RawHazard::ApiCall, RawHazard::LegacyArg,
+                 RawHazard::PendingRead, RawHazard::Branch, RawHazard::External,
+                 RawHazard::OtherStream, RawHazard::FrozenArg})
     if (S == kindName(K))
       return K;
   return std::nullopt;

@@ -84,9 +84,8 @@ TEST(Report, RejectsWhatIsNotAReport) {
                                 "captures": [{"id": 1e30}]})"),
                         R, Error));
   EXPECT_EQ(Error, "'captures[0].id' is not an integer");
-  EXPECT_FALSE(fromJson(nlohmann::json::parse(
-                            R"({"format": 7, "version": 1.5})"),
-                        R, Error));
+  EXPECT_FALSE(fromJson(
+      nlohmann::json::parse(R"({"format": 7, "version": 1.5})"), R, Error));
   EXPECT_NE(Error.find("not a capture-probe report"), std::string::npos);
   EXPECT_FALSE(readReport("/no/such/report.json", R, Error));
 }
