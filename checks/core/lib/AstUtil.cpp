@@ -322,6 +322,18 @@ std::string displayName(const FunctionDecl *FD) {
   return catalogName(FD);
 }
 
+void walkStatements(const Stmt *Root,
+                    llvm::function_ref<bool(const Stmt *)> Visit) {
+  llvm::SmallVector<const Stmt *, 32> Work = {Root};
+  while (!Work.empty()) {
+    const Stmt *S = Work.pop_back_val();
+    if (!S || !Visit(S))
+      continue;
+    for (const Stmt *C : S->children())
+      Work.push_back(C);
+  }
+}
+
 SourceLocation callLoc(const Expr *Call) {
   if (isa<CXXMemberCallExpr>(Call))
     return Call->getExprLoc();

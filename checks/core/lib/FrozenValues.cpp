@@ -42,18 +42,13 @@ std::string FrozenValues::persistentKey(const Expr *E) const {
 
 /// Whether \p RHS reads the state \p Key names (`x = x + 1`).
 static bool readsKey(const Expr *RHS, const std::string &Key) {
-  llvm::SmallVector<const Stmt *, 16> Work = {RHS};
-  while (!Work.empty()) {
-    const Stmt *S = Work.pop_back_val();
-    if (!S)
-      continue;
-    if (const auto *E = dyn_cast<Expr>(S))
-      if (isa<MemberExpr, DeclRefExpr>(E) && streamKey(E) == Key)
-        return true;
-    for (const Stmt *C : S->children())
-      Work.push_back(C);
-  }
-  return false;
+  bool Reads = false;
+  walkStatements(RHS, [&](const Stmt *S) {
+    if (isa<MemberExpr, DeclRefExpr>(S) && streamKey(cast<Expr>(S)) == Key)
+      Reads = true;
+    return !Reads;
+  });
+  return Reads;
 }
 
 void FrozenValues::noteUpdate(const Stmt *S) {
@@ -84,30 +79,27 @@ void FrozenValues::noteUpdate(const Stmt *S) {
 /// What \p E carries: the key of an updated state it reads as a value, or
 /// of the state a local it reads carries. Addresses are not followed.
 std::string FrozenValues::updatedStateIn(const Expr *E) const {
-  llvm::SmallVector<const Stmt *, 16> Work = {E};
-  while (!Work.empty()) {
-    const Stmt *S = Work.pop_back_val();
-    if (!S || isa<LambdaExpr>(S))
-      continue;
-    if (const auto *X = dyn_cast<Expr>(S)) {
-      if (X->getType()->isPointerType())
-        continue;
-      if (const auto *DRE = dyn_cast<DeclRefExpr>(X))
-        if (const auto *V = dyn_cast<VarDecl>(DRE->getDecl())) {
-          auto It = Carriers.find(V);
-          if (It != Carriers.end())
-            return It->second.Key;
-        }
-      if (isa<MemberExpr, DeclRefExpr>(X) && isValueType(X->getType())) {
-        std::string Key = persistentKey(X);
-        if (!Key.empty() && Updates.count(Key))
-          return Key;
+  std::string Found;
+  walkStatements(E, [&](const Stmt *S) {
+    const auto *X = dyn_cast<Expr>(S);
+    if (!Found.empty() || isa<LambdaExpr>(S) ||
+        (X && X->getType()->isPointerType()))
+      return false;
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(S))
+      if (const auto *V = dyn_cast<VarDecl>(DRE->getDecl())) {
+        auto It = Carriers.find(V);
+        if (It != Carriers.end())
+          Found = It->second.Key;
       }
+    if (Found.empty() && isa<MemberExpr, DeclRefExpr>(S) &&
+        isValueType(X->getType())) {
+      std::string Key = persistentKey(X);
+      if (!Key.empty() && Updates.count(Key))
+        Found = Key;
     }
-    for (const Stmt *C : S->children())
-      Work.push_back(C);
-  }
-  return "";
+    return Found.empty();
+  });
+  return Found;
 }
 
 namespace {
@@ -186,21 +178,18 @@ std::optional<FrozenValues::Carried> FrozenValues::carriedBy(const Expr *Arg) {
   C.State = Updates[Key].Text;
   C.UpdateLoc = Updates[Key].Loc;
   // Name the local when the argument reaches the state through one.
-  llvm::SmallVector<const Stmt *, 16> Work = {Arg};
-  while (!Work.empty() && C.Carrier.empty()) {
-    const Stmt *S = Work.pop_back_val();
-    if (const auto *DRE = dyn_cast_or_null<DeclRefExpr>(S))
+  walkStatements(Arg, [&](const Stmt *S) {
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(S))
       if (const auto *V = dyn_cast<VarDecl>(DRE->getDecl())) {
         auto It = Carriers.find(V);
-        if (It != Carriers.end() && It->second.Key == Key) {
+        if (It != Carriers.end() && It->second.Key == Key &&
+            C.Carrier.empty()) {
           C.Carrier = V->getNameAsString();
           C.CarrierLoc = It->second.Loc;
         }
       }
-    if (S)
-      for (const Stmt *Child : S->children())
-        Work.push_back(Child);
-  }
+    return C.Carrier.empty();
+  });
   return C;
 }
 

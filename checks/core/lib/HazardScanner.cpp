@@ -54,16 +54,11 @@ static std::optional<CheckKind> checkOfHazard(Hazard H) {
 
 static llvm::DenseSet<const CallExpr *> kernelConfigCalls(const Stmt *Body) {
   llvm::DenseSet<const CallExpr *> Out;
-  llvm::SmallVector<const Stmt *, 32> Work = {Body};
-  while (!Work.empty()) {
-    const Stmt *S = Work.pop_back_val();
-    if (!S)
-      continue;
+  walkStatements(Body, [&](const Stmt *S) {
     if (const auto *K = dyn_cast<CUDAKernelCallExpr>(S))
       Out.insert(K->getConfig());
-    for (const Stmt *C : S->children())
-      Work.push_back(C);
-  }
+    return true;
+  });
   return Out;
 }
 

@@ -37,16 +37,12 @@ llvm::SmallVector<Branch, 8> casesOf(const SwitchStmt *Switch) {
 
 /// Every call in a branch, lambdas' bodies left out.
 void callsIn(const Branch &B, llvm::SmallVectorImpl<const CallExpr *> &Out) {
-  llvm::SmallVector<const Stmt *, 16> Work(B.begin(), B.end());
-  while (!Work.empty()) {
-    const Stmt *S = Work.pop_back_val();
-    if (!S || isa<LambdaExpr>(S))
-      continue;
-    if (const auto *Call = dyn_cast<CallExpr>(S))
-      Out.push_back(Call);
-    for (const Stmt *C : S->children())
-      Work.push_back(C);
-  }
+  for (const Stmt *Root : B)
+    walkStatements(Root, [&](const Stmt *S) {
+      if (const auto *Call = dyn_cast<CallExpr>(S))
+        Out.push_back(Call);
+      return !isa<LambdaExpr>(S);
+    });
 }
 
 const ApiEntry *allocationEntry(const CallExpr *Call, const Catalog &Cat) {
@@ -80,18 +76,13 @@ void collect(llvm::ArrayRef<Branch> Branches, const Catalog &Cat,
 llvm::DenseSet<const CallExpr *>
 allocationsBesideCapturedForm(const Stmt *Body, const Catalog &Cat) {
   llvm::DenseSet<const CallExpr *> Out;
-  llvm::SmallVector<const Stmt *, 32> Work = {Body};
-  while (!Work.empty()) {
-    const Stmt *S = Work.pop_back_val();
-    if (!S)
-      continue;
+  walkStatements(Body, [&](const Stmt *S) {
     if (const auto *Switch = dyn_cast<SwitchStmt>(S))
       collect(casesOf(Switch), Cat, Out);
     else if (const auto *If = dyn_cast<IfStmt>(S); If && If->getElse())
       collect({Branch{If->getThen()}, Branch{If->getElse()}}, Cat, Out);
-    for (const Stmt *C : S->children())
-      Work.push_back(C);
-  }
+    return true;
+  });
   return Out;
 }
 

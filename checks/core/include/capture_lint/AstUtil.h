@@ -11,6 +11,7 @@
 
 #include "clang/AST/Expr.h"
 #include "clang/AST/ExprCXX.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include <optional>
 #include <string>
 
@@ -97,6 +98,11 @@ std::string displayName(const clang::FunctionDecl *FD);
 /// Where a call is reported: the member name of a member call, else the
 /// call's beginning.
 clang::SourceLocation callLoc(const clang::Expr *Call);
+
+/// Visits \p Root and every statement below it, depth first; \p Visit
+/// returns false to leave a node's children out. Null children are skipped.
+void walkStatements(const clang::Stmt *Root,
+                    llvm::function_ref<bool(const clang::Stmt *)> Visit);
 
 /// The parameter an argument passes on: `f`, `*fp`, `std::forward<F>(f)`,
 /// `std::move(f)`, a copy of `f`; null otherwise.
