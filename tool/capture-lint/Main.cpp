@@ -55,6 +55,8 @@ Output:
                        for GitHub Actions pull requests)
   -o FILE              write the report to FILE (atomically) instead of stdout
   --quiet              no summary line on stderr
+  --sarif-root=DIR     SARIF URIs are relative to DIR (%SRCROOT%; default:
+                       the current directory)
 
 CI adoption:
   --write-baseline=FILE  record today's findings in FILE (exit 0 unless the
@@ -127,6 +129,7 @@ struct Options {
   std::string WarningsAsErrors;
   std::string HeaderFilter;
   bool HeaderFilterGiven = false;
+  std::string SarifRoot;
 };
 
 /// The long options clang-tidy users may spell with one dash.
@@ -226,6 +229,8 @@ Options parseArgs(int Argc, char **Argv) {
       O.Output = V;
     else if (takeValue(A, "--checks", I, Argc, Argv, V))
       O.Run.ChecksGlob = V;
+    else if (takeValue(A, "--sarif-root", I, Argc, Argv, V))
+      O.SarifRoot = V;
     else if (takeValue(A, "--extra-arg", I, Argc, Argv, V))
       O.Run.ExtraArgs.push_back(V);
     else if (takeValue(A, "--extra-arg-before", I, Argc, Argv, V))
@@ -425,7 +430,7 @@ int main(int Argc, char **Argv) {
   if (O.Format == "json")
     writeJson(R, OS);
   else if (O.Format == "sarif")
-    writeSarif(R, OS);
+    writeSarif(R, OS, O.SarifRoot);
   else if (O.Format == "github")
     writeGithub(R, OS);
   else

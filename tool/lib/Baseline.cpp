@@ -27,14 +27,6 @@ std::string baseDir(const std::string &BaselinePath) {
   return std::string(Dir);
 }
 
-std::string relativeTo(const std::string &File, const std::string &Dir) {
-  llvm::StringRef F(File);
-  if (!Dir.empty() && F.starts_with(Dir) && F.size() > Dir.size() &&
-      llvm::sys::path::is_separator(F[Dir.size()]))
-    return F.substr(Dir.size() + 1).str();
-  return File;
-}
-
 /// A message without the "(file.cu:12)" that says where a reached call is,
 /// so that a finding stays old when lines move in the callee's file too.
 std::string withoutLocations(const std::string &Message) {
@@ -52,6 +44,20 @@ Key keyOf(const ReportFinding &F, const std::string &Dir) {
 }
 
 } // namespace
+
+std::string relativeTo(const std::string &File, const std::string &Dir) {
+  llvm::StringRef F(File);
+  if (!Dir.empty() && F.starts_with(Dir) && F.size() > Dir.size() &&
+      llvm::sys::path::is_separator(F[Dir.size()]))
+    return F.substr(Dir.size() + 1).str();
+  return File;
+}
+
+std::string stableFindingKey(const ReportFinding &F, const std::string &Dir) {
+  Key K = keyOf(F, Dir);
+  return std::get<0>(K) + '\0' + std::get<1>(K) + '\0' + std::get<2>(K) +
+         '\0' + std::get<3>(K);
+}
 
 std::string baselineJson(const Report &R, const std::string &Path) {
   std::string Dir = baseDir(Path);

@@ -16,6 +16,15 @@
 
 namespace capture_lint {
 
+/// What identifies a finding across edits that move code: its check, its
+/// file relative to \p Dir, the trimmed text of its line and its message
+/// without locations, joined with NULs. Baselines count these keys; SARIF's
+/// partialFingerprints hash them.
+std::string stableFindingKey(const ReportFinding &F, const std::string &Dir);
+
+/// \p File relative to \p Dir when it lies below it, else \p File.
+std::string relativeTo(const std::string &File, const std::string &Dir);
+
 /// The baseline document for \p R, to be written to \p Path.
 std::string baselineJson(const Report &R, const std::string &Path);
 

@@ -92,13 +92,19 @@ struct Report {
 /// The checks capture-lint knows, with one-line descriptions (SARIF rules).
 struct CheckInfo {
   const char *Name;
-  const char *Description;
+  const char *Description; // one sentence
+  const char *Why;         // what happens under capture
+  const char *Fix;         // what to do instead
+  const char *DefaultLevel; // SARIF level in a global-mode capture
 };
 llvm::ArrayRef<CheckInfo> allChecks();
 
 void writeText(const Report &R, llvm::raw_ostream &OS);
 void writeJson(const Report &R, llvm::raw_ostream &OS);
-void writeSarif(const Report &R, llvm::raw_ostream &OS);
+/// \p SourceRoot: the directory %SRCROOT% stands for (relative URIs start
+/// there); empty: the current directory.
+void writeSarif(const Report &R, llvm::raw_ostream &OS,
+                const std::string &SourceRoot = "");
 /// GitHub Actions workflow commands (`::error file=...::...`).
 void writeGithub(const Report &R, llvm::raw_ostream &OS);
 

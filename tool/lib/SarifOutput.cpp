@@ -1,15 +1,21 @@
 //===- SarifOutput.cpp - SARIF 2.1.0 output -------------------------------===//
 //
-// One run; every check declared as a rule (even those without results), each
-// finding a result with its location, its notes as relatedLocations, and
-// files that could not be analysed as toolExecutionNotifications.
+// One run; every check declared as a rule (even those without results, with
+// a description, markdown help and a default level), each finding a result
+// with its location relative to %SRCROOT%, a fingerprint that survives edits
+// that move code, its notes as relatedLocations and, from the region's begin
+// down to the offending call, as a codeFlow; files that could not be
+// analysed as toolExecutionNotifications.
 //
 //===----------------------------------------------------------------------===//
 
+#include "Baseline.h"
 #include "Report.h"
 #include "Version.h"
 
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/SHA1.h"
 #include <nlohmann/json.hpp>
 
 namespace capture_lint {
@@ -30,8 +36,22 @@ static std::string fileUri(const std::string &Path) {
   return Uri;
 }
 
-static json physicalLocation(const ReportLocation &L) {
-  json P = {{"artifactLocation", {{"uri", fileUri(L.File)}}}};
+namespace {
+/// Where relative URIs start: %SRCROOT%.
+struct SourceRoot {
+  std::string Dir; // absolute, without a trailing separator
+  json artifact(const std::string &File) const {
+    std::string Rel = relativeTo(File, Dir);
+    if (Rel == File)
+      return {{"uri", fileUri(File)}};
+    std::string Uri = fileUri(Rel).substr(std::strlen("file://"));
+    return {{"uri", Uri}, {"uriBaseId", "%SRCROOT%"}};
+  }
+};
+} // namespace
+
+static json physicalLocation(const ReportLocation &L, const SourceRoot &Root) {
+  json P = {{"artifactLocation", Root.artifact(L.File)}};
   if (L.Line)
     P["region"] = {{"startLine", L.Line},
                    {"startColumn", std::max(1u, L.Column)}};
@@ -46,27 +66,88 @@ static const char *sarifLevel(const std::string &Severity) {
   return "warning";
 }
 
-void writeSarif(const Report &R, llvm::raw_ostream &OS) {
+static json ruleOf(const CheckInfo &C) {
+  std::string Doc = std::string("docs/checks/") + C.Name + ".md";
+  json Rule = {
+      {"id", C.Name},
+      {"name", C.Name},
+      {"shortDescription", {{"text", C.Description}}},
+      {"fullDescription", {{"text", std::string(C.Description) + " " + C.Why}}},
+      {"help",
+       {{"text", std::string(C.Why) + " Fix: " + C.Fix + " See " + Doc +
+                     " in the capture-lint distribution."},
+        {"markdown", std::string("**What happens under capture.** ") + C.Why +
+                         "\n\n**Fix.** " + C.Fix + "\n\nSee `" + Doc +
+                         "` in the capture-lint distribution."}}},
+      {"defaultConfiguration", {{"level", C.DefaultLevel}}},
+      {"properties",
+       {{"tags", json::array({"correctness", "cuda", "graph-capture"})},
+        {"precision", "high"}}}};
+  if (std::strlen(CAPTURE_LINT_DOCS_URL))
+    Rule["helpUri"] =
+        std::string(CAPTURE_LINT_DOCS_URL) + "/checks/" + C.Name + ".md";
+  return Rule;
+}
+
+/// The path from the region's begin to the offending call: the region's
+/// notes first, then the call in the region, then the notes down the chain.
+static json codeFlowOf(const ReportFinding &F, const SourceRoot &Root) {
+  auto IsRegionNote = [&](const ReportNote &N) {
+    return F.HasRegion && N.Loc.File == F.RegionFile &&
+           N.Loc.Line == F.RegionBeginLine;
+  };
+  json Steps = json::array();
+  auto Step = [&](const ReportLocation &L, const std::string &Message) {
+    Steps.push_back(
+        {{"location",
+          {{"physicalLocation", physicalLocation(L, Root)},
+           {"message", {{"text", Message}}}}}});
+  };
+  for (const ReportNote &N : F.Notes)
+    if (IsRegionNote(N))
+      Step(N.Loc, N.Message);
+  Step(F.Loc, F.Message);
+  for (const ReportNote &N : F.Notes)
+    if (!IsRegionNote(N))
+      Step(N.Loc, N.Message);
+  return json::array({{{"threadFlows", json::array({{{"locations", Steps}}})}}});
+}
+
+/// A fingerprint that survives edits moving code (Baseline.h's key), with
+/// an occurrence count for findings whose keys are equal.
+static std::string fingerprint(const ReportFinding &F, const std::string &Root,
+                               std::map<std::string, unsigned> &Seen) {
+  llvm::SHA1 Hash;
+  Hash.update(stableFindingKey(F, Root));
+  std::string Hex = llvm::toHex(Hash.final(), /*LowerCase=*/true);
+  return Hex.substr(0, 32) + ":" + std::to_string(++Seen[Hex]);
+}
+
+void writeSarif(const Report &R, llvm::raw_ostream &OS,
+                const std::string &SourceRootDir) {
+  llvm::SmallString<256> RootDir(SourceRootDir.empty() ? "." : SourceRootDir);
+  llvm::sys::fs::make_absolute(RootDir);
+  llvm::sys::path::remove_dots(RootDir, /*remove_dot_dot=*/true);
+  if (RootDir.size() > 1 && llvm::sys::path::is_separator(RootDir.back()))
+    RootDir.pop_back();
+  SourceRoot Root{std::string(RootDir)};
   json Rules = json::array();
   std::map<std::string, unsigned> RuleIndex;
   for (const CheckInfo &C : allChecks()) {
     RuleIndex[C.Name] = Rules.size();
-    Rules.push_back(
-        {{"id", C.Name},
-         {"name", C.Name},
-         {"shortDescription", {{"text", C.Description}}},
-         {"help",
-          {{"text", std::string("See docs/checks/") + C.Name +
-                        ".md in the capture-lint distribution."}}}});
+    Rules.push_back(ruleOf(C));
   }
   json Results = json::array();
+  std::map<std::string, unsigned> Seen;
   for (const ReportFinding &F : R.Findings) {
     json Result = {
         {"ruleId", F.Check},
         {"level", sarifLevel(F.Severity)},
         {"message", {{"text", F.Message}}},
         {"locations",
-         json::array({{{"physicalLocation", physicalLocation(F.Loc)}}})}};
+         json::array({{{"physicalLocation", physicalLocation(F.Loc, Root)}}})},
+        {"partialFingerprints",
+         {{"captureLintFinding/v1", fingerprint(F, Root.Dir, Seen)}}}};
     auto It = RuleIndex.find(F.Check);
     if (It != RuleIndex.end())
       Result["ruleIndex"] = It->second;
@@ -75,9 +156,11 @@ void writeSarif(const Report &R, llvm::raw_ostream &OS) {
     for (const ReportNote &N : F.Notes)
       Related.push_back({{"id", Id++},
                          {"message", {{"text", N.Message}}},
-                         {"physicalLocation", physicalLocation(N.Loc)}});
-    if (!Related.empty())
+                         {"physicalLocation", physicalLocation(N.Loc, Root)}});
+    if (!Related.empty()) {
       Result["relatedLocations"] = std::move(Related);
+      Result["codeFlows"] = codeFlowOf(F, Root);
+    }
     json Props = {{"api", F.Api}};
     if (F.HasVerdict)
       Props["runtimeVerdict"] = {{"status", F.Verdict.Status},
@@ -108,15 +191,16 @@ void writeSarif(const Report &R, llvm::raw_ostream &OS) {
            {"level", "warning"},
            {"message", {{"text", M.Message}}},
            {"locations",
-            json::array({{{"physicalLocation", physicalLocation(M.Loc)}}})},
+            json::array(
+                {{{"physicalLocation", physicalLocation(M.Loc, Root)}}})},
            {"properties", {{"api", M.Api}, {"classes", M.Classes}}}});
   }
   json Notifications = json::array();
   for (const ReportError &E : R.Errors) {
     json N = {{"level", "error"}, {"message", {{"text", E.Message}}}};
     if (!E.Loc.File.empty())
-      N["locations"] =
-          json::array({{{"physicalLocation", physicalLocation(E.Loc)}}});
+      N["locations"] = json::array(
+          {{{"physicalLocation", physicalLocation(E.Loc, Root)}}});
     Notifications.push_back(std::move(N));
   }
   for (const std::string &W : R.Warnings)
@@ -129,6 +213,8 @@ void writeSarif(const Report &R, llvm::raw_ostream &OS) {
                  {{"name", "capture-lint"},
                   {"version", CAPTURE_LINT_VERSION},
                   {"rules", std::move(Rules)}}}}},
+              {"originalUriBaseIds",
+               {{"%SRCROOT%", {{"uri", fileUri(Root.Dir + "/")}}}}},
               {"invocations", json::array({std::move(Invocation)})},
               {"results", std::move(Results)}};
   json Doc = {{"$schema", "https://json.schemastore.org/sarif-2.1.0.json"},
