@@ -3,7 +3,9 @@
 
 #include "capture_probe/EventLog.h"
 #include "capture_probe/JsonIntegers.h"
+#include <algorithm>
 #include <cerrno>
+#include <charconv>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -59,9 +61,17 @@ static bool parseKind(const std::string &S, EventKind &K) {
 namespace {
 
 /// Appends a JSON string; control characters and invalid UTF-8 bytes are
-/// escaped (paths and API names are ASCII in practice).
+/// escaped (paths and API names are ASCII in practice: appended whole).
 void appendString(std::string &Out, const std::string &S) {
   Out += '"';
+  bool Plain = std::all_of(S.begin(), S.end(), [](unsigned char C) {
+    return C >= 0x20 && C < 0x80 && C != '"' && C != '\\';
+  });
+  if (Plain) {
+    Out += S;
+    Out += '"';
+    return;
+  }
   for (unsigned char C : S) {
     if (C == '"' || C == '\\') {
       Out += '\\';
@@ -77,24 +87,31 @@ void appendString(std::string &Out, const std::string &S) {
   Out += '"';
 }
 
-/// Writes a JSON line field by field: events are written from inside the
-/// program's CUDA calls, and building a json object per event cost more
-/// than the call.
+template <typename T> void appendNumber(std::string &Out, T V) {
+  char Buf[24];
+  auto R = std::to_chars(Buf, Buf + sizeof Buf, V);
+  Out.append(Buf, R.ptr);
+}
+
+/// Writes a JSON line field by field, straight onto the end of \p Out:
+/// events are written from inside the program's CUDA calls, and building a
+/// json object (or a string per line) per event cost more than the call.
 class LineWriter {
 public:
+  explicit LineWriter(std::string &Out) : Out(Out) {}
   void key(const char *K) {
-    Out += First ? "{\"" : ",\"";
+    Out.append(First ? "{\"" : ",\"", 2);
     First = false;
-    Out += K;
-    Out += "\":";
+    Out.append(K, std::strlen(K));
+    Out.append("\":", 2);
   }
   void number(const char *K, uint64_t V) {
     key(K);
-    Out += std::to_string(V);
+    appendNumber(Out, V);
   }
   void integer(const char *K, int V) {
     key(K);
-    Out += std::to_string(V);
+    appendNumber(Out, V);
   }
   void boolean(const char *K, bool V) {
     key(K);
@@ -123,21 +140,21 @@ public:
         Out += ',';
       F = false;
       appendString(Out, KV.first);
-      Out += ':' + std::to_string(KV.second);
+      Out += ':';
+      appendNumber(Out, KV.second);
     }
     Out += '}';
   }
-  std::string done() { return Out + "}"; }
+  void done() { Out += '}'; }
 
 private:
-  std::string Out;
+  std::string &Out;
   bool First = true;
 };
 
-} // namespace
-
-std::string eventToJsonLine(const Event &E) {
-  LineWriter W;
+/// Appends \p E's JSON line (without its newline) to \p Out.
+void appendEventJson(std::string &Out, const Event &E) {
+  LineWriter W(Out);
   W.number("seq", E.Seq);
   W.number("thread", E.Thread);
   W.string("kind", kindName(E.Kind));
@@ -177,7 +194,15 @@ std::string eventToJsonLine(const Event &E) {
   W.strings("frames", E.Frames);
   if (!E.PyFrames.empty())
     W.strings("py_frames", E.PyFrames);
-  return W.done();
+  W.done();
+}
+
+} // namespace
+
+std::string eventToJsonLine(const Event &E) {
+  std::string Line;
+  appendEventJson(Line, E);
+  return Line;
 }
 
 JsonLinesSink::JsonLinesSink(const std::string &Path) {
@@ -229,21 +254,33 @@ void JsonLinesSink::append(std::string &Lines) {
   std::lock_guard<std::mutex> G(Lock);
   if (!File || Lines.empty())
     return;
-  std::fwrite(Lines.data(), 1, Lines.size(), File);
-  std::fflush(File);
+  // One write(2) on the descriptor, as fwrite and fflush did (nothing else
+  // writes through the FILE), without copying into its buffer first.
+  int Fd = fileno(File);
+  const char *P = Lines.data();
+  size_t Left = Lines.size();
+  while (Left) {
+    ssize_t N = ::write(Fd, P, Left);
+    if (N < 0 && errno == EINTR)
+      continue;
+    if (N <= 0)
+      break;
+    P += N;
+    Left -= size_t(N);
+  }
   Lines.clear();
 }
 
 void JsonLinesSink::write(const Event &E) {
   std::string &Lines = deferred();
-  Lines += eventToJsonLine(E);
+  appendEventJson(Lines, E);
   Lines += '\n';
   append(Lines);
 }
 
 void JsonLinesSink::defer(const Event &E) {
   std::string &Lines = deferred();
-  Lines += eventToJsonLine(E);
+  appendEventJson(Lines, E);
   Lines += '\n';
   ThreadExit.Sink = this;
   if (Lines.size() >= DeferLimit)

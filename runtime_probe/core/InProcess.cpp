@@ -39,12 +39,27 @@ namespace {
 /// (a library loaded since).
 class ModuleMap {
 public:
-  bool find(uintptr_t Addr, std::string &Path, uintptr_t &Base) {
+  /// Appends "module+0xoffset" for each address to \p Out, leaving out
+  /// those no module holds and the probe's, CUPTI's and the driver's. One
+  /// lock for the whole stack.
+  void describe(void *const *Addrs, int N, std::vector<std::string> &Out) {
     std::lock_guard<std::mutex> G(Lock);
-    if (lookup(Addr, Path, Base))
-      return true;
-    rebuild();
-    return lookup(Addr, Path, Base);
+    for (int I = 0; I < N; ++I) {
+      const Range *R = lookup(uintptr_t(Addrs[I]));
+      if (!R) {
+        rebuild();
+        R = lookup(uintptr_t(Addrs[I]));
+      }
+      if (!R || Modules[R->Module].Skip)
+        continue;
+      // dl_iterate_phdr's load bias is 0 for a position-dependent program;
+      // offsets are then absolute addresses, which the symbolizer expects
+      // (it adds the load address back only for ET_EXEC files it offsets).
+      char Hex[32];
+      std::snprintf(Hex, sizeof Hex, "+0x%llx",
+                    (unsigned long long)(uintptr_t(Addrs[I]) - R->Base));
+      Out.push_back(Modules[R->Module].Path + Hex);
+    }
   }
 
 private:
@@ -52,38 +67,47 @@ private:
     uintptr_t Start, End, Base;
     size_t Module;
   };
+  struct Module {
+    std::string Path;
+    /// The probe, CUPTI and the driver are never the call site: keep the
+    /// log small (capture-heavy programs write an event per call).
+    bool Skip;
+  };
 
-  bool lookup(uintptr_t Addr, std::string &Path, uintptr_t &Base) const {
+  const Range *lookup(uintptr_t Addr) const {
     auto It = std::upper_bound(
         Ranges.begin(), Ranges.end(), Addr,
         [](uintptr_t A, const Range &R) { return A < R.Start; });
     if (It == Ranges.begin())
-      return false;
+      return nullptr;
     --It;
-    if (Addr >= It->End)
-      return false;
-    Path = Paths[It->Module];
-    Base = It->Base;
-    return true;
+    return Addr < It->End ? &*It : nullptr;
+  }
+
+  static bool skipped(const std::string &Path) {
+    return Path.find("libcapture_probe") != std::string::npos ||
+           Path.find("libcupti") != std::string::npos ||
+           Path.find("/libcuda.so") != std::string::npos;
   }
 
   void rebuild() {
     Ranges.clear();
-    Paths.clear();
+    Modules.clear();
     dl_iterate_phdr(
         [](dl_phdr_info *Info, size_t, void *Self) {
           auto *M = static_cast<ModuleMap *>(Self);
           std::string Path = Info->dlpi_name ? Info->dlpi_name : "";
           if (Path.empty())
             Path = selfPath(); // the main program
-          M->Paths.push_back(Path);
+          bool Skip = skipped(Path);
+          M->Modules.push_back({std::move(Path), Skip});
           for (int I = 0; I < Info->dlpi_phnum; ++I) {
             const ElfW(Phdr) &P = Info->dlpi_phdr[I];
             if (P.p_type != PT_LOAD)
               continue;
             uintptr_t Start = Info->dlpi_addr + P.p_vaddr;
             M->Ranges.push_back({Start, Start + P.p_memsz, Info->dlpi_addr,
-                                 M->Paths.size() - 1});
+                                 M->Modules.size() - 1});
           }
           return 0;
         },
@@ -94,7 +118,7 @@ private:
 
   std::mutex Lock;
   std::vector<Range> Ranges;
-  std::vector<std::string> Paths;
+  std::vector<Module> Modules;
 };
 
 ModuleMap &modules() {
@@ -109,25 +133,8 @@ std::vector<std::string> captureFrames(unsigned MaxFrames) {
   int N = backtrace(Buf.data(), int(Buf.size()));
   std::vector<std::string> Out;
   Out.reserve(N);
-  char Hex[32];
-  std::string Path;
-  for (int I = 1; I < N; ++I) { // frame 0 is this function
-    uintptr_t Base = 0;
-    if (!modules().find(uintptr_t(Buf[I]), Path, Base))
-      continue;
-    // The probe, CUPTI and the driver are never the call site: keep the
-    // log small (capture-heavy programs write an event per call).
-    if (Path.find("libcapture_probe") != std::string::npos ||
-        Path.find("libcupti") != std::string::npos ||
-        Path.find("/libcuda.so") != std::string::npos)
-      continue;
-    // dl_iterate_phdr's load bias is 0 for a position-dependent program;
-    // offsets are then absolute addresses, which the symbolizer expects
-    // (it adds the load address back only for ET_EXEC files it offsets).
-    std::snprintf(Hex, sizeof Hex, "+0x%llx",
-                  (unsigned long long)(uintptr_t(Buf[I]) - Base));
-    Out.push_back(Path + Hex);
-  }
+  if (N > 1) // frame 0 is this function
+    modules().describe(Buf.data() + 1, N - 1, Out);
   return Out;
 }
 

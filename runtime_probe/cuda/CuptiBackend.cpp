@@ -67,9 +67,16 @@ constexpr int FallbackCalls = 256;
 std::mutex StateLock;
 std::map<uint64_t, bool> StreamNonBlocking; // by stream
 std::map<uint64_t, uint64_t> CaptureTarget; // stream -> graph (to-graph)
-/// Kernel nodes of the graphs captured lately, so that instantiating one
-/// need not walk it again.
-std::unordered_map<uint64_t, uint64_t> CapturedKernels;
+/// The graphs captured lately: their kernel nodes and the device addresses
+/// their nodes use, read in the walk made when the capture ended, so that
+/// instantiating one need not walk it again. The addresses are dropped when
+/// the program may have changed the graph (dropGraphAddresses), and the
+/// graph is walked again when it is instantiated.
+struct CapturedGraph {
+  uint64_t Kernels = 0;
+  std::optional<std::vector<uint64_t>> Addresses;
+};
+std::unordered_map<uint64_t, CapturedGraph> CapturedGraphs;
 
 /// CAPTURE_PROBE_PROFILE=1: where the probe spends its time, on stderr at
 /// exit (stacks, graph inspection, Python frames, writing).
@@ -364,14 +371,127 @@ int returnValue(CUpti_CallbackDomain Domain, const CUpti_CallbackData *Data) {
              : int(*static_cast<const CUresult *>(Data->functionReturnValue));
 }
 
+/// What the probe needs of a kernel, looked up once per CUfunction or
+/// CUkernel handle: its name and which parameters are pointer-sized. Both
+/// are fixed for the handle's life; the cache is cleared when a module or
+/// library is unloaded (a handle may then be reused). Saves a driver call
+/// per kernel node and parameter on every graph walk.
+struct KernelInfo {
+  std::optional<std::string> Name;
+  std::optional<std::vector<unsigned>> PointerParams;
+};
+std::mutex KernelLock;
+std::unordered_map<uint64_t, KernelInfo> KernelCache;
+
+void forgetKernels() {
+  std::lock_guard<std::mutex> G(KernelLock);
+  KernelCache.clear();
+}
+
+uint64_t kernelKey(const CUDA_KERNEL_NODE_PARAMS &P) {
+  return P.func ? uint64_t(uintptr_t(P.func)) : uint64_t(uintptr_t(P.kern));
+}
+
+/// The kernel's name, if the driver gives one (ProbeCall held).
+std::optional<std::string> kernelName(const CUDA_KERNEL_NODE_PARAMS &P) {
+  uint64_t Key = kernelKey(P);
+  {
+    std::lock_guard<std::mutex> G(KernelLock);
+    auto It = KernelCache.find(Key);
+    if (It != KernelCache.end() && It->second.Name)
+      return It->second.Name;
+  }
+  const char *Name = nullptr;
+  if (P.func && cuFuncGetName(&Name, P.func) != CUDA_SUCCESS)
+    Name = nullptr;
+  if (!Name && P.kern && cuKernelGetName(&Name, P.kern) != CUDA_SUCCESS)
+    Name = nullptr;
+  if (!Name)
+    return std::nullopt; // not cached: asked again next time
+  std::lock_guard<std::mutex> G(KernelLock);
+  return KernelCache[Key].Name = std::string(Name);
+}
+
+/// Indices of the kernel's pointer-sized parameters (ProbeCall held).
+std::optional<std::vector<unsigned>>
+pointerParams(const CUDA_KERNEL_NODE_PARAMS &P) {
+  uint64_t Key = kernelKey(P);
+  {
+    std::lock_guard<std::mutex> G(KernelLock);
+    auto It = KernelCache.find(Key);
+    if (It != KernelCache.end() && It->second.PointerParams)
+      return It->second.PointerParams;
+  }
+  CUfunction F = P.func;
+  if (!F && P.kern && cuKernelGetFunction(&F, P.kern) != CUDA_SUCCESS)
+    F = nullptr;
+  if (!F)
+    return std::nullopt;
+  std::vector<unsigned> Out;
+  size_t Offset, Size;
+  for (unsigned A = 0;
+       A < 64 && cuFuncGetParamInfo(F, A, &Offset, &Size) == CUDA_SUCCESS; ++A)
+    if (Size == sizeof(uint64_t))
+      Out.push_back(A);
+  std::lock_guard<std::mutex> G(KernelLock);
+  return KernelCache[Key].PointerParams = std::move(Out);
+}
+
 struct GraphSummary {
   std::map<std::string, int> Types;
   std::vector<std::string> Collectives; // NCCL kernels, in node order
+  /// Device addresses the nodes use: kernel arguments the size of a
+  /// pointer, copy sources and targets, memset targets.
+  std::vector<uint64_t> Addresses;
 };
 
-/// The graph's nodes by type and its collective kernels, read with the
-/// driver once the graph is complete.
-GraphSummary inspectGraph(CUgraph Graph, bool WantCollectives) {
+/// What to read besides the node types.
+enum GraphWalk : unsigned { WalkCollectives = 1, WalkAddresses = 2 };
+
+/// Adds a kernel node's collective name and argument addresses to \p S.
+void inspectKernelNode(CUgraphNode Node, unsigned What, GraphSummary &S) {
+  CUDA_KERNEL_NODE_PARAMS P;
+  std::memset(&P, 0, sizeof P);
+  if (cuGraphKernelNodeGetParams(Node, &P) != CUDA_SUCCESS)
+    return;
+  if (What & WalkCollectives) {
+    auto Name = kernelName(P);
+    if (Name && Name->find("nccl") != std::string::npos)
+      S.Collectives.push_back(std::move(*Name));
+  }
+  if (!(What & WalkAddresses) || !P.kernelParams)
+    return;
+  if (auto Params = pointerParams(P))
+    for (unsigned A : *Params)
+      if (P.kernelParams[A]) {
+        uint64_t V;
+        std::memcpy(&V, P.kernelParams[A], sizeof V);
+        S.Addresses.push_back(V);
+      }
+}
+
+/// Adds a copy's or memset's addresses to \p S.
+void inspectMemoryNode(CUgraphNode Node, CUgraphNodeType Type,
+                       GraphSummary &S) {
+  if (Type == CU_GRAPH_NODE_TYPE_MEMCPY) {
+    CUDA_MEMCPY3D P;
+    std::memset(&P, 0, sizeof P);
+    if (cuGraphMemcpyNodeGetParams(Node, &P) == CUDA_SUCCESS) {
+      S.Addresses.push_back(uint64_t(P.srcDevice));
+      S.Addresses.push_back(uint64_t(P.dstDevice));
+    }
+  } else if (Type == CU_GRAPH_NODE_TYPE_MEMSET) {
+    CUDA_MEMSET_NODE_PARAMS P;
+    std::memset(&P, 0, sizeof P);
+    if (cuGraphMemsetNodeGetParams(Node, &P) == CUDA_SUCCESS)
+      S.Addresses.push_back(uint64_t(P.dst));
+  }
+}
+
+/// The graph's nodes by type and, as \p What asks, its collective kernels
+/// and the device addresses its nodes use, read with the driver once the
+/// graph is complete: one walk for all three.
+GraphSummary inspectGraph(CUgraph Graph, unsigned What) {
   GraphSummary S;
   ProbeCall Own;
   PhaseTimer T(PhaseGraph);
@@ -382,23 +502,14 @@ GraphSummary inspectGraph(CUgraph Graph, bool WantCollectives) {
   if (cuGraphGetNodes(Graph, Nodes.data(), &N) != CUDA_SUCCESS)
     return S;
   for (size_t I = 0; I < N; ++I) {
-    CUgraphNodeType T;
-    if (cuGraphNodeGetType(Nodes[I], &T) != CUDA_SUCCESS)
+    CUgraphNodeType Type;
+    if (cuGraphNodeGetType(Nodes[I], &Type) != CUDA_SUCCESS)
       continue;
-    ++S.Types[nodeTypeName(T)];
-    if (T != CU_GRAPH_NODE_TYPE_KERNEL || !WantCollectives)
-      continue;
-    CUDA_KERNEL_NODE_PARAMS P;
-    std::memset(&P, 0, sizeof P);
-    const char *Name = nullptr;
-    if (cuGraphKernelNodeGetParams(Nodes[I], &P) == CUDA_SUCCESS) {
-      if (P.func && cuFuncGetName(&Name, P.func) != CUDA_SUCCESS)
-        Name = nullptr;
-      if (!Name && P.kern && cuKernelGetName(&Name, P.kern) != CUDA_SUCCESS)
-        Name = nullptr;
-    }
-    if (Name && std::strstr(Name, "nccl"))
-      S.Collectives.push_back(Name);
+    ++S.Types[nodeTypeName(Type)];
+    if (Type == CU_GRAPH_NODE_TYPE_KERNEL && What)
+      inspectKernelNode(Nodes[I], What, S);
+    else if (What & WalkAddresses)
+      inspectMemoryNode(Nodes[I], Type, S);
   }
   return S;
 }
@@ -502,57 +613,8 @@ uint64_t allocationOf(uint64_t Address) {
   return Address < It->first + It->second ? It->first : 0;
 }
 
-/// Device addresses a graph's nodes use: kernel arguments the size of a
-/// pointer that fall inside a known allocation, copy and memset targets.
-std::vector<uint64_t> buffersOf(CUgraph Graph) {
-  std::vector<uint64_t> Addresses;
-  {
-    ProbeCall Own;
-    PhaseTimer T(PhaseGraph);
-    size_t N = 0;
-    if (cuGraphGetNodes(Graph, nullptr, &N) != CUDA_SUCCESS || N == 0)
-      return {};
-    std::vector<CUgraphNode> Nodes(N);
-    if (cuGraphGetNodes(Graph, Nodes.data(), &N) != CUDA_SUCCESS)
-      return {};
-    for (size_t I = 0; I < N; ++I) {
-      CUgraphNodeType Type;
-      if (cuGraphNodeGetType(Nodes[I], &Type) != CUDA_SUCCESS)
-        continue;
-      if (Type == CU_GRAPH_NODE_TYPE_KERNEL) {
-        CUDA_KERNEL_NODE_PARAMS P;
-        std::memset(&P, 0, sizeof P);
-        if (cuGraphKernelNodeGetParams(Nodes[I], &P) != CUDA_SUCCESS ||
-            !P.kernelParams)
-          continue;
-        CUfunction F = P.func;
-        if (!F && P.kern && cuKernelGetFunction(&F, P.kern) != CUDA_SUCCESS)
-          F = nullptr;
-        size_t Offset, Size;
-        for (size_t A = 0;
-             F && A < 64 &&
-             cuFuncGetParamInfo(F, A, &Offset, &Size) == CUDA_SUCCESS;
-             ++A)
-          if (Size == sizeof(uint64_t) && P.kernelParams[A]) {
-            uint64_t V;
-            std::memcpy(&V, P.kernelParams[A], sizeof V);
-            Addresses.push_back(V);
-          }
-      } else if (Type == CU_GRAPH_NODE_TYPE_MEMCPY) {
-        CUDA_MEMCPY3D P;
-        std::memset(&P, 0, sizeof P);
-        if (cuGraphMemcpyNodeGetParams(Nodes[I], &P) == CUDA_SUCCESS) {
-          Addresses.push_back(uint64_t(P.srcDevice));
-          Addresses.push_back(uint64_t(P.dstDevice));
-        }
-      } else if (Type == CU_GRAPH_NODE_TYPE_MEMSET) {
-        CUDA_MEMSET_NODE_PARAMS P;
-        std::memset(&P, 0, sizeof P);
-        if (cuGraphMemsetNodeGetParams(Nodes[I], &P) == CUDA_SUCCESS)
-          Addresses.push_back(uint64_t(P.dst));
-      }
-    }
-  }
+/// The allocations holding \p Addresses, each once.
+std::vector<uint64_t> basesOf(const std::vector<uint64_t> &Addresses) {
   std::vector<uint64_t> Bases;
   std::lock_guard<std::mutex> G(MemoryLock);
   for (uint64_t A : Addresses)
@@ -567,13 +629,41 @@ std::vector<std::string> timedFrames() {
   return captureFrames();
 }
 
-void writeLifecycle(EventSink *Sink, Event &E, bool WithFrames) {
+void writeLifecycle(EventSink *Sink, Event &E, bool WithFrames,
+                    bool Defer = false) {
   if (WithFrames)
     E.Frames = timedFrames();
   PhaseTimer T(PhaseWrite);
   E.Seq = nextSequence();
   E.Thread = currentThreadId();
-  Sink->write(E);
+  if (Defer)
+    Sink->defer(E);
+  else
+    Sink->write(E);
+}
+
+/// The kernel nodes of the graph \p E instantiates (into E.Count) and the
+/// allocations its nodes use: from the walk made when its capture ended if
+/// the graph has not changed since, else from a walk now.
+std::vector<uint64_t> instantiatedGraph(Event &E) {
+  std::optional<uint64_t> Kernels;
+  std::optional<std::vector<uint64_t>> Addresses;
+  {
+    std::lock_guard<std::mutex> G(StateLock);
+    auto It = CapturedGraphs.find(E.Graph);
+    if (It != CapturedGraphs.end()) {
+      Kernels = It->second.Kernels;
+      Addresses = It->second.Addresses;
+    }
+  }
+  if (!Addresses) {
+    GraphSummary S = inspectGraph(CUgraph(uintptr_t(E.Graph)), WalkAddresses);
+    if (!Kernels)
+      Kernels = uint64_t(S.Types["kernel"]);
+    Addresses = std::move(S.Addresses);
+  }
+  E.Count = *Kernels;
+  return basesOf(*Addresses);
 }
 
 /// Instantiations, first launches, updates and destructions of executable
@@ -585,6 +675,12 @@ void onLifecycle(Lifecycle L, const CUpti_CallbackData *Data, int Result,
   auto *P = static_cast<void *const *>(Data->functionParams);
   if (!Sink || !P)
     return;
+  // Every kernel launch comes here: count it without building an event.
+  if (L == Lifecycle::Kernel) {
+    if (Result == 0 && !MadeNodes)
+      EagerKernels.fetch_add(1, std::memory_order_relaxed);
+    return;
+  }
   Event E;
   E.Api = Api;
   E.Result = Result;
@@ -624,9 +720,7 @@ void onLifecycle(Lifecycle L, const CUpti_CallbackData *Data, int Result,
     return;
   }
   case Lifecycle::Kernel:
-    if (Result == 0 && !MadeNodes)
-      EagerKernels.fetch_add(1, std::memory_order_relaxed);
-    return;
+    return; // counted above
   case Lifecycle::Launch: {
     if (Result != 0 || MadeNodes)
       return; // failed, or a child graph added to a capture
@@ -663,22 +757,11 @@ void onLifecycle(Lifecycle L, const CUpti_CallbackData *Data, int Result,
     E.Kind = EventKind::Instantiate;
     E.Exec = uint64_t(uintptr_t(*Exec));
     E.Graph = uint64_t(uintptr_t(P[1]));
-    {
-      std::lock_guard<std::mutex> G(StateLock);
-      auto It = CapturedKernels.find(E.Graph);
-      if (It != CapturedKernels.end())
-        E.Count = It->second;
-      else
-        E.Count = ~uint64_t(0);
-    }
-    if (E.Count == ~uint64_t(0))
-      E.Count = uint64_t(
-          inspectGraph(CUgraph(uintptr_t(E.Graph)), false).Types["kernel"]);
+    std::vector<uint64_t> Bases = instantiatedGraph(E);
     {
       std::lock_guard<std::mutex> G(LaunchLock);
       ExecLaunches[E.Exec] = 0;
     }
-    std::vector<uint64_t> Bases = buffersOf(CUgraph(uintptr_t(E.Graph)));
     {
       std::lock_guard<std::mutex> G(MemoryLock);
       Stale.erase(E.Exec);
@@ -718,7 +801,10 @@ void onLifecycle(Lifecycle L, const CUpti_CallbackData *Data, int Result,
       E.Count = It->second;
       ExecLaunches.erase(It);
     }
-    writeLifecycle(Sink, E, false);
+    // A graph never launched: its record changes nothing in the report
+    // (an exec whose count never came counts only if launched), so it may
+    // wait for the thread's next write like clean captured work.
+    writeLifecycle(Sink, E, false, /*Defer=*/E.Count == 0);
     return;
   }
   case Lifecycle::None:
@@ -757,6 +843,69 @@ void writeLaunchCounts() {
                  (unsigned long long)Prof.Events.load(),
                  Prof.Ns[PhaseStack] / 1e6, Prof.Ns[PhaseGraph] / 1e6,
                  Prof.Ns[PhasePython] / 1e6, Prof.Ns[PhaseWrite] / 1e6);
+}
+
+/// An ended capture's graph: its nodes by type and collectives for the
+/// event, its kernel count and addresses kept for its instantiation.
+void inspectCapturedGraph(Event &E) {
+  GraphSummary S = inspectGraph(CUgraph(uintptr_t(E.Graph)),
+                                WalkCollectives | WalkAddresses);
+  E.GraphNodes = std::move(S.Types);
+  E.Collectives = std::move(S.Collectives);
+  std::lock_guard<std::mutex> G(StateLock);
+  if (CapturedGraphs.size() > 4096)
+    CapturedGraphs.clear();
+  auto K = E.GraphNodes.find("kernel");
+  CapturedGraph &C = CapturedGraphs[E.Graph];
+  C.Kernels = K == E.GraphNodes.end() ? 0 : K->second;
+  C.Addresses = std::move(S.Addresses);
+}
+
+/// Whether a graph call may change a graph's nodes (\p Rest: its name past
+/// "cudaGraph" or "cuGraph"): all but those that instantiate, launch,
+/// upload, clone or only read. One too many costs a walk; one missed would
+/// leave stale addresses.
+bool mayChangeGraph(const char *Rest) {
+  for (const char *P :
+       {"Exec", "Instantiate", "Launch", "Upload", "Clone", "DebugDotPrint"})
+    if (std::strncmp(Rest, P, std::strlen(P)) == 0)
+      return false;
+  return !std::strstr(Rest, "Get");
+}
+
+/// Drops the kept addresses of graphs a call may have changed: the graph a
+/// cudaGraphDestroy names (its handle may be reused), every graph for other
+/// changing calls and captures into an existing graph. Kernel counts are
+/// kept, as before the addresses were kept.
+void dropGraphAddresses(const char *Name, const void *Params) {
+  if (!Name || Name[0] != 'c' || Name[1] != 'u')
+    return;
+  const char *Rest = nullptr;
+  if (std::strncmp(Name, "cudaGraph", 9) == 0)
+    Rest = Name + 9;
+  else if (std::strncmp(Name, "cuGraph", 7) == 0)
+    Rest = Name + 7;
+  bool ToGraph = !Rest && std::strstr(Name, "CaptureToGraph");
+  if (!ToGraph && !(Rest && mayChangeGraph(Rest)))
+    return;
+  std::lock_guard<std::mutex> G(StateLock);
+  if (Rest && std::strcmp(Rest, "Destroy") == 0 && Params) {
+    auto It = CapturedGraphs.find(
+        uint64_t(uintptr_t(*static_cast<void *const *>(Params))));
+    if (It != CapturedGraphs.end())
+      It->second.Addresses.reset();
+    return;
+  }
+  for (auto &KV : CapturedGraphs)
+    KV.second.Addresses.reset();
+}
+
+/// Module and library unloads: kernel handles may be reused after them.
+void noteUnload(CUpti_CallbackDomain Domain, CUpti_CallbackId Id) {
+  if (Domain == CUPTI_CB_DOMAIN_DRIVER_API &&
+      (Id == CUPTI_DRIVER_TRACE_CBID_cuModuleUnload ||
+       Id == CUPTI_DRIVER_TRACE_CBID_cuLibraryUnload))
+    forgetKernels();
 }
 
 /// cudaEventRecord / cudaStreamWaitEvent and their driver twins: which
@@ -822,6 +971,8 @@ void onApi(CUpti_CallbackDomain Domain, CUpti_CallbackId Id,
   int Result = returnValue(Domain, Data);
   if (Result == 0 && Data->functionParams)
     noteStreamCreation(Domain, Id, Data->functionParams);
+  dropGraphAddresses(Data->functionName, Data->functionParams);
+  noteUnload(Domain, Id);
   if (TS.Depth != 0)
     return; // nested inside another API call of this thread
   bool MadeNodes = TS.NodesCreated != TS.NodesAtEntry;
@@ -919,16 +1070,8 @@ void onApi(CUpti_CallbackDomain Domain, CUpti_CallbackId Id,
     } else if (E.Result == 0) {
       E.Graph = Target;
     }
-    if (E.Graph) {
-      GraphSummary S = inspectGraph(CUgraph(uintptr_t(E.Graph)), true);
-      E.GraphNodes = std::move(S.Types);
-      E.Collectives = std::move(S.Collectives);
-      std::lock_guard<std::mutex> G(StateLock);
-      if (CapturedKernels.size() > 4096)
-        CapturedKernels.clear();
-      auto K = E.GraphNodes.find("kernel");
-      CapturedKernels[E.Graph] = K == E.GraphNodes.end() ? 0 : K->second;
-    }
+    if (E.Graph)
+      inspectCapturedGraph(E);
     if (E.Result != 0)
       TS.FallbackWindow = FallbackCalls;
     break;
@@ -968,6 +1111,17 @@ void CUPTIAPI callback(void *, CUpti_CallbackDomain Domain, CUpti_CallbackId Id,
     onApi(Domain, Id, static_cast<const CUpti_CallbackData *>(Data));
 }
 
+/// The <<<>>> launch machinery's configuration push and pop are never
+/// events (onApi drops them by name, and the runtime has no CUPTI id for
+/// them before CUDA 13): with their callbacks off, a launch costs CUPTI two
+/// callbacks instead of six. A failure only leaves them on.
+void skipLaunchConfiguration(CUpti_SubscriberHandle Subscriber) {
+  for (CUpti_CallbackId Id :
+       {CUPTI_RUNTIME_TRACE_CBID___cudaPushCallConfiguration_v13000,
+        CUPTI_RUNTIME_TRACE_CBID___cudaPopCallConfiguration_v13000})
+    cuptiEnableCallback(0, Subscriber, CUPTI_CB_DOMAIN_RUNTIME_API, Id);
+}
+
 } // namespace
 
 void setCuptiSink(EventSink *Sink) { TheSink.store(Sink); }
@@ -998,6 +1152,7 @@ bool startCupti(EventSink *Sink, std::string &Error) {
     Started = false;
     return false;
   }
+  skipLaunchConfiguration(Subscriber);
   const char *P = std::getenv("CAPTURE_PROBE_PROFILE");
   Prof.On = P && *P && std::string(P) != "0";
   std::atexit(writeLaunchCounts);
