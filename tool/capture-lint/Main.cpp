@@ -95,6 +95,10 @@ followed; see docs/whole-program.md):
                        nothing the file reads has changed (default with -p:
                        BUILD_DIR/.capture-lint-cache)
   --no-cache           neither read nor write the cache
+  --cached-summaries-only  with -p and FILE: follow calls into the database's
+                       other files only through cached summaries (faster on
+                       a cold cache; a warning says how many were missing)
+                       instead of analysing those files for their summaries
 
 Editors:
   --lsp                serve diagnostics for Python files over stdio (the
@@ -198,6 +202,8 @@ Options parseArgs(int Argc, char **Argv) {
       O.ReportOnly = true;
     else if (A == "--no-cache")
       O.NoCache = true;
+    else if (A == "--cached-summaries-only")
+      O.Run.CachedSummariesOnly = true;
     else if (A == "--lsp")
       O.Lsp = true;
     else if (takeValue(A, "--cache-dir", I, Argc, Argv, V)) {
@@ -460,6 +466,10 @@ int main(int Argc, char **Argv) {
                  << (R.FilesAnalyzed == 1 ? "" : "s") << " analysed";
     if (R.FilesFromCache)
       llvm::errs() << " (" << R.FilesFromCache << " unchanged, from the cache)";
+    if (R.OtherFilesSummarized)
+      llvm::errs() << " and " << R.OtherFilesSummarized << " other file"
+                   << (R.OtherFilesSummarized == 1 ? "" : "s")
+                   << " of the database summarised for calls into them";
     llvm::errs() << ", " << R.failingFindings() << " finding"
                  << (R.failingFindings() == 1 ? "" : "s");
     if (Baselined)

@@ -80,6 +80,9 @@ struct Report {
   std::vector<std::string> CacheErrors;
   unsigned FilesAnalyzed = 0;
   unsigned FilesFromCache = 0; // of FilesAnalyzed, taken from the cache
+  /// Other files of the compile database analysed for their summaries only
+  /// (with -p and FILEs, where the cache had none).
+  unsigned OtherFilesSummarized = 0;
   /// Filled by --confirm.
   bool Confirmed = false;
   std::vector<ReportMissed> Missed;

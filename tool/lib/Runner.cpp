@@ -361,6 +361,130 @@ std::vector<std::string> enabledChecks(StringRef Glob) {
   return Names;
 }
 
+/// The cache key of a TU: its file, command, directory, the run's settings
+/// and the project configuration that applies to it.
+struct UnitKeys {
+  std::string Settings;
+  std::string operator()(const std::string &File,
+                         const tooling::CompileCommand &C) const {
+    return SummaryCache::key(File, C.CommandLine, C.Directory,
+                             Settings + '\0' + findProjectConfig(File));
+  }
+};
+
+/// Phase one's results, in the order of the files.
+struct UnitRun {
+  std::vector<UnitResult> Units;
+  std::vector<char> FromCache, Crashed, TooDeep;
+};
+
+/// Analyses \p Files (each has a command in \p DB) in parallel, or takes
+/// their results from \p Cache, storing what was analysed.
+static UnitRun analyzeUnits(const std::vector<std::string> &Files,
+                            const CommandDatabase &DB, const RunConfig &Config,
+                            SummaryCache *Cache, const UnitKeys &Keys,
+                            std::vector<std::string> &CacheErrors) {
+  UnitRun Run;
+  Run.Units.resize(Files.size());
+  Run.FromCache.assign(Files.size(), 0);
+  Run.Crashed.assign(Files.size(), 0);
+  Run.TooDeep.assign(Files.size(), 0);
+  std::mutex ErrorsMutex;
+  std::atomic<size_t> Next{0};
+  auto Worker = [&] {
+    SourceFiles Sources;
+    for (size_t I = Next++; I < Files.size(); I = Next++) {
+      std::string Key =
+          Cache ? Keys(Files[I], DB.getCompileCommands(Files[I]).front()) : "";
+      if (Cache)
+        if (auto U = Cache->load(Key)) {
+          Run.Units[I] = std::move(*U);
+          Run.FromCache[I] = 1;
+          continue;
+        }
+      FileResult FR;
+      analyzeFile(Files[I], DB, Config, FR);
+      if (FR.Crashed) {
+        Run.Crashed[I] = 1;
+        Run.TooDeep[I] = FR.TooDeep;
+        continue;
+      }
+      Run.Units[I] = unitResult(Files[I], FR, Config, Sources);
+      if (Cache)
+        if (llvm::Error E = Cache->store(Key, Run.Units[I])) {
+          std::lock_guard<std::mutex> Lock(ErrorsMutex);
+          CacheErrors.push_back(llvm::toString(std::move(E)));
+        }
+    }
+  };
+  unsigned Jobs = std::max(1u, std::min<unsigned>(Config.Jobs, Files.size()));
+  if (Jobs == 1) {
+    Worker();
+  } else {
+    std::vector<std::thread> Threads;
+    for (unsigned J = 0; J < Jobs; ++J)
+      Threads.emplace_back([&] {
+        SignalStackKeeper Keeper;
+        Worker();
+      });
+    for (std::thread &T : Threads)
+      T.join();
+  }
+  return Run;
+}
+
+/// The summaries of the database's files other than \p Analysed, for calls
+/// into them: from the cache, and analysed now where the cache has none (or
+/// is stale), unless Config.CachedSummariesOnly. Returns how many were
+/// analysed now; \p Missing counts the files left without a summary.
+static unsigned
+otherSummaries(const tooling::CompilationDatabase &Loaded,
+               const std::vector<std::string> &Analysed,
+               const RunConfig &Config, SummaryCache *Cache,
+               const UnitKeys &Keys, std::vector<UnitResult> &Out,
+               unsigned &Missing, std::vector<std::string> &CacheErrors) {
+  std::set<std::string> Skip(Analysed.begin(), Analysed.end());
+  CommandDatabase Others;
+  std::vector<std::string> ToAnalyse;
+  for (const std::string &Other : Loaded.getAllFiles()) {
+    std::string File = absolutePath(Other);
+    auto FromDb = Loaded.getCompileCommands(File);
+    if (Skip.count(File) || FromDb.empty() || isPythonInput(File) ||
+        !problemWithDirectory(FromDb.front().Directory).empty() ||
+        !llvm::sys::fs::is_regular_file(File))
+      continue;
+    tooling::CompileCommand Cmd;
+    Cmd.Filename = File;
+    Cmd.Directory = FromDb.front().Directory;
+    Cmd.CommandLine = translateCommand(FromDb.front().CommandLine, File,
+                                       Cmd.Directory, Config.Paths)
+                          .Args;
+    addExtraArguments(Cmd.CommandLine, Config.ExtraArgsBefore,
+                      Config.ExtraArgs);
+    std::optional<UnitResult> U;
+    if (Cache)
+      U = Cache->load(Keys(File, Cmd));
+    if (U) {
+      Out.push_back(std::move(*U));
+      continue;
+    }
+    Others.add(Cmd);
+    ToAnalyse.push_back(File);
+  }
+  if (Config.CachedSummariesOnly) {
+    Missing = ToAnalyse.size();
+    return 0;
+  }
+  UnitRun Run = analyzeUnits(ToAnalyse, Others, Config, Cache, Keys,
+                             CacheErrors);
+  for (size_t I = 0; I < ToAnalyse.size(); ++I)
+    if (Run.Crashed[I])
+      ++Missing;
+    else
+      Out.push_back(std::move(Run.Units[I]));
+  return ToAnalyse.size();
+}
+
 Report runAnalysis(const RunConfig &Config) {
   Report R;
   CommandDatabase DB;
@@ -469,60 +593,12 @@ Report runAnalysis(const RunConfig &Config) {
   std::unique_ptr<SummaryCache> Cache;
   if (!Config.CacheDir.empty())
     Cache = std::make_unique<SummaryCache>(absolutePath(Config.CacheDir));
-  std::string Settings = settingsKey(Config);
-  auto KeyFor = [&](const std::string &File,
-                    const std::vector<std::string> &CommandLine,
-                    const std::string &Directory) {
-    return SummaryCache::key(File, CommandLine, Directory,
-                             Settings + '\0' + findProjectConfig(File));
-  };
-  auto KeyOf = [&](const std::string &File) {
-    tooling::CompileCommand C = DB.getCompileCommands(File).front();
-    return KeyFor(File, C.CommandLine, C.Directory);
-  };
-  std::vector<UnitResult> Units(Files.size());
-  std::vector<char> FromCache(Files.size(), 0), Crashed(Files.size(), 0),
-      TooDeep(Files.size(), 0);
-  std::mutex WarningsMutex;
-  std::atomic<size_t> Next{0};
-  auto Worker = [&] {
-    SourceFiles Sources;
-    for (size_t I = Next++; I < Files.size(); I = Next++) {
-      std::string Key = Cache ? KeyOf(Files[I]) : "";
-      if (Cache)
-        if (auto U = Cache->load(Key)) {
-          Units[I] = std::move(*U);
-          FromCache[I] = 1;
-          continue;
-        }
-      FileResult FR;
-      analyzeFile(Files[I], DB, Config, FR);
-      if (FR.Crashed) {
-        Crashed[I] = 1;
-        TooDeep[I] = FR.TooDeep;
-        continue;
-      }
-      Units[I] = unitResult(Files[I], FR, Config, Sources);
-      if (Cache)
-        if (llvm::Error E = Cache->store(Key, Units[I])) {
-          std::lock_guard<std::mutex> Lock(WarningsMutex);
-          R.CacheErrors.push_back(llvm::toString(std::move(E)));
-        }
-    }
-  };
-  unsigned Jobs = std::max(1u, std::min<unsigned>(Config.Jobs, Files.size()));
-  if (Jobs == 1) {
-    Worker();
-  } else {
-    std::vector<std::thread> Threads;
-    for (unsigned J = 0; J < Jobs; ++J)
-      Threads.emplace_back([&] {
-        SignalStackKeeper Keeper;
-        Worker();
-      });
-    for (std::thread &T : Threads)
-      T.join();
-  }
+  UnitKeys Keys{settingsKey(Config)};
+  UnitRun Run = analyzeUnits(Files, DB, Config, Cache.get(), Keys,
+                             R.CacheErrors);
+  std::vector<UnitResult> &Units = Run.Units;
+  std::vector<char> &FromCache = Run.FromCache, &Crashed = Run.Crashed,
+                    &TooDeep = Run.TooDeep;
 
   std::set<std::tuple<std::string, std::string, unsigned, std::string>> Dedup;
   auto AddFinding = [&](ReportFinding F) {
@@ -563,22 +639,20 @@ Report runAnalysis(const RunConfig &Config) {
       if (!Crashed[I])
         In.Reported.push_back(&Units[I].Summary);
     std::vector<UnitResult> Others;
-    if (Cache && Loaded) {
-      std::set<std::string> Analysed(Files.begin(), Files.end());
-      for (const std::string &Other : Loaded->getAllFiles()) {
-        std::string File = absolutePath(Other);
-        if (Analysed.count(File))
-          continue;
-        auto FromDb = Loaded->getCompileCommands(File);
-        if (FromDb.empty())
-          continue;
-        TranslatedCommand T =
-            translateCommand(FromDb.front().CommandLine, File,
-                             FromDb.front().Directory, Config.Paths);
-        if (auto U =
-                Cache->load(KeyFor(File, T.Args, FromDb.front().Directory)))
-          Others.push_back(std::move(*U));
-      }
+    if (Loaded && !Config.Files.empty()) {
+      unsigned Missing = 0;
+      R.OtherFilesSummarized = otherSummaries(
+          *Loaded, Files, Config, Cache.get(), Keys, Others, Missing,
+          R.CacheErrors);
+      if (Missing)
+        R.Warnings.push_back(
+            std::to_string(Missing) + " other file" +
+            (Missing == 1 ? "" : "s") +
+            " of the compile database have no summary (not cached" +
+            (Config.CachedSummariesOnly ? ", and --cached-summaries-only"
+                                        : ", or analysing them failed") +
+            "): calls from regions into functions defined there were not "
+            "followed");
     }
     for (const UnitResult &U : Others)
       In.IndexOnly.push_back(&U.Summary);

@@ -32,6 +32,9 @@ struct RunConfig {
   unsigned MaxCallDepth = 8;
   /// Resolve calls from regions into other translation units.
   bool WholeProgram = true;
+  /// With -p and FILEs: use only cached summaries of the database's other
+  /// files (a warning says how many had none) instead of analysing them.
+  bool CachedSummariesOnly = false;
   /// Where per-TU results are cached (empty: no cache).
   std::string CacheDir;
   ToolPaths Paths;
