@@ -88,6 +88,46 @@ struct Profile {
 Profile Prof;
 enum Phase { PhaseStack, PhaseGraph, PhasePython, PhaseWrite };
 
+/// With CAPTURE_PROBE_PROFILE=1, the API callbacks CUPTI delivered (entries,
+/// the probe's own calls included), by id: which calls the callbacks cost.
+std::atomic<uint64_t> RuntimeCallbacks[CUPTI_RUNTIME_TRACE_CBID_SIZE];
+std::atomic<uint64_t> DriverCallbacks[CUPTI_DRIVER_TRACE_CBID_SIZE];
+
+void countCallback(CUpti_CallbackDomain Domain, CUpti_CallbackId Id) {
+  if (Domain == CUPTI_CB_DOMAIN_RUNTIME_API &&
+      Id < CUPTI_RUNTIME_TRACE_CBID_SIZE)
+    RuntimeCallbacks[Id].fetch_add(1, std::memory_order_relaxed);
+  else if (Domain == CUPTI_CB_DOMAIN_DRIVER_API &&
+           Id < CUPTI_DRIVER_TRACE_CBID_SIZE)
+    DriverCallbacks[Id].fetch_add(1, std::memory_order_relaxed);
+}
+
+/// The total and the most frequent callbacks, on stderr.
+void printCallbackCounts() {
+  std::vector<std::pair<uint64_t, std::string>> Counts;
+  uint64_t Total = 0;
+  auto Add = [&](CUpti_CallbackDomain Domain, CUpti_CallbackId Id, uint64_t N) {
+    if (!N)
+      return;
+    Total += N;
+    const char *Name = nullptr;
+    if (cuptiGetCallbackName(Domain, Id, &Name) != CUPTI_SUCCESS || !Name)
+      Name = "?";
+    Counts.emplace_back(N, Name);
+  };
+  for (CUpti_CallbackId Id = 0; Id < CUPTI_RUNTIME_TRACE_CBID_SIZE; ++Id)
+    Add(CUPTI_CB_DOMAIN_RUNTIME_API, Id, RuntimeCallbacks[Id].load());
+  for (CUpti_CallbackId Id = 0; Id < CUPTI_DRIVER_TRACE_CBID_SIZE; ++Id)
+    Add(CUPTI_CB_DOMAIN_DRIVER_API, Id, DriverCallbacks[Id].load());
+  std::sort(Counts.rbegin(), Counts.rend());
+  std::fprintf(stderr, "capture-probe profile: %llu API calls seen by CUPTI",
+               (unsigned long long)Total);
+  for (size_t I = 0; I < Counts.size() && I < 12; ++I)
+    std::fprintf(stderr, "%s %s %llu", I ? "," : ";", Counts[I].second.c_str(),
+                 (unsigned long long)Counts[I].first);
+  std::fprintf(stderr, "\n");
+}
+
 struct PhaseTimer {
   explicit PhaseTimer(Phase P) : P(P) {
     if (Prof.On)
@@ -201,7 +241,10 @@ std::string resultName(CUpti_CallbackDomain Domain, int Result) {
   if (Domain == CUPTI_CB_DOMAIN_RUNTIME_API)
     if (const char *Name = runtimeErrorName(Result))
       return Name;
-  // cuGetErrorName only reads a table; the numbers mostly agree.
+  // cuGetErrorName only reads a table; the numbers mostly agree. The
+  // probe's own call: its callbacks (off, a lookup, unless
+  // CAPTURE_PROBE_ALL_CALLBACKS) must not reset the thread's call state.
+  ProbeCall Own;
   const char *Name = nullptr;
   if (cuGetErrorName(CUresult(Result), &Name) != CUDA_SUCCESS)
     Name = nullptr;
@@ -339,12 +382,19 @@ std::optional<bool> streamIsNonBlocking(uint64_t Stream) {
 /// Driver calls the CUDA runtime library makes for itself (module loading
 /// before a first launch, say) are not the program's calls.
 /// Driver calls that only look things up (kernels, functions, attributes,
-/// entry points): the CUDA runtime makes them around its launches, and with
-/// the static runtime its frames are the program's, so madeByRuntimeLibrary
-/// cannot tell. Nothing they do matters to a capture.
+/// entry points, a graph's nodes and their parameters): the CUDA runtime
+/// makes them around its launches, and with the static runtime its frames
+/// are the program's, so madeByRuntimeLibrary cannot tell; the probe makes
+/// them itself to read graphs. Nothing they do matters to a capture. Never
+/// events, and their callbacks are off (skipUnneededCallbacks).
 bool isLookup(const char *Name) {
   if (!Name || Name[0] != 'c' || Name[1] != 'u')
     return false;
+  // cuGraphGetNodes, cuGraphNodeGetType, cuGraphKernelNodeGetParams, ...
+  // (not cuGraphics*, the graphics interoperability calls).
+  if (std::strncmp(Name, "cuGraph", 7) == 0 &&
+      std::strncmp(Name, "cuGraphics", 10) != 0 && std::strstr(Name, "Get"))
+    return true;
   for (const char *P :
        {"cuKernelGet", "cuLibraryGet", "cuLibraryLoad", "cuModuleGet",
         "cuFuncGet", "cuGetProcAddress", "cuCtxGet", "cuDeviceGet",
@@ -843,6 +893,8 @@ void writeLaunchCounts() {
                  (unsigned long long)Prof.Events.load(),
                  Prof.Ns[PhaseStack] / 1e6, Prof.Ns[PhaseGraph] / 1e6,
                  Prof.Ns[PhasePython] / 1e6, Prof.Ns[PhaseWrite] / 1e6);
+  if (Prof.On)
+    printCallbackCounts();
 }
 
 /// An ended capture's graph: its nodes by type and collectives for the
@@ -889,7 +941,11 @@ void dropGraphAddresses(const char *Name, const void *Params) {
   if (!ToGraph && !(Rest && mayChangeGraph(Rest)))
     return;
   std::lock_guard<std::mutex> G(StateLock);
-  if (Rest && std::strcmp(Rest, "Destroy") == 0 && Params) {
+  // "Destroy", or with a version suffix as some CUPTI names carry
+  // ("Destroy_v10000").
+  bool Destroy = Rest && std::strncmp(Rest, "Destroy", 7) == 0 &&
+                 (Rest[7] == '\0' || Rest[7] == '_');
+  if (Destroy && Params) {
     auto It = CapturedGraphs.find(
         uint64_t(uintptr_t(*static_cast<void *const *>(Params))));
     if (It != CapturedGraphs.end())
@@ -1104,6 +1160,12 @@ void CUPTIAPI callback(void *, CUpti_CallbackDomain Domain, CUpti_CallbackId Id,
                        const void *Data) {
   if (!Data)
     return;
+  if (Prof.On &&
+      (Domain == CUPTI_CB_DOMAIN_RUNTIME_API ||
+       Domain == CUPTI_CB_DOMAIN_DRIVER_API) &&
+      static_cast<const CUpti_CallbackData *>(Data)->callbackSite ==
+          CUPTI_API_ENTER)
+    countCallback(Domain, Id);
   if (Domain == CUPTI_CB_DOMAIN_RESOURCE)
     onResource(Id, static_cast<const CUpti_ResourceData *>(Data));
   else if (Domain == CUPTI_CB_DOMAIN_RUNTIME_API ||
@@ -1111,15 +1173,53 @@ void CUPTIAPI callback(void *, CUpti_CallbackDomain Domain, CUpti_CallbackId Id,
     onApi(Domain, Id, static_cast<const CUpti_CallbackData *>(Data));
 }
 
-/// The <<<>>> launch machinery's configuration push and pop are never
-/// events (onApi drops them by name, and the runtime has no CUPTI id for
-/// them before CUDA 13): with their callbacks off, a launch costs CUPTI two
-/// callbacks instead of six. A failure only leaves them on.
-void skipLaunchConfiguration(CUpti_SubscriberHandle Subscriber) {
+/// Which API callbacks stay on. Each one costs CUPTI an enter and an exit
+/// callback, so the probe turns off those it never acts on; but which calls
+/// it acts on is wide, by design:
+///
+///  - Every runtime call. Any call made while a capture is active is
+///    reported with its result and classes, and the first that fails is the
+///    capture's first error whatever it is (the catalog need not know it);
+///    outside captures the probe follows begin/end/exchange-mode calls, the
+///    graph lifecycle (instantiate, launch, update, exec destroy), graph
+///    changes (dropGraphAddresses), stream creation (stream kinds), kernel
+///    launches (coverage), allocations and frees (freed-while-held), and a
+///    failed capture's next calls (silent fallback). Only the <<<>>>
+///    configuration push and pop are never events (onApi drops them by
+///    name; CUPTI has no id for them before CUDA 13): off, a launch costs two
+///    callbacks instead of six.
+///  - Every driver call but the lookups (isLookup). A program that uses the
+///    driver API is followed like one that uses the runtime (cuStreamAdd-
+///    Callback failing inside a capture is no catalog entry), and driver
+///    calls nested in runtime calls still matter (cuModuleUnload,
+///    cuLibraryUnload clear the kernel cache). Lookups are never events,
+///    whoever makes them: they are most of the driver calls the runtime
+///    makes for itself, and all of the probe's own (its graph walks, kernel
+///    names and parameters, error names), each of which cost two callbacks.
+///  - The graph-node creation resource callback (enabled in startCupti).
+///
+/// Ids are turned off after the domains are enabled whole, not on one by
+/// one: an id this code does not know (a newer CUPTI) stays on, and a
+/// failure only leaves a callback on. Names from cuptiGetCallbackName carry
+/// version and per-thread suffixes (cuMemAlloc_v2, cuMemcpy_ptds); isLookup
+/// matches prefixes, as onApi does on the same names.
+/// CAPTURE_PROBE_ALL_CALLBACKS=1 leaves the domains whole (for debugging:
+/// the report must be the same, only slower).
+void skipUnneededCallbacks(CUpti_SubscriberHandle Subscriber) {
+  const char *All = std::getenv("CAPTURE_PROBE_ALL_CALLBACKS");
+  if (All && *All && std::string(All) != "0")
+    return;
   for (CUpti_CallbackId Id :
        {CUPTI_RUNTIME_TRACE_CBID___cudaPushCallConfiguration_v13000,
         CUPTI_RUNTIME_TRACE_CBID___cudaPopCallConfiguration_v13000})
     cuptiEnableCallback(0, Subscriber, CUPTI_CB_DOMAIN_RUNTIME_API, Id);
+  for (CUpti_CallbackId Id = 1; Id < CUPTI_DRIVER_TRACE_CBID_SIZE; ++Id) {
+    const char *Name = nullptr;
+    if (cuptiGetCallbackName(CUPTI_CB_DOMAIN_DRIVER_API, Id, &Name) ==
+            CUPTI_SUCCESS &&
+        isLookup(Name))
+      cuptiEnableCallback(0, Subscriber, CUPTI_CB_DOMAIN_DRIVER_API, Id);
+  }
 }
 
 } // namespace
@@ -1152,7 +1252,7 @@ bool startCupti(EventSink *Sink, std::string &Error) {
     Started = false;
     return false;
   }
-  skipLaunchConfiguration(Subscriber);
+  skipUnneededCallbacks(Subscriber);
   const char *P = std::getenv("CAPTURE_PROBE_PROFILE");
   Prof.On = P && *P && std::string(P) != "0";
   std::atexit(writeLaunchCounts);
