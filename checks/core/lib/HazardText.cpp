@@ -80,6 +80,15 @@ static bool releasesMemory(const ApiEntry &E) {
          N.contains("Unregister") || N.contains("destroy");
 }
 
+std::string failurePhrase(llvm::StringRef Error) {
+  auto [Fails, Otherwise] = Error.split("; ");
+  std::string Out = Fails.empty() ? "" : " with " + Fails.str();
+  Out += " and invalidates the capture";
+  if (!Otherwise.empty())
+    Out += "; " + Otherwise.str();
+  return Out;
+}
+
 static std::optional<std::pair<Severity, MessageParts>>
 describe(const RawHazard &H, const CaptureRegion &R) {
   MessageParts M;
@@ -110,9 +119,7 @@ describe(const RawHazard &H, const CaptureRegion &R) {
     switch (E.behaviourIn(H.ThreadRelaxed ? CaptureMode::Relaxed : R.Mode)) {
     case Behaviour::Illegal:
       Level = Severity::Error;
-      M.Consequence = modePhrase(R.Mode) + " it fails" +
-                      (E.Error.empty() ? "" : " with " + E.Error) +
-                      " and invalidates the capture";
+      M.Consequence = modePhrase(R.Mode) + " it fails" + failurePhrase(E.Error);
       break;
     case Behaviour::Eager:
       if (E.Class == Hazard::Allocation && !releasesMemory(E) &&

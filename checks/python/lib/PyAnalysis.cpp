@@ -13,6 +13,8 @@
 
 #include "PyWalker.h"
 
+#include "capture_lint/Analysis.h"
+
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
@@ -92,9 +94,7 @@ std::optional<Described> describe(const PyHazard &H, const PyRegion &R) {
     switch (E.behaviourIn(R.Mode)) {
     case Behaviour::Illegal:
       D.Severity = "error";
-      Consequence = modePhrase(R.Mode) + " it fails" +
-                    (E.Error.empty() ? "" : " with " + E.Error) +
-                    " and invalidates the capture";
+      Consequence = modePhrase(R.Mode) + " it fails" + failurePhrase(E.Error);
       break;
     case Behaviour::Eager:
       D.Severity = "warning";

@@ -154,6 +154,14 @@ std::optional<HazardText> describeHazard(const RawHazard &H,
                                          llvm::StringRef Via,
                                          llvm::StringRef Where = "");
 
+/// What follows "it fails" for a catalog entry's error: " with ERROR and
+/// invalidates the capture". A catalog error may add, after "; ", what
+/// happens instead where the runtime behaves differently ("... (906) on a
+/// blocking capture stream; on a non-blocking one it runs now and is missing
+/// from the graph"): the invalidation belongs to the first part. Shared by
+/// the C++ and Python front ends, so both say it the same way.
+std::string failurePhrase(llvm::StringRef CatalogError);
+
 /// "file.cu:19" for a location (the file's name without its directory).
 std::string shortLocation(clang::SourceLocation Loc,
                           const clang::SourceManager &SM);
