@@ -639,7 +639,10 @@ Report runAnalysis(const RunConfig &Config) {
       if (!Crashed[I])
         In.Reported.push_back(&Units[I].Summary);
     std::vector<UnitResult> Others;
-    if (Loaded && !Config.Files.empty()) {
+    // Only calls from regions into bodies these TUs lack need the others.
+    bool CallsOut = llvm::any_of(
+        Units, [](const UnitResult &U) { return !U.Summary.Uses.empty(); });
+    if (Loaded && !Config.Files.empty() && CallsOut) {
       unsigned Missing = 0;
       R.OtherFilesSummarized = otherSummaries(
           *Loaded, Files, Config, Cache.get(), Keys, Others, Missing,
