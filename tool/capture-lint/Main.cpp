@@ -393,8 +393,7 @@ int main(int Argc, char **Argv) {
     return 2;
   }
   if (O.HeaderFilterGiven) {
-    Report Empty;
-    std::string Error = applyHeaderFilter(Empty, O.HeaderFilter, {});
+    std::string Error = headerFilterError(O.HeaderFilter);
     if (!Error.empty())
       usageError(Error);
   }

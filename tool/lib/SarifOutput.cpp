@@ -22,18 +22,23 @@ namespace capture_lint {
 
 using nlohmann::json;
 
-static std::string fileUri(const std::string &Path) {
-  std::string Uri = "file://";
+/// \p Path with every byte outside [A-Za-z0-9/-_.~] percent-encoded.
+static std::string uriPath(const std::string &Path) {
+  std::string Out;
   for (char C : Path) {
     if (std::isalnum(static_cast<unsigned char>(C)) || std::strchr("/-_.~", C))
-      Uri += C;
+      Out += C;
     else {
       char Buf[4];
       std::snprintf(Buf, sizeof Buf, "%%%02X", static_cast<unsigned char>(C));
-      Uri += Buf;
+      Out += Buf;
     }
   }
-  return Uri;
+  return Out;
+}
+
+static std::string fileUri(const std::string &Path) {
+  return "file://" + uriPath(Path);
 }
 
 namespace {
@@ -44,8 +49,7 @@ struct SourceRoot {
     std::string Rel = relativeTo(File, Dir);
     if (Rel == File)
       return {{"uri", fileUri(File)}};
-    std::string Uri = fileUri(Rel).substr(std::strlen("file://"));
-    return {{"uri", Uri}, {"uriBaseId", "%SRCROOT%"}};
+    return {{"uri", uriPath(Rel)}, {"uriBaseId", "%SRCROOT%"}};
   }
 };
 } // namespace
@@ -98,10 +102,9 @@ static json codeFlowOf(const ReportFinding &F, const SourceRoot &Root) {
   };
   json Steps = json::array();
   auto Step = [&](const ReportLocation &L, const std::string &Message) {
-    Steps.push_back(
-        {{"location",
-          {{"physicalLocation", physicalLocation(L, Root)},
-           {"message", {{"text", Message}}}}}});
+    Steps.push_back({{"location",
+                      {{"physicalLocation", physicalLocation(L, Root)},
+                       {"message", {{"text", Message}}}}}});
   };
   for (const ReportNote &N : F.Notes)
     if (IsRegionNote(N))
@@ -110,7 +113,8 @@ static json codeFlowOf(const ReportFinding &F, const SourceRoot &Root) {
   for (const ReportNote &N : F.Notes)
     if (!IsRegionNote(N))
       Step(N.Loc, N.Message);
-  return json::array({{{"threadFlows", json::array({{{"locations", Steps}}})}}});
+  return json::array(
+      {{{"threadFlows", json::array({{{"locations", Steps}}})}}});
 }
 
 /// A fingerprint that survives edits moving code (Baseline.h's key), with
@@ -182,25 +186,25 @@ void writeSarif(const Report &R, llvm::raw_ostream &OS,
          {"shortDescription",
           {{"text", "A problem the runtime probe saw during a capture that "
                     "no static finding covers"}}},
-         {"help", {{"text", "See docs/runtime-probe.md in the capture-lint "
-                            "distribution."}}}});
+         {"help",
+          {{"text", "See docs/runtime-probe.md in the capture-lint "
+                    "distribution."}}}});
     for (const ReportMissed &M : R.Missed)
       Results.push_back(
           {{"ruleId", "capture-probe-missed"},
            {"ruleIndex", Index},
            {"level", "warning"},
            {"message", {{"text", M.Message}}},
-           {"locations",
-            json::array(
-                {{{"physicalLocation", physicalLocation(M.Loc, Root)}}})},
+           {"locations", json::array({{{"physicalLocation",
+                                        physicalLocation(M.Loc, Root)}}})},
            {"properties", {{"api", M.Api}, {"classes", M.Classes}}}});
   }
   json Notifications = json::array();
   for (const ReportError &E : R.Errors) {
     json N = {{"level", "error"}, {"message", {{"text", E.Message}}}};
     if (!E.Loc.File.empty())
-      N["locations"] = json::array(
-          {{{"physicalLocation", physicalLocation(E.Loc, Root)}}});
+      N["locations"] =
+          json::array({{{"physicalLocation", physicalLocation(E.Loc, Root)}}});
     Notifications.push_back(std::move(N));
   }
   for (const std::string &W : R.Warnings)

@@ -49,12 +49,16 @@ static std::string absolute(llvm::StringRef Path) {
   return std::string(P);
 }
 
-std::string applyHeaderFilter(Report &R, llvm::StringRef Regex,
-                              const std::vector<std::string> &MainFiles) {
-  llvm::Regex Filter(Regex);
+std::string headerFilterError(llvm::StringRef Regex) {
   std::string Why;
-  if (!Filter.isValid(Why))
-    return "--header-filter='" + Regex.str() + "' is not a valid regex: " + Why;
+  if (llvm::Regex(Regex).isValid(Why))
+    return "";
+  return "--header-filter='" + Regex.str() + "' is not a valid regex: " + Why;
+}
+
+void applyHeaderFilter(Report &R, llvm::StringRef Regex,
+                       const std::vector<std::string> &MainFiles) {
+  llvm::Regex Filter(Regex);
   std::set<std::string> Main;
   for (const std::string &F : MainFiles)
     Main.insert(absolute(F));
@@ -70,7 +74,6 @@ std::string applyHeaderFilter(Report &R, llvm::StringRef Regex,
   llvm::erase_if(R.Findings, [&](const ReportFinding &F) {
     return IsHeader(F.Loc.File) && !Filter.match(F.Loc.File);
   });
-  return "";
 }
 
 } // namespace capture_lint

@@ -35,12 +35,14 @@ void addExtraArguments(std::vector<std::string> &CommandLine,
 /// --warnings-as-errors). Remarks stay remarks.
 void applyWarningsAsErrors(Report &R, llvm::StringRef Glob);
 
+/// Why \p Regex cannot be a --header-filter (it does not compile), or "".
+std::string headerFilterError(llvm::StringRef Regex);
+
 /// Keeps findings in source files and in headers (files with a header's
 /// extension not among \p MainFiles) whose path matches \p Regex
-/// (clang-tidy's --header-filter). Returns an error message for a
-/// regex that does not compile, else "".
-std::string applyHeaderFilter(Report &R, llvm::StringRef Regex,
-                              const std::vector<std::string> &MainFiles);
+/// (clang-tidy's --header-filter); \p Regex has passed headerFilterError.
+void applyHeaderFilter(Report &R, llvm::StringRef Regex,
+                       const std::vector<std::string> &MainFiles);
 
 } // namespace capture_lint
 
