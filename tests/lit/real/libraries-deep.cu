@@ -50,6 +50,8 @@ void nccl(cudaStream_t s, ncclComm_t comm, float *x) {
   void *buf;
   cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);
   ncclAllReduce(x, x, 64, ncclFloat, ncclSum, comm, s); // capturable: fine
+  void *handle;
+  ncclCommRegister(comm, x, 256, &handle); // host bookkeeping only: fine
   ncclMemAlloc(&buf, 1 << 20);
   // CHECK: :[[@LINE-1]]:3: error: 'ncclMemAlloc' allocates NCCL-registered device memory
   cudaStreamEndCapture(s, &g);
