@@ -22,6 +22,8 @@ fi
 
 cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DCMAKE_C_COMPILER=clang-19 -DCMAKE_CXX_COMPILER=clang++-19 \
+  "-DCMAKE_C_FLAGS_RELWITHDEBINFO=-O1 -gline-tables-only -DNDEBUG" \
+  "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 -gline-tables-only -DNDEBUG" \
   -DCAPTURE_LINT_FUZZ=ON -DCAPTURE_LINT_BUILD_TESTS=OFF >/dev/null
 ninja -C build-fuzz -j "$(nproc)" $(printf 'fuzz-%s ' "${targets[@]}") >/dev/null
 

