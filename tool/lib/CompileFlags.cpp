@@ -13,6 +13,7 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
+#include "llvm/Support/Regex.h"
 #include "llvm/Support/StringSaver.h"
 
 #include <fstream>
@@ -312,11 +313,77 @@ bool splitJoined(llvm::StringRef Arg, const llvm::StringSet<> &Set,
   return Set.contains(Name);
 }
 
+/// Reads an argument file (`@file`, nvcc's --options-file) relative to
+/// \p Directory and splits it as a shell would (GNU rules). Not a FIFO or a
+/// device (a read would block or never end).
+llvm::Expected<std::vector<std::string>>
+readArgumentFile(llvm::StringRef Path, llvm::StringRef Directory) {
+  llvm::SmallString<256> Full(Path);
+  if (!llvm::sys::path::is_absolute(Full) && !Directory.empty()) {
+    Full = Directory;
+    llvm::sys::path::append(Full, Path);
+  }
+  auto Text = readRegularFile(std::string(Full), 16u << 20);
+  if (!Text)
+    return Text.takeError();
+  llvm::BumpPtrAllocator Alloc;
+  llvm::StringSaver Saver(Alloc);
+  llvm::SmallVector<const char *, 32> Tokens;
+  llvm::cl::TokenizeGNUCommandLine(*Text, Saver, Tokens);
+  return std::vector<std::string>(Tokens.begin(), Tokens.end());
+}
+
+/// Limits on argument files that name each other (a cycle, or a fan-out
+/// that would expand exponentially).
+constexpr unsigned MaxArgumentFileDepth = 8;
+constexpr unsigned MaxArgumentFiles = 64;
+
+/// Replaces each `@file` argument (a response file, as CMake's Makefile
+/// generator writes for include paths) by the arguments in it, recursively.
+class ResponseFileExpander {
+public:
+  ResponseFileExpander(llvm::StringRef Directory, TranslatedCommand &Result)
+      : Directory(Directory), Result(Result) {}
+
+  std::vector<std::string> run(const std::vector<std::string> &Args,
+                               unsigned Depth = 0) {
+    std::vector<std::string> Out;
+    for (const std::string &A : Args) {
+      if (A.size() < 2 || A[0] != '@') {
+        Out.push_back(A);
+        continue;
+      }
+      std::string Path = A.substr(1);
+      if (Depth >= MaxArgumentFileDepth || ++Read > MaxArgumentFiles) {
+        Result.Warnings.push_back("response file '" + Path +
+                                  "' nested too deeply or too many response "
+                                  "files; it is ignored");
+        continue;
+      }
+      auto Inner = readArgumentFile(Path, Directory);
+      if (!Inner) {
+        std::string Why = llvm::toString(Inner.takeError());
+        Result.Warnings.push_back("cannot use response file: " + Why);
+        Result.UnreadableArgumentFiles.push_back(Why);
+        continue;
+      }
+      std::vector<std::string> Expanded = run(*Inner, Depth + 1);
+      Out.insert(Out.end(), Expanded.begin(), Expanded.end());
+    }
+    return Out;
+  }
+
+private:
+  llvm::StringRef Directory;
+  TranslatedCommand &Result;
+  unsigned Read = 0;
+};
+
 class NvccTranslator {
 public:
-  NvccTranslator(llvm::StringRef Directory, std::vector<std::string> &Out,
-                 std::vector<std::string> &Warnings)
-      : Directory(Directory), Out(Out), Warnings(Warnings) {}
+  NvccTranslator(llvm::StringRef Directory, TranslatedCommand &Result)
+      : Directory(Directory), Out(Result.Args), Warnings(Result.Warnings),
+        Unreadable(Result.UnreadableArgumentFiles) {}
 
   void run(const std::vector<std::string> &Args, unsigned Depth) {
     for (size_t I = 0; I < Args.size(); ++I) {
@@ -402,47 +469,45 @@ private:
   }
 
   void expandOptionsFile(const std::string &Path, unsigned Depth) {
-    if (Depth > 8) {
+    if (Depth > MaxArgumentFileDepth) {
       Warnings.push_back("--options-file nesting too deep at '" + Path + "'");
       return;
     }
     // Files that name each other several times would expand exponentially.
-    if (++OptionsFilesRead > MaxOptionsFiles) {
-      Warnings.push_back("more than " + std::to_string(MaxOptionsFiles) +
+    if (++OptionsFilesRead > MaxArgumentFiles) {
+      Warnings.push_back("more than " + std::to_string(MaxArgumentFiles) +
                          " --options-file expansions; '" + Path +
                          "' and the rest are ignored");
       return;
     }
-    llvm::SmallString<256> Full(Path);
-    if (!llvm::sys::path::is_absolute(Full) && !Directory.empty()) {
-      Full = Directory;
-      llvm::sys::path::append(Full, Path);
-    }
-    // Not a FIFO or a device (a read would block or never end).
-    auto Text = readRegularFile(std::string(Full), 16u << 20);
-    if (!Text) {
-      Warnings.push_back("cannot use nvcc options file: " +
-                         llvm::toString(Text.takeError()));
+    auto Args = readArgumentFile(Path, Directory);
+    if (!Args) {
+      std::string Why = llvm::toString(Args.takeError());
+      Warnings.push_back("cannot use nvcc options file: " + Why);
+      Unreadable.push_back(Why);
       return;
     }
-    llvm::BumpPtrAllocator Alloc;
-    llvm::StringSaver Saver(Alloc);
-    llvm::SmallVector<const char *, 32> Tokens;
-    llvm::cl::TokenizeGNUCommandLine(*Text, Saver, Tokens);
-    std::vector<std::string> Args(Tokens.begin(), Tokens.end());
-    run(Args, Depth + 1);
+    run(*Args, Depth + 1);
   }
 
-  static constexpr unsigned MaxOptionsFiles = 64;
   unsigned OptionsFilesRead = 0;
   llvm::StringRef Directory;
   std::vector<std::string> &Out;
   std::vector<std::string> &Warnings;
+  std::vector<std::string> &Unreadable;
 };
 
 bool isNvcc(llvm::StringRef Compiler) {
   llvm::StringRef Base = llvm::sys::path::filename(Compiler);
   return Base == "nvcc" || Base.starts_with("nvcc-") || Base == "nvcc.exe";
+}
+
+/// A C compiler driver: gcc, cc, clang, with a target prefix or a version
+/// suffix (x86_64-linux-gnu-gcc-12, clang-19). Its commands stay C.
+bool isCDriver(llvm::StringRef Compiler) {
+  static const llvm::Regex C(
+      "^([A-Za-z0-9_.]+-)*(gcc|cc|clang)(-[0-9.]+)?(\\.exe)?$");
+  return C.match(llvm::sys::path::filename(Compiler));
 }
 
 /// Drops the flags clang's driver does not know, with a warning for each.
@@ -484,12 +549,14 @@ TranslatedCommand translateCommand(const std::vector<std::string> &Command,
   if (Command.empty())
     return Result;
   llvm::StringRef Compiler = Command.front();
-  std::vector<std::string> Rest(Command.begin() + 1, Command.end());
+  std::vector<std::string> Rest =
+      ResponseFileExpander(Directory, Result)
+          .run(std::vector<std::string>(Command.begin() + 1, Command.end()));
   std::vector<std::string> &Out = Result.Args;
-  Out.push_back("clang++");
+  Out.push_back(isCDriver(Compiler) ? "clang" : "clang++");
   bool FromNvcc = isNvcc(Compiler);
   if (FromNvcc)
-    NvccTranslator(Directory, Out, Result.Warnings).run(Rest, 0);
+    NvccTranslator(Directory, Result).run(Rest, 0);
   else
     Out.insert(Out.end(), Rest.begin(), Rest.end());
 

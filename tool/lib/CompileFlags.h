@@ -2,10 +2,10 @@
 //
 // capture-lint parses sources with clang, but CUDA projects are built with
 // nvcc and HIP projects with hipcc. This file turns a compile command from a
-// compile database into one clang accepts (nvcc-only flags dropped or
-// translated, --options-file expanded, -Xcompiler unpacked, host-only
-// analysis requested) and builds working default commands for files given
-// without a database.
+// compile database into one clang accepts (response files (`@file`) and
+// nvcc's --options-file expanded, nvcc-only flags dropped or translated,
+// -Xcompiler unpacked, host-only analysis requested) and builds working
+// default commands for files given without a database.
 //
 //===----------------------------------------------------------------------===//
 
@@ -35,10 +35,14 @@ SourceLanguage languageOfFile(llvm::StringRef File);
 struct TranslatedCommand {
   std::vector<std::string> Args; // argv, starting with the compiler
   std::vector<std::string> Warnings;
+  /// Argument files the command names (`@file`, nvcc's --options-file) that
+  /// could not be read, each with the reason: their flags are missing.
+  std::vector<std::string> UnreadableArgumentFiles;
 };
 
 /// Translates a compile command (argv) for \p File as clang-tidy will run
-/// it. \p Directory resolves relative --options-file paths.
+/// it. \p Directory resolves relative `@file` and --options-file paths. The
+/// driver is clang++, or clang for a C compiler's command (gcc, cc, clang).
 TranslatedCommand translateCommand(const std::vector<std::string> &Command,
                                    llvm::StringRef File,
                                    llvm::StringRef Directory,
