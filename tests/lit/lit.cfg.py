@@ -66,6 +66,8 @@ if os.path.exists(os.path.join(llvm_bin, "clang-tidy")):
     config.available_features.add("clang-tidy")
 if config.capture_clangd and os.path.exists(config.capture_clangd):
     config.available_features.add("capture-clangd")
+if shutil.which("cmake") and os.path.exists("/usr/local/cuda/bin/nvcc"):
+    config.available_features.add("cmake-nvcc")
 if shutil.which("pre-commit"):
     config.available_features.add("pre-commit")
 if os.path.exists(os.path.join(config.capture_lint_source_dir, ".git")):

@@ -9,6 +9,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "Baseline.h"
+#include "ExportDatabase.h"
+#include "Options.h"
 #include "OutputGuard.h"
 #include "PythonLsp.h"
 #include "Report.h"
@@ -35,237 +37,7 @@ using namespace capture_lint;
 extern volatile int CaptureModuleAnchorSource;
 static int CaptureModuleAnchor = CaptureModuleAnchorSource;
 
-static const char Usage[] =
-    R"(USAGE: capture-lint [options] FILE... [-- COMPILER ARGS]
-       capture-lint [options] -p BUILD_DIR [FILE...]
-
-Finds code that breaks or silently corrupts CUDA/HIP graph capture.
-
-Inputs:
-  FILE...              .cu .cuh .hip .cpp .cc .cxx .h .hpp files, and .py
-                       files or directories (walked for .py files) for the
-                       PyTorch front end (see docs/python.md)
-  -p BUILD_DIR         read compile_commands.json from BUILD_DIR (nvcc and
-                       hipcc commands are translated); with no FILE, every
-                       file in it is analysed
-  -- ARGS              compile flags for every FILE (instead of defaults)
-
-Output:
-  --format=FORMAT      text (default), json, sarif, or github (annotations
-                       for GitHub Actions pull requests)
-  -o FILE              write the report to FILE (atomically) instead of stdout
-  --quiet              no summary line on stderr
-  --sarif-root=DIR     SARIF URIs are relative to DIR (%SRCROOT%; default:
-                       the current directory)
-
-CI adoption:
-  --write-baseline=FILE  record today's findings in FILE (exit 0 unless the
-                       tool failed)
-  --baseline=FILE      report only findings that FILE does not record
-  --report-only        exit 0 even when there are findings
-  --confirm=REPORT     give each finding a runtime verdict from a
-                       capture-probe report (confirmed, not-confirmed,
-                       not-reached) and report what the probe saw that no
-                       finding covers (see docs/runtime-probe.md)
-
-Fixes:
-  --fix                apply the mechanical fixes (the capturing stream passed
-                       to legacy-stream work), writing files atomically
-  --export-fixes=FILE  write the fixes as clang-tidy YAML for
-                       clang-apply-replacements
-
-Analysis:
-  --checks=GLOB        which capture checks run (default: capture-*)
-  --catalog=FILE       add a catalog file (repeatable); a .capture-lint.json
-                       above each analysed file is used too
-  -j N                 analyse N files in parallel (default: all cores)
-  --max-call-depth=N   how deep calls out of a region are followed (default 8)
-
-clang-tidy's spellings (single-dash forms such as -checks=, -fix and -quiet
-work too):
-  --extra-arg=ARG      add ARG to every compiler command (repeatable)
-  --extra-arg-before=ARG  add ARG right after the compiler (repeatable)
-  --warnings-as-errors=GLOB  findings of the checks GLOB names are errors
-  --header-filter=REGEX  report findings in headers only when their path
-                       matches REGEX (default: every header of user code)
-
-Whole program (calls from a region into functions other files define are
-followed; see docs/whole-program.md):
-  --cache-dir=DIR      keep each file's result in DIR and reuse it while
-                       nothing the file reads has changed (default with -p:
-                       BUILD_DIR/.capture-lint-cache)
-  --no-cache           neither read nor write the cache
-  --cached-summaries-only  with -p and FILE: follow calls into the database's
-                       other files only through cached summaries (faster on
-                       a cold cache; a warning says how many were missing)
-                       instead of analysing those files for their summaries
-
-Editors:
-  --lsp                serve diagnostics for Python files over stdio (the
-                       Language Server Protocol; C++ is capture-clangd's)
-
-Information:
-  --list-checks        print the enabled checks and exit
-  --export-catalog     print the effective API catalog as JSON and exit
-  --version, --help
-
-Exit status: 0 no findings, 1 findings, 2 the tool could not do its job.
-)";
-
 namespace {
-
-struct Options {
-  RunConfig Run;
-  std::string Format = "text";
-  std::string Output;
-  bool Quiet = false;
-  bool Fix = false;
-  bool ReportOnly = false;
-  std::string Baseline, WriteBaseline, Confirm;
-  std::string ExportFixes;
-  bool ListChecks = false;
-  bool ExportCatalog = false;
-  bool Version = false;
-  bool Help = false;
-  bool NoCache = false;
-  bool CacheDirGiven = false;
-  bool Lsp = false;
-  std::string WarningsAsErrors;
-  std::string HeaderFilter;
-  bool HeaderFilterGiven = false;
-  std::string SarifRoot;
-};
-
-/// The long options clang-tidy users may spell with one dash.
-const llvm::StringRef LongOptions[] = {"checks",
-                                       "fix",
-                                       "quiet",
-                                       "format",
-                                       "export-fixes",
-                                       "extra-arg",
-                                       "extra-arg-before",
-                                       "header-filter",
-                                       "warnings-as-errors",
-                                       "list-checks",
-                                       "version",
-                                       "help",
-                                       "output"};
-
-[[noreturn]] void usageError(const std::string &Msg) {
-  llvm::errs() << "capture-lint: error: " << Msg
-               << " (see capture-lint --help)\n";
-  std::exit(2);
-}
-
-/// Reads `--name=value` or `--name value` (and `-p DIR`, `-pDIR`).
-bool takeValue(llvm::StringRef Arg, llvm::StringRef Name, int &I, int Argc,
-               char **Argv, std::string &Out) {
-  if (Arg == Name) {
-    if (I + 1 >= Argc)
-      usageError("option '" + Name.str() + "' needs a value");
-    Out = Argv[++I];
-    return true;
-  }
-  if (Arg.starts_with(Name.str() + "=")) {
-    Out = Arg.substr(Name.size() + 1).str();
-    return true;
-  }
-  return false;
-}
-
-Options parseArgs(int Argc, char **Argv) {
-  Options O;
-  O.Run.Jobs = std::max(1u, std::thread::hardware_concurrency());
-  for (int I = 1; I < Argc; ++I) {
-    std::string Spelled = doubleDashSpelling(Argv[I], LongOptions);
-    llvm::StringRef A = Spelled;
-    std::string V;
-    if (A == "--") {
-      O.Run.HasExplicitFlags = true;
-      for (++I; I < Argc; ++I)
-        O.Run.ExplicitFlags.push_back(Argv[I]);
-      break;
-    }
-    if (A == "--help" || A == "-h")
-      O.Help = true;
-    else if (A == "--version")
-      O.Version = true;
-    else if (A == "--list-checks")
-      O.ListChecks = true;
-    else if (A == "--export-catalog")
-      O.ExportCatalog = true;
-    else if (A == "--quiet" || A == "-q")
-      O.Quiet = true;
-    else if (A == "--fix")
-      O.Fix = true;
-    else if (A == "--report-only")
-      O.ReportOnly = true;
-    else if (A == "--no-cache")
-      O.NoCache = true;
-    else if (A == "--cached-summaries-only")
-      O.Run.CachedSummariesOnly = true;
-    else if (A == "--lsp")
-      O.Lsp = true;
-    else if (takeValue(A, "--cache-dir", I, Argc, Argv, V)) {
-      if (V.empty())
-        usageError("--cache-dir needs a directory");
-      O.Run.CacheDir = V;
-      O.CacheDirGiven = true;
-    } else if (takeValue(A, "--max-call-depth", I, Argc, Argv, V)) {
-      unsigned N = 0;
-      if (llvm::StringRef(V).getAsInteger(10, N) || N == 0 || N > 64)
-        usageError("--max-call-depth needs a number between 1 and 64, not '" +
-                   V + "'");
-      O.Run.MaxCallDepth = N;
-    } else if (takeValue(A, "--baseline", I, Argc, Argv, V))
-      O.Baseline = V;
-    else if (takeValue(A, "--confirm", I, Argc, Argv, V))
-      O.Confirm = V;
-    else if (takeValue(A, "--write-baseline", I, Argc, Argv, V))
-      O.WriteBaseline = V;
-    else if (takeValue(A, "--export-fixes", I, Argc, Argv, V))
-      O.ExportFixes = V;
-    else if (takeValue(A, "--format", I, Argc, Argv, V)) {
-      if (V != "text" && V != "json" && V != "sarif" && V != "github")
-        usageError("unknown format '" + V +
-                   "' (expected text, json, sarif, github)");
-      O.Format = V;
-    } else if (takeValue(A, "-o", I, Argc, Argv, V) ||
-               takeValue(A, "--output", I, Argc, Argv, V))
-      O.Output = V;
-    else if (takeValue(A, "--checks", I, Argc, Argv, V))
-      O.Run.ChecksGlob = V;
-    else if (takeValue(A, "--sarif-root", I, Argc, Argv, V))
-      O.SarifRoot = V;
-    else if (takeValue(A, "--extra-arg", I, Argc, Argv, V))
-      O.Run.ExtraArgs.push_back(V);
-    else if (takeValue(A, "--extra-arg-before", I, Argc, Argv, V))
-      O.Run.ExtraArgsBefore.push_back(V);
-    else if (takeValue(A, "--warnings-as-errors", I, Argc, Argv, V))
-      O.WarningsAsErrors = V;
-    else if (takeValue(A, "--header-filter", I, Argc, Argv, V)) {
-      O.HeaderFilter = V;
-      O.HeaderFilterGiven = true;
-    } else if (takeValue(A, "--catalog", I, Argc, Argv, V))
-      O.Run.Catalogs.push_back(V);
-    else if (takeValue(A, "-p", I, Argc, Argv, V))
-      O.Run.BuildDir = V;
-    else if (A.starts_with("-p") && A.size() > 2 && !A.starts_with("-p="))
-      O.Run.BuildDir = A.substr(2).str();
-    else if (takeValue(A, "-j", I, Argc, Argv, V) ||
-             (A.starts_with("-j") && A.size() > 2 &&
-              (V = A.substr(2).str(), true))) {
-      unsigned N = 0;
-      if (llvm::StringRef(V).getAsInteger(10, N) || N == 0 || N > 1024)
-        usageError("-j needs a number between 1 and 1024, not '" + V + "'");
-      O.Run.Jobs = N;
-    } else if (A.starts_with("-") && A != "-")
-      usageError("unknown option '" + A.str() + "'");
-    else
-      O.Run.Files.push_back(A.str());
-  }
-  return O;
-}
 
 ToolPaths findToolPaths(const char *Argv0) {
   ToolPaths P;
@@ -307,18 +79,46 @@ void reportCacheErrors(const std::vector<std::string> &Errors) {
                   "cached\n";
 }
 
+/// --export-compile-db: the translated database, or an error naming the
+/// culprit (exit 2).
+int exportDatabase(const Options &O, const char *Argv0) {
+  if (O.Run.BuildDir.empty())
+    usageError("--export-compile-db needs -p BUILD_DIR, the directory of the "
+               "compile_commands.json to translate");
+  if (!O.Run.Files.empty())
+    usageError("--export-compile-db exports the whole database; '" +
+               O.Run.Files.front() + "' is not used (give no FILE)");
+  ExportRequest Req{O.Run.BuildDir, O.ExportCompileDb, O.Run.ExtraArgsBefore,
+                    O.Run.ExtraArgs, findToolPaths(Argv0)};
+  auto Result = exportCompileDatabase(Req);
+  if (!Result) {
+    llvm::errs() << "capture-lint: error: "
+                 << llvm::toString(Result.takeError()) << "\n";
+    return 2;
+  }
+  for (const std::string &W : Result->Warnings)
+    llvm::errs() << "capture-lint: warning: " << W << "\n";
+  if (!O.Quiet)
+    llvm::errs() << "capture-lint: wrote " << Result->Entries << " entr"
+                 << (Result->Entries == 1 ? "y" : "ies") << " to '"
+                 << Result->OutFile << "'\n";
+  return 0;
+}
+
 } // namespace
 
 int main(int Argc, char **Argv) {
   (void)CaptureModuleAnchor;
   Options O = parseArgs(Argc, Argv);
   if (O.Help)
-    return writeOutput("", Usage) ? 0 : 2;
+    return writeOutput("", UsageText) ? 0 : 2;
   if (O.Version)
     return writeOutput("", std::string("capture-lint ") + CAPTURE_LINT_VERSION +
                                " (LLVM " + CAPTURE_LINT_LLVM_VERSION + ")\n")
                ? 0
                : 2;
+  if (!O.ExportCompileDb.empty())
+    return exportDatabase(O, Argv[0]);
 
   // Nothing may write over a file this run reads (-o a.cu a.cu).
   if (llvm::Error E = checkOutputsAreNotInputs(

@@ -1,0 +1,263 @@
+//===- Options.cpp - The capture-lint command line, parsed ----------------===//
+
+#include "Options.h"
+#include "TidyCompat.h"
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <thread>
+
+namespace capture_lint {
+
+const char UsageText[] =
+    R"(USAGE: capture-lint [options] FILE... [-- COMPILER ARGS]
+       capture-lint [options] -p BUILD_DIR [FILE...]
+
+Finds code that breaks or silently corrupts CUDA/HIP graph capture.
+
+Inputs:
+  FILE...              .cu .cuh .hip .cpp .cc .cxx .h .hpp files, and .py
+                       files or directories (walked for .py files) for the
+                       PyTorch front end (see docs/python.md)
+  -p BUILD_DIR         read compile_commands.json from BUILD_DIR (nvcc and
+                       hipcc commands are translated); with no FILE, every
+                       file in it is analysed
+  -- ARGS              compile flags for every FILE (instead of defaults)
+
+Output:
+  --format=FORMAT      text (default), json, sarif, or github (annotations
+                       for GitHub Actions pull requests)
+  -o FILE              write the report to FILE (atomically) instead of stdout
+  --quiet              no summary line on stderr
+  --sarif-root=DIR     SARIF URIs are relative to DIR (%SRCROOT%; default:
+                       the current directory)
+
+CI adoption:
+  --write-baseline=FILE  record today's findings in FILE (exit 0 unless the
+                       tool failed)
+  --baseline=FILE      report only findings that FILE does not record
+  --report-only        exit 0 even when there are findings
+  --confirm=REPORT     give each finding a runtime verdict from a
+                       capture-probe report (confirmed, not-confirmed,
+                       not-reached) and report what the probe saw that no
+                       finding covers (see docs/runtime-probe.md)
+
+Other tools (clangd, capture-clangd, clang-tidy, run-clang-tidy):
+  --export-compile-db=OUT_DIR  with -p BUILD_DIR: write
+                       OUT_DIR/compile_commands.json, the database translated
+                       for clang as capture-lint translates it (nvcc and
+                       hipcc commands, --options-file and @file expanded,
+                       host-only parsing, the compat headers), and exit
+
+Fixes:
+  --fix                apply the mechanical fixes (the capturing stream passed
+                       to legacy-stream work), writing files atomically
+  --export-fixes=FILE  write the fixes as clang-tidy YAML for
+                       clang-apply-replacements
+
+Analysis:
+  --checks=GLOB        which capture checks run (default: capture-*)
+  --catalog=FILE       add a catalog file (repeatable); a .capture-lint.json
+                       above each analysed file is used too
+  -j N                 analyse N files in parallel (default: all cores)
+  --max-call-depth=N   how deep calls out of a region are followed (default 8)
+
+clang-tidy's spellings (single-dash forms such as -checks=, -fix and -quiet
+work too):
+  --extra-arg=ARG      add ARG to every compiler command (repeatable)
+  --extra-arg-before=ARG  add ARG right after the compiler (repeatable)
+  --warnings-as-errors=GLOB  findings of the checks GLOB names are errors
+  --header-filter=REGEX  report findings in headers only when their path
+                       matches REGEX (default: every header of user code)
+
+Whole program (calls from a region into functions other files define are
+followed; see docs/whole-program.md):
+  --cache-dir=DIR      keep each file's result in DIR and reuse it while
+                       nothing the file reads has changed (default with -p:
+                       BUILD_DIR/.capture-lint-cache)
+  --no-cache           neither read nor write the cache
+  --cached-summaries-only  with -p and FILE: follow calls into the database's
+                       other files only through cached summaries (faster on
+                       a cold cache; a warning says how many were missing)
+                       instead of analysing those files for their summaries
+
+Editors:
+  --lsp                serve diagnostics for Python files over stdio (the
+                       Language Server Protocol; C++ is capture-clangd's)
+
+Information:
+  --list-checks        print the enabled checks and exit
+  --export-catalog     print the effective API catalog as JSON and exit
+  --version, --help
+
+Exit status: 0 no findings, 1 findings, 2 the tool could not do its job.
+)";
+
+namespace {
+
+/// The long options clang-tidy users may spell with one dash.
+const llvm::StringRef LongOptions[] = {"checks",
+                                       "fix",
+                                       "quiet",
+                                       "format",
+                                       "export-fixes",
+                                       "extra-arg",
+                                       "extra-arg-before",
+                                       "header-filter",
+                                       "warnings-as-errors",
+                                       "list-checks",
+                                       "version",
+                                       "help",
+                                       "output"};
+
+/// Reads `--name=value` or `--name value` (and `-p DIR`, `-pDIR`).
+bool takeValue(llvm::StringRef Arg, llvm::StringRef Name, int &I, int Argc,
+               char **Argv, std::string &Out) {
+  if (Arg == Name) {
+    if (I + 1 >= Argc)
+      usageError("option '" + Name.str() + "' needs a value");
+    Out = Argv[++I];
+    return true;
+  }
+  if (Arg.starts_with(Name.str() + "=")) {
+    Out = Arg.substr(Name.size() + 1).str();
+    return true;
+  }
+  return false;
+}
+
+/// The options without a value; false when \p A is none of them.
+bool parseFlag(llvm::StringRef A, Options &O) {
+  if (A == "--help" || A == "-h")
+    O.Help = true;
+  else if (A == "--version")
+    O.Version = true;
+  else if (A == "--list-checks")
+    O.ListChecks = true;
+  else if (A == "--export-catalog")
+    O.ExportCatalog = true;
+  else if (A == "--quiet" || A == "-q")
+    O.Quiet = true;
+  else if (A == "--fix")
+    O.Fix = true;
+  else if (A == "--report-only")
+    O.ReportOnly = true;
+  else if (A == "--no-cache")
+    O.NoCache = true;
+  else if (A == "--cached-summaries-only")
+    O.Run.CachedSummariesOnly = true;
+  else if (A == "--lsp")
+    O.Lsp = true;
+  else
+    return false;
+  return true;
+}
+
+unsigned numberIn(const std::string &V, unsigned Max, const std::string &Opt) {
+  unsigned N = 0;
+  if (llvm::StringRef(V).getAsInteger(10, N) || N == 0 || N > Max)
+    usageError(Opt + " needs a number between 1 and " + std::to_string(Max) +
+               ", not '" + V + "'");
+  return N;
+}
+
+/// The options of the analysis and its inputs.
+bool parseRunOption(llvm::StringRef A, int &I, int Argc, char **Argv,
+                    Options &O) {
+  std::string V;
+  if (takeValue(A, "--cache-dir", I, Argc, Argv, V)) {
+    if (V.empty())
+      usageError("--cache-dir needs a directory");
+    O.Run.CacheDir = V;
+    O.CacheDirGiven = true;
+  } else if (takeValue(A, "--max-call-depth", I, Argc, Argv, V))
+    O.Run.MaxCallDepth = numberIn(V, 64, "--max-call-depth");
+  else if (takeValue(A, "--checks", I, Argc, Argv, V))
+    O.Run.ChecksGlob = V;
+  else if (takeValue(A, "--extra-arg", I, Argc, Argv, V))
+    O.Run.ExtraArgs.push_back(V);
+  else if (takeValue(A, "--extra-arg-before", I, Argc, Argv, V))
+    O.Run.ExtraArgsBefore.push_back(V);
+  else if (takeValue(A, "--catalog", I, Argc, Argv, V))
+    O.Run.Catalogs.push_back(V);
+  else if (takeValue(A, "-p", I, Argc, Argv, V))
+    O.Run.BuildDir = V;
+  else if (A.starts_with("-p") && A.size() > 2 && !A.starts_with("-p="))
+    O.Run.BuildDir = A.substr(2).str();
+  else if (takeValue(A, "-j", I, Argc, Argv, V))
+    O.Run.Jobs = numberIn(V, 1024, "-j");
+  else if (A.starts_with("-j") && A.size() > 2)
+    O.Run.Jobs = numberIn(A.substr(2).str(), 1024, "-j");
+  else
+    return false;
+  return true;
+}
+
+/// The options of the report: its format, filters and destinations.
+bool parseReportOption(llvm::StringRef A, int &I, int Argc, char **Argv,
+                       Options &O) {
+  std::string V;
+  if (takeValue(A, "--format", I, Argc, Argv, V)) {
+    if (V != "text" && V != "json" && V != "sarif" && V != "github")
+      usageError("unknown format '" + V +
+                 "' (expected text, json, sarif, github)");
+    O.Format = V;
+  } else if (takeValue(A, "-o", I, Argc, Argv, V) ||
+             takeValue(A, "--output", I, Argc, Argv, V))
+    O.Output = V;
+  else if (takeValue(A, "--baseline", I, Argc, Argv, V))
+    O.Baseline = V;
+  else if (takeValue(A, "--confirm", I, Argc, Argv, V))
+    O.Confirm = V;
+  else if (takeValue(A, "--write-baseline", I, Argc, Argv, V))
+    O.WriteBaseline = V;
+  else if (takeValue(A, "--export-fixes", I, Argc, Argv, V))
+    O.ExportFixes = V;
+  else if (takeValue(A, "--export-compile-db", I, Argc, Argv, V)) {
+    if (V.empty())
+      usageError("--export-compile-db needs a directory");
+    O.ExportCompileDb = V;
+  } else if (takeValue(A, "--sarif-root", I, Argc, Argv, V))
+    O.SarifRoot = V;
+  else if (takeValue(A, "--warnings-as-errors", I, Argc, Argv, V))
+    O.WarningsAsErrors = V;
+  else if (takeValue(A, "--header-filter", I, Argc, Argv, V)) {
+    O.HeaderFilter = V;
+    O.HeaderFilterGiven = true;
+  } else
+    return false;
+  return true;
+}
+
+} // namespace
+
+[[noreturn]] void usageError(const std::string &Msg) {
+  llvm::errs() << "capture-lint: error: " << Msg
+               << " (see capture-lint --help)\n";
+  std::exit(2);
+}
+
+Options parseArgs(int Argc, char **Argv) {
+  Options O;
+  O.Run.Jobs = std::max(1u, std::thread::hardware_concurrency());
+  for (int I = 1; I < Argc; ++I) {
+    std::string Spelled = doubleDashSpelling(Argv[I], LongOptions);
+    llvm::StringRef A = Spelled;
+    if (A == "--") {
+      O.Run.HasExplicitFlags = true;
+      O.Run.ExplicitFlags.assign(Argv + I + 1, Argv + Argc);
+      break;
+    }
+    if (parseFlag(A, O) || parseRunOption(A, I, Argc, Argv, O) ||
+        parseReportOption(A, I, Argc, Argv, O))
+      continue;
+    if (A.starts_with("-") && A != "-")
+      usageError("unknown option '" + A.str() + "'");
+    O.Run.Files.push_back(A.str());
+  }
+  return O;
+}
+
+} // namespace capture_lint

@@ -1,0 +1,54 @@
+//===- Options.h - The capture-lint command line, parsed --------*- C++ -*-===//
+//
+// What main() needs from argv: the run's configuration (RunConfig) and what
+// to do with its report. Parsing accepts clang-tidy's spellings of the
+// options clang-tidy has (single-dash long options, `--name value`);
+// a malformed command line is an error naming the option, exit 2.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CAPTURE_LINT_CLI_OPTIONS_H
+#define CAPTURE_LINT_CLI_OPTIONS_H
+
+#include "Runner.h"
+
+#include <string>
+
+namespace capture_lint {
+
+struct Options {
+  RunConfig Run;
+  std::string Format = "text";
+  std::string Output;
+  bool Quiet = false;
+  bool Fix = false;
+  bool ReportOnly = false;
+  std::string Baseline, WriteBaseline, Confirm;
+  std::string ExportFixes;
+  /// --export-compile-db: write a clang-ready database here and exit.
+  std::string ExportCompileDb;
+  bool ListChecks = false;
+  bool ExportCatalog = false;
+  bool Version = false;
+  bool Help = false;
+  bool NoCache = false;
+  bool CacheDirGiven = false;
+  bool Lsp = false;
+  std::string WarningsAsErrors;
+  std::string HeaderFilter;
+  bool HeaderFilterGiven = false;
+  std::string SarifRoot;
+};
+
+/// The --help text.
+extern const char UsageText[];
+
+/// Prints "capture-lint: error: MSG (see capture-lint --help)" and exits 2.
+[[noreturn]] void usageError(const std::string &Msg);
+
+/// Parses the command line; exits 2 through usageError on a bad one.
+Options parseArgs(int Argc, char **Argv);
+
+} // namespace capture_lint
+
+#endif // CAPTURE_LINT_CLI_OPTIONS_H
