@@ -485,6 +485,31 @@ otherSummaries(const tooling::CompilationDatabase &Loaded,
   return ToAnalyse.size();
 }
 
+/// One line naming the functions that regions call but no analysed file
+/// defines (the first three), so a silent pass is not taken for a clean one.
+static std::string unfollowedWarning(const std::vector<UnfollowedCall> &Calls,
+                                     bool HaveDatabase) {
+  std::string W = std::to_string(Calls.size()) + " function" +
+                  (Calls.size() == 1 ? "" : "s") +
+                  " called in capture regions ha" +
+                  (Calls.size() == 1 ? "s" : "ve") +
+                  " no body in the analysed files, so what " +
+                  (Calls.size() == 1 ? "it does" : "they do") +
+                  " was not checked: ";
+  for (size_t I = 0; I < Calls.size() && I < 3; ++I)
+    W += (I ? ", '" : "'") + Calls[I].Callee + "' (" +
+         llvm::sys::path::filename(Calls[I].File).str() + ":" +
+         std::to_string(Calls[I].Line) + ")";
+  if (Calls.size() > 3)
+    W += " and " + std::to_string(Calls.size() - 3) + " more";
+  W += HaveDatabase ? "; analyse the files that define them, or describe "
+                      "them in .capture-lint.json (docs/regions.md)"
+                    : "; give -p BUILD_DIR (or the files that define them), "
+                      "or describe them in .capture-lint.json "
+                      "(docs/regions.md)";
+  return W;
+}
+
 Report runAnalysis(const RunConfig &Config) {
   Report R;
   CommandDatabase DB;
@@ -678,8 +703,12 @@ Report runAnalysis(const RunConfig &Config) {
     In.Enabled = [&](const std::string &Check) {
       return std::find(Checks.begin(), Checks.end(), Check) != Checks.end();
     };
-    for (ReportFinding &F : resolveAcrossUnits(In))
+    CrossUnitResult Resolved = resolveAcrossUnits(In);
+    for (ReportFinding &F : Resolved.Findings)
       AddFinding(std::move(F));
+    if (!Resolved.Unfollowed.empty())
+      R.Warnings.push_back(unfollowedWarning(Resolved.Unfollowed,
+                                             Loaded != nullptr));
   }
   runPython(PythonInputs, Config, R);
   std::stable_sort(R.Findings.begin(), R.Findings.end(),

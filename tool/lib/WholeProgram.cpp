@@ -6,6 +6,7 @@
 
 #include "llvm/ADT/StringMap.h"
 
+#include <optional>
 #include <set>
 
 namespace capture_lint {
@@ -19,6 +20,17 @@ public:
       for (const TuSummary *S : *List)
         for (const SummaryFunction &F : S->Functions)
           Index.try_emplace(F.Usr, &F); // a header's function: first wins
+  }
+
+  bool known(const std::string &Usr) const { return Index.count(Usr); }
+
+  /// Calls followed from a region into functions no summary defines,
+  /// each callee once, at the first call seen.
+  std::vector<UnfollowedCall> Unfollowed;
+
+  void noteUnfollowed(const SummaryHazard &Call) {
+    if (!known(Call.Detail) && UnfollowedUsrs.insert(Call.Detail).second)
+      Unfollowed.push_back({Call.Api, Call.Loc.File, Call.Loc.Offset});
   }
 
   /// What a function reaches, its unresolved calls followed.
@@ -38,6 +50,8 @@ public:
         Out.push_back(H);
         continue;
       }
+      if (Depth + 1 <= In.MaxCallDepth)
+        noteUnfollowed(H);
       for (const SummaryHazard &Inner : reach(H.Detail, Depth + 1)) {
         // Bounded whichever region reached the memoized callee first.
         if (Depth + 1 + Inner.Through.size() > In.MaxCallDepth)
@@ -66,85 +80,130 @@ private:
   llvm::StringMap<const SummaryFunction *> Index;
   llvm::StringMap<std::vector<SummaryHazard>> Memo;
   std::set<std::string> Visiting;
+  std::set<std::string> UnfollowedUsrs;
+};
+
+/// One finding at the region's call \p Call (or, for a call deep inside a
+/// function the region runs, at that function's call site in the region)
+/// for the hazard \p H that the callee reaches.
+class FindingBuilder {
+public:
+  FindingBuilder(const SummaryUse &U, const Catalog &Cat, SourceFiles &Sources)
+      : U(U), Cat(Cat), Sources(Sources),
+        Region(toCaptureRegion(U.Region, Cat)), Deep(U.Call.CallSite.valid()) {}
+
+  std::optional<ReportFinding> build(const SummaryHazard &H,
+                                     ReportLocation &HazardAt) {
+    RawHazard Raw;
+    if (!toRawHazard(H, Cat, Raw))
+      return std::nullopt;
+    const SummaryHazard &Call = U.Call;
+    Raw.ThreadRelaxed = Raw.ThreadRelaxed || Call.ThreadRelaxed;
+    HazardAt = located(H.Loc);
+    std::string Via =
+        Deep && !Call.Through.empty() ? Call.Through.front() : Call.Api;
+    auto Text = describeHazard(Raw, Region, Via,
+                               llvm::sys::path::filename(HazardAt.File).str() +
+                                   ":" + std::to_string(HazardAt.Line));
+    if (!Text)
+      return std::nullopt;
+    SummaryLoc At = Deep ? Call.CallSite : Call.Loc;
+    ReportFinding F;
+    F.Check = H.Check;
+    F.Severity = severityName(Text->Level).str();
+    F.Loc = located(At);
+    F.Offset = At.Offset;
+    F.Message = Text->Message;
+    F.Api = H.Kind == "api-call" && !H.Entry.empty() ? H.Entry : H.Api;
+    addNotes(F, H, Text->FinalNote);
+    F.Mode = U.Region.Mode;
+    F.Stream = U.Region.Stream;
+    return F;
+  }
+
+private:
+  ReportLocation located(const SummaryLoc &L) {
+    return Sources.locate(L.File, L.Offset);
+  }
+
+  /// The chain from the region's call down to the hazard, then where the
+  /// region begins.
+  void addNotes(ReportFinding &F, const SummaryHazard &H,
+                const std::string &FinalNote) {
+    auto Note = [&](const SummaryLoc &L, const std::string &M) {
+      F.Notes.push_back({located(L), M});
+    };
+    const SummaryHazard &Call = U.Call;
+    if (Deep) {
+      for (const SummaryNote &N : Call.Chain)
+        Note(N.Loc, N.Message);
+      Note(Call.Loc, "'" + Call.Origin + "' calls '" + Call.Api + "' here");
+    }
+    for (const SummaryNote &N : H.Chain)
+      Note(N.Loc, N.Message);
+    Note(H.Loc, FinalNote);
+    for (const SummaryNote &N : H.Extra)
+      Note(N.Loc, N.Message);
+    if (!U.Region.BeginLoc.valid())
+      return;
+    Note(U.Region.BeginLoc, U.Region.Headline);
+    for (const SummaryNote &N : U.Region.Origin)
+      Note(N.Loc, N.Message);
+    F.HasRegion = true;
+    F.RegionFile = U.Region.BeginLoc.File;
+    F.RegionBeginLine = located(U.Region.BeginLoc).Line;
+    if (U.Region.End.valid())
+      F.RegionEndLine = located(U.Region.End).Line;
+  }
+
+  const SummaryUse &U;
+  const Catalog &Cat;
+  SourceFiles &Sources;
+  CaptureRegion Region;
+  bool Deep;
 };
 
 } // namespace
 
-std::vector<ReportFinding> resolveAcrossUnits(const WholeProgramInput &In) {
+CrossUnitResult resolveAcrossUnits(const WholeProgramInput &In) {
   Resolver R(In);
   SourceFiles Sources;
-  std::vector<ReportFinding> Out;
+  CrossUnitResult Result;
   std::set<std::tuple<std::string, std::string, unsigned, std::string>> Seen;
-  auto Located = [&](const SummaryLoc &L) {
-    return Sources.locate(L.File, L.Offset);
-  };
+  // The region's own calls first, so a callee is named where the region
+  // calls it rather than deep inside a followed function.
+  for (const TuSummary *S : In.Reported)
+    for (const SummaryUse &U : S->Uses)
+      R.noteUnfollowed(U.Call);
   for (const TuSummary *S : In.Reported) {
     for (const SummaryUse &U : S->Uses) {
-      const SummaryHazard &Call = U.Call;
       auto Cat = In.CatalogFor(U.Region.BeginLoc.File);
       if (!Cat)
         continue;
-      CaptureRegion Region = toCaptureRegion(U.Region, *Cat);
-      bool Deep = Call.CallSite.valid();
-      SummaryLoc At = Deep ? Call.CallSite : Call.Loc;
-      std::string Via =
-          Deep && !Call.Through.empty() ? Call.Through.front() : Call.Api;
-      for (const SummaryHazard &H : R.reach(Call.Detail, 1)) {
-        RawHazard Raw;
-        if (!toRawHazard(H, *Cat, Raw))
+      FindingBuilder Build(U, *Cat, Sources);
+      for (const SummaryHazard &H : R.reach(U.Call.Detail, 1)) {
+        if (!In.Enabled(H.Check))
           continue;
-        Raw.ThreadRelaxed = Raw.ThreadRelaxed || Call.ThreadRelaxed;
-        ReportLocation HazardAt = Located(H.Loc);
-        auto Text =
-            describeHazard(Raw, Region, Via,
-                           llvm::sys::path::filename(HazardAt.File).str() +
-                               ":" + std::to_string(HazardAt.Line));
-        if (!Text || !In.Enabled(H.Check))
-          continue;
-        ReportFinding F;
-        F.Check = H.Check;
-        F.Severity = severityName(Text->Level).str();
-        F.Loc = Located(At);
-        F.Offset = At.Offset;
-        F.Message = Text->Message;
-        F.Api = H.Kind == "api-call" && !H.Entry.empty() ? H.Entry : H.Api;
-        auto Note = [&](const SummaryLoc &L, const std::string &M) {
-          F.Notes.push_back({Located(L), M});
-        };
-        if (Deep) {
-          for (const SummaryNote &N : Call.Chain)
-            Note(N.Loc, N.Message);
-          Note(Call.Loc, "'" + Call.Origin + "' calls '" + Call.Api + "' here");
-        }
-        for (const SummaryNote &N : H.Chain)
-          Note(N.Loc, N.Message);
-        Note(H.Loc, Text->FinalNote);
-        for (const SummaryNote &N : H.Extra)
-          Note(N.Loc, N.Message);
-        if (U.Region.BeginLoc.valid()) {
-          Note(U.Region.BeginLoc, U.Region.Headline);
-          for (const SummaryNote &N : U.Region.Origin)
-            Note(N.Loc, N.Message);
-          F.HasRegion = true;
-          F.RegionFile = U.Region.BeginLoc.File;
-          F.RegionBeginLine = Located(U.Region.BeginLoc).Line;
-          if (U.Region.End.valid())
-            F.RegionEndLine = Located(U.Region.End).Line;
-        }
-        F.Mode = U.Region.Mode;
-        F.Stream = U.Region.Stream;
+        ReportLocation HazardAt;
+        std::optional<ReportFinding> F = Build.build(H, HazardAt);
         // One finding per call in the region and offending call: the
         // instantiations of a template reaching the same call through
         // different entry points (solve<float>, solve<double>) are one.
-        if (Seen.insert({F.Check, F.Loc.File, F.Offset,
-                         HazardAt.File + ":" + std::to_string(HazardAt.Line) +
-                             ":" + F.Api})
-                .second)
-          Out.push_back(std::move(F));
+        if (F && Seen.insert({F->Check, F->Loc.File, F->Offset,
+                              HazardAt.File + ":" +
+                                  std::to_string(HazardAt.Line) + ":" + F->Api})
+                     .second)
+          Result.Findings.push_back(std::move(*F));
       }
     }
   }
-  return Out;
+  for (const UnfollowedCall &C : R.Unfollowed) {
+    UnfollowedCall Located = C;
+    ReportLocation L = Sources.locate(C.File, C.Offset);
+    Located.Line = L.Line;
+    Result.Unfollowed.push_back(std::move(Located));
+  }
+  return Result;
 }
 
 } // namespace capture_lint

@@ -6,7 +6,8 @@
 // TU, follows the callee's summary (and the calls it leaves unresolved, to
 // the call depth limit) to the hazards it reaches. Each becomes a finding at
 // the call inside the region, with notes that cross files down to the
-// hazard and back to where the region begins.
+// hazard and back to where the region begins. Calls into functions no
+// summary defines are listed, so the run can say what it did not check.
 //
 //===----------------------------------------------------------------------===//
 
@@ -34,8 +35,23 @@ struct WholeProgramInput {
   std::function<bool(const std::string &Check)> Enabled;
 };
 
-/// The cross-TU findings, with locations resolved to lines.
-std::vector<ReportFinding> resolveAcrossUnits(const WholeProgramInput &In);
+/// A call a region makes (directly or through the functions it follows)
+/// to a function whose body no analysed file or summary holds: what it does
+/// was not checked.
+struct UnfollowedCall {
+  std::string Callee;
+  std::string File; // absolute
+  unsigned Offset = 0, Line = 0;
+};
+
+struct CrossUnitResult {
+  /// The cross-TU findings, with locations resolved to lines.
+  std::vector<ReportFinding> Findings;
+  /// Each callee without a body once, at the first call seen.
+  std::vector<UnfollowedCall> Unfollowed;
+};
+
+CrossUnitResult resolveAcrossUnits(const WholeProgramInput &In);
 
 } // namespace capture_lint
 

@@ -222,9 +222,9 @@ TuSummary summarizeTranslationUnit(ASTContext &Ctx, const Catalog &Cat,
     llvm::SmallString<128> Usr;
     if (index::generateUSRForDecl(FD->getCanonicalDecl(), Usr))
       continue;
+    // Listed also without hazards: the second phase then knows the body
+    // was seen, and says which calls it could not follow.
     std::vector<RawHazard> Hazards = Analyzer.calleeHazards(FD);
-    if (Hazards.empty())
-      continue;
     SummaryFunction F;
     F.Usr = std::string(Usr);
     F.Name = catalogName(FD);
