@@ -199,7 +199,7 @@ void CaptureAnalyzer::Impl::analyzeWrapperCalls(const FunctionDecl *Def) {
       R.Stream = W.Capture.Stream;
       R.ViaRole = true;
       R.BeginLoc = callLoc(Call);
-      bool Graph = R.Api && R.Api->StreamArg < 0;
+      bool Graph = R.Api && R.Api->keyedByObject();
       R.Headline =
           "'" + displayName(FnDef) + "' runs under a capture" +
           (R.Stream.empty()

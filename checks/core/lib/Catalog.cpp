@@ -345,13 +345,16 @@ std::unique_ptr<RegionApi> readRegion(EntryReader &R, const json &Obj) {
     R.fail("role", "'" + Role + "' is not one of begin, end, destroy");
   E->Group = R.string("group", true);
   if (Obj.contains("stream_arg") && Obj.at("stream_arg").is_string()) {
-    if (R.string("stream_arg", false) != "object")
-      R.fail("stream_arg", "expected an index or \"object\"");
-    E->StreamArg = -1;
+    std::string Arg = R.string("stream_arg", false);
+    if (Arg != "object" && Arg != "none")
+      R.fail("stream_arg", "expected an index, \"object\" or \"none\"");
+    E->StreamArg =
+        Arg == "object" ? RegionApi::ObjectArg : RegionApi::NoStreamArg;
   } else if (auto S = R.integer("stream_arg", 0, 64)) {
     E->StreamArg = static_cast<int>(*S);
   } else {
-    R.fail("stream_arg", "missing required field (an index or \"object\")");
+    R.fail("stream_arg",
+           "missing required field (an index, \"object\" or \"none\")");
   }
   if (auto M = R.integer("mode_arg", 0, 64))
     E->ModeArg = static_cast<unsigned>(*M);
@@ -644,8 +647,10 @@ std::string Catalog::toJson() const {
                 : E->Kind == RegionApi::End ? "end"
                                             : "destroy";
     J["group"] = E->Group;
-    if (E->StreamArg < 0)
+    if (E->StreamArg == RegionApi::ObjectArg)
       J["stream_arg"] = "object";
+    else if (E->StreamArg == RegionApi::NoStreamArg)
+      J["stream_arg"] = "none";
     else
       J["stream_arg"] = E->StreamArg;
     if (E->ModeArg)

@@ -37,7 +37,7 @@ static std::string modePhrase(CaptureMode M) {
 }
 
 std::string streamPhrase(const CaptureRegion &R) {
-  bool Graph = R.Api && R.Api->StreamArg < 0;
+  bool Graph = R.Api && R.Api->keyedByObject();
   std::string Noun = Graph ? "graph" : "stream";
   return R.Stream.empty() ? "the " + Noun : Noun + " '" + R.Stream + "'";
 }
@@ -49,7 +49,7 @@ static std::string implicitError(const CaptureRegion &R) {
 }
 
 static std::string regionNote(const CaptureRegion &R) {
-  bool Graph = R.Api && R.Api->StreamArg < 0;
+  bool Graph = R.Api && R.Api->keyedByObject();
   std::string Msg = (Graph ? "capture into " : "capture of ") +
                     streamPhrase(R) + " begins here, mode ";
   Msg += R.Mode == CaptureMode::Unknown

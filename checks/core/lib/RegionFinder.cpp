@@ -25,7 +25,9 @@ const RegionApi *RegionFinder::regionApiOf(const CallExpr *Call,
 /// The expression naming the stream (or graph object) of a region call.
 static const Expr *regionStreamExpr(const CallExpr *Call,
                                     const RegionApi &Api) {
-  if (Api.StreamArg < 0) {
+  if (Api.StreamArg == RegionApi::NoStreamArg)
+    return nullptr;
+  if (Api.keyedByObject()) {
     if (const auto *M = dyn_cast<CXXMemberCallExpr>(Call))
       return M->getImplicitObjectArgument();
     return nullptr;
@@ -186,7 +188,7 @@ void RegionFinder::addRoleRegion(const Stmt *S, const OpenedCapture &Opened,
     Callee = "'" + catalogName(directCallee(Call)) + "'";
   else if (Guard)
     Callee = "the constructor of '" + Guard->getNameAsString() + "'";
-  bool Graph = Opened.Api && Opened.Api->StreamArg < 0;
+  bool Graph = Opened.Api && Opened.Api->keyedByObject();
   R.Headline = std::string(Graph ? "capture into " : "capture of ") +
                (Opened.Stream.empty()
                     ? std::string(Graph ? "a graph" : "a stream")

@@ -134,9 +134,14 @@ struct RegionApi {
   std::vector<std::string> Variants;
   Role Kind = Begin;
   std::string Group; // begin and end of one group pair up
-  /// Argument index of the stream, or -1 when the region is keyed by the
-  /// implicit object (at::cuda::CUDAGraph::capture_begin).
+  /// Argument index of the stream; ObjectArg when the region is keyed by
+  /// the implicit object (at::cuda::CUDAGraph::capture_begin); NoStreamArg
+  /// when the call names no stream (an engine's `begin_graph()` capturing
+  /// its own current stream): begins and ends then pair by group.
+  static constexpr int ObjectArg = -1, NoStreamArg = -2;
   int StreamArg = 0;
+  /// Whether the region is a graph object's (keyed by the object).
+  bool keyedByObject() const { return StreamArg == ObjectArg; }
   std::optional<unsigned> ModeArg;
   CaptureMode DefaultMode = CaptureMode::Global;
   std::string Source;
