@@ -20,7 +20,9 @@
 #include "llvm/Support/Path.h"
 
 #include <algorithm>
+#include <map>
 #include <set>
+#include <tuple>
 
 namespace capture_lint::python {
 
@@ -78,6 +80,11 @@ std::string modePhrase(CaptureMode M) {
   return "";
 }
 
+/// "'self.max_symbols is None' is true" / "... is false".
+std::string pathPhrase(const PyPathCondition &P) {
+  return "'" + P.Text + "' is " + (P.Holds ? "true" : "false");
+}
+
 struct Described {
   std::string Severity, Message, FinalNote;
 };
@@ -130,6 +137,15 @@ std::optional<Described> describe(const PyHazard &H, const PyRegion &R) {
   D.Message = Via.empty() ? Subject + " " + Predicate
                           : "call to '" + Via + "' reaches " + Subject +
                                 ", which " + Predicate;
+  if (H.Path) {
+    // A side of a branch on a value the analysis cannot see: the capture
+    // may never take it, so this is a remark, not a finding.
+    D.Severity = "remark";
+    D.Message += ", on a path taken only when " + pathPhrase(*H.Path) +
+                 " (a value not known statically)";
+    if (!Consequence.empty())
+      Consequence = "if the capture takes that path, " + Consequence;
+  }
   if (!Consequence.empty())
     D.Message += ": " + Consequence;
   if (!Fix.empty())
@@ -179,8 +195,32 @@ bool suppressed(const PySite &Site, const std::string &Check) {
   return Line > 1 && Matches(Site.Src->lineText(Line - 1), "NOLINTNEXTLINE");
 }
 
+/// A finding and what identifies it: the site reported, the check and the
+/// hazard as quoted (one hazard reached along several call paths, or
+/// hazards that read alike, are one finding).
+struct Materialized {
+  PyFinding Finding;
+  std::tuple<std::string, unsigned, std::string, std::string> Key;
+};
+
+/// One finding per hazard, in order of first appearance: the one reached
+/// without a path condition when there is one (a warning over a remark).
+std::vector<PyFinding> strongestPerHazard(std::vector<Materialized> All) {
+  std::map<decltype(Materialized::Key), size_t> Index;
+  std::vector<PyFinding> Out;
+  for (Materialized &M : All) {
+    auto [It, New] = Index.insert({M.Key, Out.size()});
+    if (New)
+      Out.push_back(std::move(M.Finding));
+    else if (Out[It->second].Severity == "remark" &&
+             M.Finding.Severity != "remark")
+      Out[It->second] = std::move(M.Finding);
+  }
+  return Out;
+}
+
 void materialize(const PyRegion &R, const PyOptions &Opts,
-                 std::vector<PyFinding> &Out) {
+                 std::vector<Materialized> &Out) {
   for (const PyHazard &H : R.Hazards) {
     if (Opts.CheckEnabled && !Opts.CheckEnabled(H.Check))
       continue;
@@ -199,6 +239,10 @@ void materialize(const PyRegion &R, const PyOptions &Opts,
     for (size_t I = 1; I < H.Chain.size(); ++I)
       F.Notes.push_back({locate(H.Chain[I].Site),
                          "call to '" + H.Chain[I].Callee + "' here"});
+    if (H.Path)
+      F.Notes.push_back(
+          {locate(H.Path->Site),
+           "the path to it is taken only when " + pathPhrase(*H.Path)});
     if (!H.Chain.empty())
       F.Notes.push_back({locate(H.Site), D->FinalNote});
     else if (H.Kind == PyHazard::Unjoined)
@@ -210,7 +254,8 @@ void materialize(const PyRegion &R, const PyOptions &Opts,
         std::min<unsigned>(R.EndOffset, R.Begin.Src->text().size()));
     F.Mode = modeName(R.Mode).str();
     F.Stream = R.Stream;
-    Out.push_back(std::move(F));
+    auto Key = std::make_tuple(F.Loc.File, F.Loc.Offset, F.Check, H.Subject);
+    Out.push_back({std::move(F), std::move(Key)});
   }
 }
 
@@ -294,13 +339,10 @@ PyResult analyzePython(const std::vector<std::string> &Files,
       Take(findRegions(Ctx, F, Captured));
     }
   }
-  std::set<std::tuple<std::string, unsigned, std::string, std::string>> Seen;
-  std::vector<PyFinding> All;
+  std::vector<Materialized> All;
   for (const PyRegion &R : Regions)
     materialize(R, Opts, All);
-  for (PyFinding &F : All)
-    if (Seen.insert({F.Loc.File, F.Loc.Offset, F.Check, F.Message}).second)
-      Result.Findings.push_back(std::move(F));
+  Result.Findings = strongestPerHazard(std::move(All));
   Result.FilesParsed = Prog.filesParsed();
   return Result;
 }

@@ -13,6 +13,8 @@ void PyValue::merge(const PyValue &O) {
   Kinds |= O.Kinds;
   if (ShapeRead.empty())
     ShapeRead = O.ShapeRead;
+  if (Opaque.empty())
+    Opaque = O.Opaque;
   Classes.insert(Classes.end(), O.Classes.begin(), O.Classes.end());
   Functions.insert(Functions.end(), O.Functions.begin(), O.Functions.end());
   Container |= O.Container;

@@ -42,6 +42,10 @@ struct PyValue {
   unsigned Kinds = 0;
   /// Derived from a tensor shape: the expression that read it.
   std::string ShapeRead;
+  /// Derived from a value the analysis cannot see (a parameter, an
+  /// attribute, a global, what an unknown call returns): the expression
+  /// that read it. A branch on it may go either way under capture.
+  std::string Opaque;
   /// The result of the capture-status guard (True while capturing);
   /// Negated after `not`.
   bool Guard = false, GuardNegated = false;

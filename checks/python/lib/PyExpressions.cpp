@@ -30,18 +30,18 @@ void Walker::bind(TSNode Target, const PyValue &V) {
   }
 }
 
-void Walker::condition(TSNode N, llvm::StringRef Keyword) {
+PyValue Walker::condition(TSNode N, llvm::StringRef Keyword) {
   if (isNull(N))
-    return;
+    return PyValue();
   PyValue V = expr(N);
   if (V.Guard)
-    return;
+    return V;
   if (V.tensor() && !(V.Kinds & VNotTensor)) {
     if (const ApiEntry *E = firstEntry("builtins.bool"))
       recordApi(E, N,
                 "'" + (Keyword.ends_with(" if") ? "if" : Keyword.str()) +
                     "' condition " + quote(N));
-    return;
+    return V;
   }
   if (!V.ShapeRead.empty() && Keyword != "assert" &&
       Keyword != "assert-like if") {
@@ -53,6 +53,18 @@ void Walker::condition(TSNode N, llvm::StringRef Keyword) {
     H.Site = {&S, begin(N)};
     record(std::move(H));
   }
+  return V;
+}
+
+/// A value that is none of the things the analysis tracks, read through
+/// \p From (an attribute, a global, a call's result), is opaque: what it
+/// holds is decided outside what is analysed.
+void Walker::markOpaque(PyValue &V, TSNode From) const {
+  if (V.tensor() || V.Guard || !V.ShapeRead.empty() || !V.Functions.empty() ||
+      !V.Classes.empty() || (V.Kinds & (VStream | VEvent)))
+    return;
+  std::string T = quote(From);
+  V.Opaque = T.substr(1, T.size() - 2);
 }
 
 PyValue Walker::literal(TSNode N) {
@@ -120,6 +132,8 @@ PyValue Walker::attribute(TSNode N) {
     PySymbol Sym = Ctx.Prog.resolve(M, dottedName(S, N));
     if (Sym.Function)
       V.Functions.push_back(Sym.Function);
+    else if (!Sym.Class && !Sym.Module)
+      markOpaque(V, N); // a setting of another module (envs.DEBUG)
     return V;
   }
   if (S.text(Obj) == "self" && Fn && Fn->Owner) {
@@ -127,7 +141,9 @@ PyValue Walker::attribute(TSNode N) {
       V.Functions.push_back(Method);
       return V;
     }
-    return selfAttribute(Fn->Owner, Attr);
+    V = selfAttribute(Fn->Owner, Attr);
+    markOpaque(V, N);
+    return V;
   }
   for (PyClass *C : R.Classes)
     if (PyFunction *Method = Ctx.Prog.method(C, Attr))
@@ -136,8 +152,10 @@ PyValue Walker::attribute(TSNode N) {
       V.merge(selfAttribute(C, Attr));
   if (!V.Functions.empty() || !V.Classes.empty())
     return V;
-  if (R.Kinds & (VNotTensor | VStream | VEvent) && !R.tensor())
+  if (R.Kinds & (VNotTensor | VStream | VEvent) && !R.tensor()) {
+    markOpaque(V, N);
     return V;
+  }
   for (auto &[Class, E] : Ctx.Cat.method(Attr))
     if (E->Class == Hazard::ShapeQuery && (R.tensor() || !R.known())) {
       V.ShapeRead = S.text(N).str();
@@ -147,6 +165,8 @@ PyValue Walker::attribute(TSNode N) {
   if (R.tensor() && (Attr == "T" || Attr == "mT" || Attr == "data" ||
                      Attr == "real" || Attr == "imag" || Attr == "grad"))
     V.Kinds = VTensor;
+  else if (!R.tensor())
+    markOpaque(V, N); // a field of an object (attn_metadata.is_decoding)
   return V;
 }
 
@@ -190,10 +210,11 @@ PyValue Walker::expr(TSNode N) {
     auto It = Vars.find(S.text(N).str());
     if (It != Vars.end())
       return It->second;
-    PySymbol Sym;
     llvm::StringRef Name = S.text(N);
     if (M.Functions.count(Name.str()))
       V.Functions.push_back(M.Functions[Name.str()]);
+    else if (!M.Classes.count(Name.str()) && !M.Imports.count(Name.str()))
+      markOpaque(V, N); // a module global (DEBUG)
     return V;
   }
   if (K == "integer" || K == "float" || K == "true" || K == "false" ||
@@ -216,13 +237,18 @@ PyValue Walker::expr(TSNode N) {
   }
   if (K == "conditional_expression") {
     if (namedCount(N) == 3) {
-      int G = guardPolarity(named(N, 1));
+      TSNode Cond = named(N, 1);
+      int G = guardPolarity(Cond);
+      PyValue CV;
       if (G == 0)
-        condition(named(N, 1), "conditional expression");
-      if (G >= 0)
-        V.merge(expr(named(N, 0)));
-      if (G <= 0)
-        V.merge(expr(named(N, 2)));
+        CV = condition(Cond, "conditional expression");
+      for (bool Holds : {true, false}) {
+        if (Holds ? G < 0 : G > 0)
+          continue;
+        unsigned Pushed = pushPath(Cond, CV, Holds);
+        V.merge(expr(named(N, Holds ? 0 : 2)));
+        popPath(Pushed);
+      }
     }
     return V;
   }
@@ -244,6 +270,7 @@ PyValue Walker::expr(TSNode N) {
     } else {
       V.Kinds = VNotTensor;
       V.ShapeRead = All.ShapeRead;
+      V.Opaque = All.Opaque;
     }
     return V;
   }
@@ -254,6 +281,7 @@ PyValue Walker::expr(TSNode N) {
     else
       V.Kinds = VNotTensor;
     V.ShapeRead = A.ShapeRead;
+    V.Opaque = A.Opaque;
     return V;
   }
   if (K == "function_definition" || K == "class_definition")
@@ -463,10 +491,15 @@ PyValue Walker::call(TSNode N) {
     }
     follow(T, N);
   }
-  if (!Targets.empty())
+  if (!Targets.empty()) {
+    markOpaque(Out, N); // what a function of the program returns
     return Out;
-
-  return resultOf(Full, Method, Receiver, Facts);
+  }
+  Out = resultOf(Full, Method, Receiver, Facts);
+  if (!Out.known() && Out.ShapeRead.empty() &&
+      !llvm::StringRef(Full).starts_with("builtins."))
+    markOpaque(Out, N); // what an unknown call returns
+  return Out;
 }
 
 /// What a call that is not followed returns: tensors from torch functions
@@ -500,12 +533,19 @@ PyValue Walker::resultOf(const std::string &Full, const std::string &Method,
                Name == "builtins.min" || Name == "builtins.max" ||
                Name == "builtins.int" || Name == "builtins.sum" ||
                Name == "builtins.abs" || Name == "builtins.divmod") {
-      for (const PyValue &A : Facts.Args)
+      for (const PyValue &A : Facts.Args) {
         if (!A.ShapeRead.empty() && !A.tensor())
           Out.ShapeRead = A.ShapeRead;
+        if (Out.Opaque.empty() && !A.tensor())
+          Out.Opaque = A.Opaque;
+      }
       Out.Kinds = VNotTensor;
     } else if (Name.starts_with("builtins.")) {
       Out.Kinds = VNotTensor;
+      // isinstance(x, T), getattr(cfg, "flag"): as opaque as x or cfg.
+      for (const PyValue &A : Facts.Args)
+        if (Out.Opaque.empty() && !A.tensor())
+          Out.Opaque = A.Opaque;
     } else if (returnsTensor(Name)) {
       bool Cpu = Name == "torch.from_numpy";
       auto Dev = Facts.Keywords.find("device");

@@ -46,6 +46,8 @@ void Walker::walkFunction() {
       continue;
     if (I == 0 && Fn->Owner && (Name == "self" || Name == "cls"))
       V.Classes.push_back(Fn->Owner);
+    else
+      V.Opaque = Name; // an argument: whatever the caller passes
     Vars[Name] = V;
   }
   TSNode Body = field(Fn->Node, "body");
@@ -199,6 +201,19 @@ int Walker::guardPolarity(TSNode N) {
   return 0;
 }
 
+/// Pushes \p Cond as a path condition when it tests a value the analysis
+/// cannot see and branches here count (a followed function or a whole
+/// captured body); returns how many were pushed (0 or 1).
+unsigned Walker::pushPath(TSNode Cond, const PyValue &V, bool Holds) {
+  if (!(Summary || WholeBody) || V.tensor() || V.Guard ||
+      !V.ShapeRead.empty() || V.Opaque.empty())
+    return 0;
+  std::string Text = quote(Cond);
+  PathConds.push_back(
+      {{&S, begin(Cond)}, Text.substr(1, Text.size() - 2), Holds});
+  return 1;
+}
+
 bool Walker::walkIf(TSNode N) {
   TSNode Cond = field(N, "condition");
   int G = guardPolarity(Cond);
@@ -207,22 +222,40 @@ bool Walker::walkIf(TSNode N) {
   // path recorded is the one every valid replay takes.
   bool Check = namedCount(Then) == 1 && is(named(Then, 0), "raise_statement") &&
                isNull(field(N, "alternative"));
+  PyValue V;
   if (G == 0)
-    condition(Cond, Check ? "assert-like if" : "if");
-  if (G >= 0)
+    V = condition(Cond, Check ? "assert-like if" : "if");
+  if (G >= 0) {
+    unsigned Pushed = pushPath(Cond, V, true);
     walkBlock(Then);
+    popPath(Pushed);
+  }
   if (G == 1) // the else branches run only when not capturing
     return !endsWithExit(Then);
-  for (unsigned I = 0; I < namedCount(N); ++I) {
-    TSNode C = named(N, I);
+  unsigned Pushed = pushPath(Cond, V, false);
+  walkElseClauses(N);
+  popPath(Pushed);
+  return true;
+}
+
+/// The elif and else clauses of \p If; each elif's condition is false on
+/// the clauses after it.
+void Walker::walkElseClauses(TSNode If) {
+  unsigned Pushed = 0;
+  for (unsigned I = 0; I < namedCount(If); ++I) {
+    TSNode C = named(If, I);
     if (is(C, "elif_clause")) {
-      condition(field(C, "condition"), "elif");
+      TSNode Cond = field(C, "condition");
+      PyValue V = condition(Cond, "elif");
+      unsigned Here = pushPath(Cond, V, true);
       walkBlock(field(C, "consequence"));
+      popPath(Here);
+      Pushed += pushPath(Cond, V, false);
     } else if (is(C, "else_clause")) {
       walkBlock(field(C, "body"));
     }
   }
-  return true;
+  popPath(Pushed);
 }
 
 void Walker::walkFor(TSNode N) {
@@ -542,7 +575,7 @@ std::vector<PyRegion> findRegions(PyContext &Ctx, PyFunction *F,
     R.Mode = CaptureMode::Global;
     R.Headline = Captured;
     R.EndOffset = end(F->Node);
-    W.activate(std::move(R));
+    W.activateWholeBody(std::move(R));
   } else if (PyFunction *Begin = beginInSibling(*F)) {
     // Begun in a sibling method (start()), ended here (stop()): the
     // statements before capture_end are captured too.

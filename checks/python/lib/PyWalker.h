@@ -18,6 +18,7 @@
 #include "PyConditions.h"
 #include "PyProgram.h"
 
+#include <optional>
 #include <set>
 
 namespace capture_lint::python {
@@ -33,6 +34,15 @@ struct PyStep {
   std::string Callee; // "Block.forward"
 };
 
+/// A branch on a value the analysis cannot see (`if self.max_symbols is
+/// None:`, `if attn_metadata.is_decoding:`) that a hazard of a followed
+/// function sits under: the capture may never take that side.
+struct PyPathCondition {
+  PySite Site;
+  std::string Text;  // "self.max_symbols is None"
+  bool Holds = true; // false: the hazard is on the else side
+};
+
 struct PyHazard {
   enum Form { ApiCall, Branch, Unjoined } Kind = ApiCall;
   std::string Check;
@@ -42,6 +52,8 @@ struct PyHazard {
   PySite Site;
   std::vector<PyStep> Chain;                         // outermost call first
   std::vector<std::pair<PySite, std::string>> Extra; // e.g. the fork site
+  /// The innermost such branch on the way to the hazard, if any.
+  std::optional<PyPathCondition> Path;
 };
 
 struct PyRegion {

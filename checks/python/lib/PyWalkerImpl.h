@@ -40,6 +40,13 @@ public:
     OpenedByBegin = true;
     EndsOnly = true;
   }
+  /// The whole body runs under capture, entered with arguments the
+  /// analysis cannot see (a declared or marked captured function): its
+  /// branches on them count as path conditions, as in a followed call.
+  void activateWholeBody(PyRegion R) {
+    activate(std::move(R));
+    WholeBody = true;
+  }
 
   PyRegion SummaryRegion;
   std::vector<PyRegion> Regions;
@@ -65,7 +72,11 @@ private:
   PyValue attribute(TSNode N);
   PyValue subscript(TSNode N);
   PyValue literal(TSNode N);
-  void condition(TSNode N, llvm::StringRef Keyword);
+  PyValue condition(TSNode N, llvm::StringRef Keyword);
+  void walkElseClauses(TSNode If);
+  unsigned pushPath(TSNode Cond, const PyValue &V, bool Holds);
+  void popPath(unsigned Count) { PathConds.resize(PathConds.size() - Count); }
+  void markOpaque(PyValue &V, TSNode From) const;
   int guardPolarity(TSNode N);
   void bind(TSNode Target, const PyValue &V);
   PyValue selfAttribute(PyClass *C, const std::string &Name);
@@ -79,6 +90,8 @@ private:
   void record(PyHazard H) {
     if (!Active || Quiet)
       return;
+    if (!H.Path && !PathConds.empty())
+      H.Path = PathConds.back();
     Active->Hazards.push_back(std::move(H));
   }
   void recordApi(const ApiEntry *E, TSNode At, std::string Subject) {
@@ -142,6 +155,11 @@ private:
   bool OpenedByBegin = false;
   bool EndsOnly = false;
   unsigned Quiet = 0;
+  bool WholeBody = false;
+  /// The branches on values the analysis cannot see around the statement
+  /// being walked, outermost first (only in followed functions and whole
+  /// captured bodies).
+  std::vector<PyPathCondition> PathConds;
   Env Vars;
 };
 
