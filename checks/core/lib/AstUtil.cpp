@@ -312,6 +312,15 @@ std::string streamKey(const Expr *E) {
   }
   if (isa<CXXThisExpr>(E))
     return "this";
+  // An element at a literal index (streams[1]); any other index names no
+  // particular stream.
+  if (const auto *AS = dyn_cast<ArraySubscriptExpr>(E)) {
+    const auto *Index = dyn_cast<IntegerLiteral>(unwrap(AS->getIdx()));
+    std::string Base = streamKey(AS->getBase());
+    if (!Index || Base.empty())
+      return "";
+    return Base + "[" + std::to_string(Index->getValue().getZExtValue()) + "]";
+  }
   return "";
 }
 

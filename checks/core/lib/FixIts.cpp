@@ -4,8 +4,10 @@
 #include "capture_lint/AstUtil.h"
 
 #include "clang/AST/ASTContext.h"
+#include "clang/AST/Decl.h"
 #include "clang/AST/Expr.h"
 #include "clang/AST/ExprCXX.h"
+#include "clang/AST/ParentMapContext.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
 
@@ -48,6 +50,54 @@ std::vector<FixItHint> streamFixIts(const CallExpr *Call, unsigned StreamIndex,
   }
   Insert += (Insert.empty() && First == 0 ? "" : ", ") + Stream.str();
   return {FixItHint::CreateInsertion(Call->getRParenLoc(), Insert)};
+}
+
+/// The function whose body holds \p S (a lambda's call operator counts).
+static const FunctionDecl *enclosingFunction(const Stmt *S, ASTContext &Ctx) {
+  DynTypedNodeList Parents = Ctx.getParents(*S);
+  while (!Parents.empty()) {
+    if (const auto *FD = Parents[0].get<FunctionDecl>())
+      return FD;
+    if (const auto *P = Parents[0].get<Stmt>())
+      Parents = Ctx.getParents(*P);
+    else if (const auto *D = Parents[0].get<Decl>())
+      Parents = Ctx.getParents(*D);
+    else
+      return nullptr;
+  }
+  return nullptr;
+}
+
+static bool isStreamType(QualType T) {
+  std::string Name = T.getUnqualifiedType().getAsString();
+  return llvm::StringRef(Name).contains_insensitive("stream") &&
+         !llvm::StringRef(Name).contains_insensitive("status") &&
+         !llvm::StringRef(Name).contains_insensitive("mode");
+}
+
+std::optional<DiagNote> calleeStreamNote(const CallExpr *Call,
+                                         llvm::StringRef Stream,
+                                         llvm::StringRef StreamType,
+                                         const ASTContext &Ctx) {
+  if (!Call)
+    return std::nullopt;
+  const FunctionDecl *FD =
+      enclosingFunction(Call, const_cast<ASTContext &>(Ctx));
+  if (!FD || !FD->getIdentifier())
+    return std::nullopt;
+  std::string Name = "'" + FD->getNameAsString() + "'";
+  std::string From =
+      Stream.empty() ? "the capturing stream" : "'" + Stream.str() + "'";
+  for (const ParmVarDecl *P : FD->parameters())
+    if (isStreamType(P->getType()) && P->getIdentifier())
+      return DiagNote{FD->getLocation(), Name + " takes a stream, '" +
+                                             P->getNameAsString() +
+                                             "': launch on it, and pass " +
+                                             From + " to it from the capture"};
+  return DiagNote{FD->getLocation(),
+                  Name + " takes no stream: add a '" + StreamType.str() +
+                      " stream' parameter, launch on it, and pass " + From +
+                      " from the capture"};
 }
 
 } // namespace capture_lint

@@ -42,8 +42,12 @@ std::string streamPhrase(const CaptureRegion &R) {
   return R.Stream.empty() ? "the " + Noun : Noun + " '" + R.Stream + "'";
 }
 
+static bool isHipRegion(const CaptureRegion &R) {
+  return R.Api && llvm::StringRef(R.Api->Group).starts_with("hip");
+}
+
 static std::string implicitError(const CaptureRegion &R) {
-  if (R.Api && llvm::StringRef(R.Api->Group).starts_with("hip"))
+  if (isHipRegion(R))
     return "hipErrorStreamCaptureImplicit";
   return "cudaErrorStreamCaptureImplicit (906)";
 }
@@ -331,6 +335,12 @@ std::optional<Finding> materialize(const RawHazard &H,
   if (H.Kind == RawHazard::LegacyArg && !Via && Region.Begin && Region.Api &&
       Region.Api->StreamArg >= 0 && !Region.Key.empty())
     F.Fixes = streamFixIts(H.StreamCall, H.StreamIndex, Region.Stream, Ctx);
+  if (H.Kind == RawHazard::LegacyArg && Via)
+    if (auto N = calleeStreamNote(
+            H.StreamCall, Region.Stream,
+            isHipRegion(Region) ? "hipStream_t" : "cudaStream_t", Ctx))
+      F.Notes.insert(F.Notes.begin() + (H.Chain.size() + 1),
+                     {fileLoc(N->Loc, SM), N->Message});
   return F;
 }
 

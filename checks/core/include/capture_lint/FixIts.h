@@ -6,13 +6,19 @@
 // parameters before it spelled out); an explicit 0, nullptr, NULL or
 // cudaStreamLegacy is replaced. No fix is offered when any location involved
 // comes from a macro, or when the region's stream is not a plain expression.
+// Where the call sits in a function the region calls, no mechanical fix is
+// right (the stream's name means nothing there); a note says which
+// parameter to use or add instead.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef CAPTURE_LINT_FIXITS_H
 #define CAPTURE_LINT_FIXITS_H
 
+#include "capture_lint/FunctionRoles.h"
+
 #include "clang/Basic/Diagnostic.h"
+#include <optional>
 #include <vector>
 
 namespace clang {
@@ -28,6 +34,14 @@ std::vector<clang::FixItHint> streamFixIts(const clang::CallExpr *Call,
                                            unsigned StreamIndex,
                                            llvm::StringRef Stream,
                                            const clang::ASTContext &Ctx);
+
+/// For a legacy-stream \p Call inside a function that a region calls: a
+/// note at that function saying how to pass the capturing stream \p Stream
+/// down: launch on its stream parameter if it has one, else add one.
+std::optional<DiagNote> calleeStreamNote(const clang::CallExpr *Call,
+                                         llvm::StringRef Stream,
+                                         llvm::StringRef StreamType,
+                                         const clang::ASTContext &Ctx);
 
 } // namespace capture_lint
 
