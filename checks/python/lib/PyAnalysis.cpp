@@ -123,6 +123,19 @@ std::optional<Described> describe(const PyHazard &H, const PyRegion &R) {
                       : Subject + " is here";
     break;
   }
+  case PyHazard::FrozenArg:
+    D.Severity = "warning";
+    Predicate =
+        "is updated on the host inside the capture and passed " +
+        (H.Through.empty() ? std::string() : "(through '" + H.Through + "') ") +
+        "to " + H.Detail;
+    Consequence = "the graph records the value it has at capture time; "
+                  "replays do not run the host update, so every replay "
+                  "passes that same value";
+    Fix = "keep the counter in a device tensor and update it in place "
+          "inside the graph (step.add_(1)), or re-capture when it changes";
+    D.FinalNote = Subject + " is passed to " + H.Detail + " here";
+    break;
   case PyHazard::Branch:
     D.Severity = "warning";
     Predicate = "depends on '" + H.Detail + "' (a tensor shape)";
@@ -247,6 +260,8 @@ void materialize(const PyRegion &R, const PyOptions &Opts,
       F.Notes.push_back({locate(H.Site), D->FinalNote});
     else if (H.Kind == PyHazard::Unjoined)
       F.Notes.push_back({locate(H.Site), D->FinalNote});
+    for (const auto &[Site, Text] : H.Extra)
+      F.Notes.push_back({locate(Site), Text});
     F.Notes.push_back({locate(R.Begin), R.Headline});
     F.RegionFile = R.Begin.Src->path();
     F.RegionBeginLine = R.Begin.Src->line(R.Begin.Offset);

@@ -15,6 +15,8 @@ void PyValue::merge(const PyValue &O) {
     ShapeRead = O.ShapeRead;
   if (Opaque.empty())
     Opaque = O.Opaque;
+  if (Frozen.empty())
+    Frozen = O.Frozen;
   Classes.insert(Classes.end(), O.Classes.begin(), O.Classes.end());
   Functions.insert(Functions.end(), O.Functions.begin(), O.Functions.end());
   Container |= O.Container;

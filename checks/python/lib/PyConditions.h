@@ -46,6 +46,9 @@ struct PyValue {
   /// attribute, a global, what an unknown call returns): the expression
   /// that read it. A branch on it may go either way under capture.
   std::string Opaque;
+  /// Derived from host state the region updated (`self.step += 1`): the
+  /// state as written, for capture-frozen-host-value.
+  std::string Frozen;
   /// The result of the capture-status guard (True while capturing);
   /// Negated after `not`.
   bool Guard = false, GuardNegated = false;

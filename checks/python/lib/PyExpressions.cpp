@@ -17,6 +17,7 @@ void Walker::bind(TSNode Target, const PyValue &V) {
   Target = stripParens(Target);
   if (is(Target, "identifier")) {
     Vars[S.text(Target).str()] = V;
+    noteCarrier(Target, V);
     return;
   }
   if (is(Target, "pattern_list") || is(Target, "tuple_pattern") ||
@@ -202,8 +203,11 @@ PyValue Walker::expr(TSNode N) {
   llvm::StringRef K = kind(N);
   if (K == "call")
     return call(N);
-  if (K == "attribute")
-    return attribute(N);
+  if (K == "attribute") {
+    V = attribute(N);
+    tagFrozen(V, N);
+    return V;
+  }
   if (K == "subscript")
     return subscript(N);
   if (K == "identifier") {
@@ -215,6 +219,7 @@ PyValue Walker::expr(TSNode N) {
       V.Functions.push_back(M.Functions[Name.str()]);
     else if (!M.Classes.count(Name.str()) && !M.Imports.count(Name.str()))
       markOpaque(V, N); // a module global (DEBUG)
+    tagFrozen(V, N);
     return V;
   }
   if (K == "integer" || K == "float" || K == "true" || K == "false" ||
@@ -233,6 +238,7 @@ PyValue Walker::expr(TSNode N) {
       bind(field(N, "left"), RV);
     else
       expr(field(N, "left"));
+    noteUpdate(N);
     return RV;
   }
   if (K == "conditional_expression") {
@@ -299,6 +305,7 @@ PyValue Walker::expr(TSNode N) {
   } else if (V.tensor()) {
     V.Kinds &= ~VNotTensor;
     V.ShapeRead.clear();
+    V.Frozen.clear();
   } else if (K == "binary_operator" || K == "unary_operator" ||
              K == "boolean_operator") {
     V.Kinds |= VNotTensor;
@@ -413,14 +420,17 @@ PyValue Walker::call(TSNode N) {
     FnValue = expr(F);
   }
   Facts.Method = Method;
+  std::vector<std::pair<TSNode, PyValue>> ArgValues;
   for (unsigned I = 0; !isNull(ArgsNode) && I < namedCount(ArgsNode); ++I) {
     TSNode A = named(ArgsNode, I);
-    if (is(A, "keyword_argument"))
-      Facts.Keywords[S.text(field(A, "name")).str()] = expr(field(A, "value"));
-    else if (is(A, "comment"))
+    if (is(A, "comment"))
       continue;
+    TSNode Value = is(A, "keyword_argument") ? field(A, "value") : A;
+    ArgValues.push_back({Value, expr(Value)});
+    if (is(A, "keyword_argument"))
+      Facts.Keywords[S.text(field(A, "name")).str()] = ArgValues.back().second;
     else
-      Facts.Args.push_back(expr(A));
+      Facts.Args.push_back(ArgValues.back().second);
   }
   if (is(ArgsNode, "generator_expression"))
     Facts.Args.push_back(expr(ArgsNode));
@@ -444,6 +454,7 @@ PyValue Walker::call(TSNode N) {
   }
   // Catalog entries: module functions by dotted name, methods by name.
   std::vector<const ApiEntry *> Entries;
+  bool Recorded = false;
   if (!Full.empty())
     Entries = Ctx.Cat.function(Full);
   else if (!Method.empty() && FnValue.Functions.empty())
@@ -463,7 +474,13 @@ PyValue Walker::call(TSNode N) {
     if (E->Class == Hazard::None)
       break;
     recordApi(E, N, quote(N));
+    Recorded = true;
     break;
+  }
+  if (!Recorded && !Updates.empty()) {
+    std::string Work = capturedWork(F, Full, Method, Receiver);
+    if (!Work.empty())
+      checkFrozenArguments(N, Work, ArgValues);
   }
   if (Method == "wait_stream" && Active && !Facts.Args.empty() &&
       namedCount(ArgsNode))
@@ -538,6 +555,8 @@ PyValue Walker::resultOf(const std::string &Full, const std::string &Method,
           Out.ShapeRead = A.ShapeRead;
         if (Out.Opaque.empty() && !A.tensor())
           Out.Opaque = A.Opaque;
+        if (Out.Frozen.empty() && !A.tensor())
+          Out.Frozen = A.Frozen; // int(self.step), min(self.step, 8)
       }
       Out.Kinds = VNotTensor;
     } else if (Name.starts_with("builtins.")) {

@@ -128,6 +128,11 @@ bool Walker::walkStmt(TSNode N) {
     Vars[Name] = V;
     return true;
   }
+  if (K == "global_statement" || K == "nonlocal_statement") {
+    for (unsigned I = 0; I < namedCount(N); ++I)
+      DeclaredGlobals.insert(S.text(named(N, I)).str());
+    return true;
+  }
   // A raise already ends the capture; its message is not the bug.
   if (K == "raise_statement")
     return false;

@@ -44,14 +44,16 @@ struct PyPathCondition {
 };
 
 struct PyHazard {
-  enum Form { ApiCall, Branch, Unjoined } Kind = ApiCall;
+  enum Form { ApiCall, Branch, Unjoined, FrozenArg } Kind = ApiCall;
   std::string Check;
   const ApiEntry *Entry = nullptr;
   std::string Subject; // "'x.item()'", "'if' condition 'n > 4'"
-  std::string Detail;  // for branches: the shape read ("x.shape")
+  std::string Detail;  // for branches: the shape read ("x.shape");
+                       // for frozen arguments: the work ("'torch.full'")
   PySite Site;
   std::vector<PyStep> Chain;                         // outermost call first
-  std::vector<std::pair<PySite, std::string>> Extra; // e.g. the fork site
+  std::vector<std::pair<PySite, std::string>> Extra; // e.g. the update site
+  std::string Through; // for frozen arguments: the local that carries it
   /// The innermost such branch on the way to the hazard, if any.
   std::optional<PyPathCondition> Path;
 };

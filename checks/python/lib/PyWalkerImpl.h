@@ -12,6 +12,7 @@
 #include "PyWalker.h"
 
 #include <optional>
+#include <set>
 
 namespace capture_lint::python::detail {
 
@@ -77,6 +78,18 @@ private:
   unsigned pushPath(TSNode Cond, const PyValue &V, bool Holds);
   void popPath(unsigned Count) { PathConds.resize(PathConds.size() - Count); }
   void markOpaque(PyValue &V, TSNode From) const;
+
+  // Host state updated in the region and passed to captured work
+  // (PyFrozen.cpp).
+  void noteUpdate(TSNode Assign);
+  bool persistentState(TSNode Target) const;
+  void tagFrozen(PyValue &V, TSNode N) const;
+  void noteCarrier(TSNode Local, const PyValue &V);
+  std::string capturedWork(TSNode Fn, const std::string &Full,
+                           const std::string &Method, const PyValue &Receiver);
+  void
+  checkFrozenArguments(TSNode Call, const std::string &Work,
+                       const std::vector<std::pair<TSNode, PyValue>> &Args);
   int guardPolarity(TSNode N);
   void bind(TSNode Target, const PyValue &V);
   PyValue selfAttribute(PyClass *C, const std::string &Name);
@@ -160,6 +173,11 @@ private:
   /// being walked, outermost first (only in followed functions and whole
   /// captured bodies).
   std::vector<PyPathCondition> PathConds;
+  /// Host state updated in the region so far, by its text ("self.step"),
+  /// with the update; locals that copied it, with the copy.
+  std::map<std::string, PySite> Updates;
+  std::map<std::string, PySite> Carriers;
+  std::set<std::string> DeclaredGlobals; // `global NAME` in this function
   Env Vars;
 };
 
