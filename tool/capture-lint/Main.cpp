@@ -105,6 +105,67 @@ int exportDatabase(const Options &O, const char *Argv0) {
   return 0;
 }
 
+/// Reads --config-file (or checks --config) into the run's configuration;
+/// false after printing an error naming the file and the problem.
+bool loadTidyConfig(Options &O) {
+  if (!O.ConfigFile.empty()) {
+    auto Text = readConfigFile(O.ConfigFile);
+    if (!Text) {
+      llvm::errs() << "capture-lint: error: "
+                   << llvm::toString(Text.takeError()) << "\n";
+      return false;
+    }
+    O.Run.ConfigText = std::move(*Text);
+  } else if (!O.ConfigInline.empty()) {
+    if (llvm::Error E = checkConfigText(O.ConfigInline, "--config")) {
+      llvm::errs() << "capture-lint: error: " << llvm::toString(std::move(E))
+                   << "\n";
+      return false;
+    }
+    O.Run.ConfigText = O.ConfigInline;
+  }
+  return true;
+}
+
+/// The file whose configuration --dump-config and --list-checks show.
+std::string configSubject(const Options &O) {
+  return O.Run.Files.empty() ? "-" : O.Run.Files.front();
+}
+
+/// `[12/240] src/x.cu` on stderr, rewritten in place, for a database run
+/// when stderr is a terminal; cleared again by finishProgress.
+void setUpProgress(Options &O) {
+  if (O.Quiet || O.Run.BuildDir.empty() ||
+      !llvm::sys::Process::StandardErrIsDisplayed())
+    return;
+  llvm::SmallString<256> Cwd;
+  llvm::sys::fs::current_path(Cwd);
+  O.Run.Progress = [Cwd = std::string(Cwd)](unsigned Done, unsigned Total,
+                                            const std::string &File) {
+    llvm::StringRef Shown = File;
+    if (Shown.consume_front(Cwd) && Shown.consume_front("/")) {
+    } else {
+      Shown = File;
+    }
+    llvm::errs() << "\r[" << Done << "/" << Total << "] " << Shown << "\x1b[K";
+    llvm::errs().flush();
+  };
+}
+
+void finishProgress(const Options &O) {
+  if (O.Run.Progress)
+    llvm::errs() << "\r\x1b[K";
+}
+
+/// Colours in the text report: --use-color, else when stdout is a
+/// terminal that has them and the report goes there.
+bool useColor(const Options &O) {
+  if (O.UseColor)
+    return *O.UseColor;
+  return (O.Output.empty() || O.Output == "-") &&
+         llvm::sys::Process::StandardOutHasColors();
+}
+
 } // namespace
 
 int main(int Argc, char **Argv) {
@@ -119,6 +180,17 @@ int main(int Argc, char **Argv) {
                : 2;
   if (!O.ExportCompileDb.empty())
     return exportDatabase(O, Argv[0]);
+  if (!loadTidyConfig(O))
+    return 2;
+  if (O.DumpConfig)
+    return writeOutput(O.Output, dumpConfig(O.Run, configSubject(O))) ? 0 : 2;
+  clang::tidy::ClangTidyGlobalOptions LineFilter;
+  if (!O.LineFilter.empty()) {
+    auto Parsed = parseLineFilterOption(O.LineFilter);
+    if (!Parsed)
+      usageError(llvm::toString(Parsed.takeError()));
+    LineFilter = std::move(*Parsed);
+  }
 
   // Nothing may write over a file this run reads (-o a.cu a.cu).
   if (llvm::Error E = checkOutputsAreNotInputs(
@@ -162,7 +234,7 @@ int main(int Argc, char **Argv) {
   }
   if (O.ListChecks) {
     std::string Text;
-    for (const std::string &C : Checks)
+    for (const std::string &C : configuredChecks(O.Run, configSubject(O)))
       Text += C + "\n";
     return writeOutput(O.Output, Text) ? 0 : 2;
   }
@@ -197,11 +269,20 @@ int main(int Argc, char **Argv) {
     if (!Error.empty())
       usageError(Error);
   }
+  if (O.SystemHeaders)
+    llvm::errs() << "capture-lint: warning: --system-headers changes nothing: "
+                    "the capture checks analyse only code outside system "
+                    "headers (a region in a system header is a library's, "
+                    "and calls into one are judged by the API catalog)\n";
   O.Run.Paths = findToolPaths(Argv[0]);
+  setUpProgress(O);
   llvm::CrashRecoveryContext::Enable();
   Report R = runAnalysis(O.Run);
-  if (O.HeaderFilterGiven)
-    applyHeaderFilter(R, O.HeaderFilter, O.Run.Files);
+  finishProgress(O);
+  applyConfiguredChecks(R, O.Run);
+  applyConfiguredHeaderFilter(R, O.Run,
+                              O.HeaderFilterGiven ? &O.HeaderFilter : nullptr);
+  applyLineFilter(R, LineFilter);
   applyWarningsAsErrors(R, O.WarningsAsErrors);
   if (!O.WriteBaseline.empty()) {
     if (!writeOutput(O.WriteBaseline, baselineJson(R, O.WriteBaseline)))
@@ -239,7 +320,7 @@ int main(int Argc, char **Argv) {
   else if (O.Format == "github")
     writeGithub(R, OS);
   else
-    writeText(R, OS);
+    writeText(R, OS, useColor(O));
   OS.flush();
   bool Written = writeOutput(O.Output, Text);
   if (!O.ExportFixes.empty())

@@ -58,7 +58,8 @@ Fixes:
                        clang-apply-replacements
 
 Analysis:
-  --checks=GLOB        which capture checks run (default: capture-*)
+  --checks=GLOB        which capture checks run (default: Checks from the
+                       .clang-tidy configuration, else capture-*)
   --catalog=FILE       add a catalog file (repeatable); a .capture-lint.json
                        above each analysed file is used too
   -j N                 analyse N files in parallel (default: all cores)
@@ -70,7 +71,23 @@ work too):
   --extra-arg-before=ARG  add ARG right after the compiler (repeatable)
   --warnings-as-errors=GLOB  findings of the checks GLOB names are errors
   --header-filter=REGEX  report findings in headers only when their path
-                       matches REGEX (default: every header of user code)
+                       matches REGEX (default: HeaderFilterRegex from the
+                       configuration, else every header of user code)
+  --line-filter=JSON   report only findings on these lines:
+                       [{"name":"a.cu","lines":[[1,30]]}] (a file matches
+                       a name its path ends with; no "lines": all of it)
+  --system-headers     accepted for clang-tidy's command lines; the capture
+                       checks analyse only code outside system headers, so
+                       it changes nothing (a warning says so)
+  --config-file=PATH   the clang-tidy configuration to use instead of the
+                       .clang-tidy files above each source (Checks,
+                       HeaderFilterRegex, CheckOptions are honoured)
+  --config=YAML        the same, inline
+  --dump-config        print the configuration that applies (to the first
+                       FILE, else the current directory) and exit
+  --use-color[=BOOL]   colours in the text report (default: when stdout is
+                       a terminal); a progress line goes to stderr with -p
+                       when stderr is a terminal
 
 Whole program (calls from a region into functions other files define are
 followed; see docs/whole-program.md):
@@ -98,19 +115,14 @@ Exit status: 0 no findings, 1 findings, 2 the tool could not do its job.
 namespace {
 
 /// The long options clang-tidy users may spell with one dash.
-const llvm::StringRef LongOptions[] = {"checks",
-                                       "fix",
-                                       "quiet",
-                                       "format",
-                                       "export-fixes",
-                                       "extra-arg",
-                                       "extra-arg-before",
-                                       "header-filter",
-                                       "warnings-as-errors",
-                                       "list-checks",
-                                       "version",
-                                       "help",
-                                       "output"};
+const llvm::StringRef LongOptions[] = {
+    "checks",           "fix",           "quiet",
+    "format",           "export-fixes",  "extra-arg",
+    "extra-arg-before", "header-filter", "warnings-as-errors",
+    "list-checks",      "version",       "help",
+    "output",           "config",        "config-file",
+    "dump-config",      "use-color",     "line-filter",
+    "system-headers"};
 
 /// Reads `--name=value` or `--name value` (and `-p DIR`, `-pDIR`).
 bool takeValue(llvm::StringRef Arg, llvm::StringRef Name, int &I, int Argc,
@@ -150,7 +162,17 @@ bool parseFlag(llvm::StringRef A, Options &O) {
     O.Run.CachedSummariesOnly = true;
   else if (A == "--lsp")
     O.Lsp = true;
-  else
+  else if (A == "--dump-config")
+    O.DumpConfig = true;
+  else if (A == "--system-headers")
+    O.SystemHeaders = true;
+  else if (A == "--use-color")
+    O.UseColor = true;
+  else if (A.consume_front("--use-color=")) {
+    if (A != "true" && A != "false" && A != "1" && A != "0")
+      usageError("--use-color takes true or false, not '" + A.str() + "'");
+    O.UseColor = A == "true" || A == "1";
+  } else
     return false;
   return true;
 }
@@ -174,8 +196,13 @@ bool parseRunOption(llvm::StringRef A, int &I, int Argc, char **Argv,
     O.CacheDirGiven = true;
   } else if (takeValue(A, "--max-call-depth", I, Argc, Argv, V))
     O.Run.MaxCallDepth = numberIn(V, 64, "--max-call-depth");
-  else if (takeValue(A, "--checks", I, Argc, Argv, V))
+  else if (takeValue(A, "--checks", I, Argc, Argv, V)) {
     O.Run.ChecksGlob = V;
+    O.Run.ChecksGiven = true;
+  } else if (takeValue(A, "--config-file", I, Argc, Argv, V))
+    O.ConfigFile = V;
+  else if (takeValue(A, "--config", I, Argc, Argv, V))
+    O.ConfigInline = V;
   else if (takeValue(A, "--extra-arg", I, Argc, Argv, V))
     O.Run.ExtraArgs.push_back(V);
   else if (takeValue(A, "--extra-arg-before", I, Argc, Argv, V))
@@ -226,7 +253,9 @@ bool parseReportOption(llvm::StringRef A, int &I, int Argc, char **Argv,
   else if (takeValue(A, "--header-filter", I, Argc, Argv, V)) {
     O.HeaderFilter = V;
     O.HeaderFilterGiven = true;
-  } else
+  } else if (takeValue(A, "--line-filter", I, Argc, Argv, V))
+    O.LineFilter = V;
+  else
     return false;
   return true;
 }
@@ -257,6 +286,8 @@ Options parseArgs(int Argc, char **Argv) {
       usageError("unknown option '" + A.str() + "'");
     O.Run.Files.push_back(A.str());
   }
+  if (!O.ConfigFile.empty() && !O.ConfigInline.empty())
+    usageError("--config-file and --config both given; use one");
   return O;
 }
 

@@ -12,6 +12,7 @@
 
 #include "Runner.h"
 
+#include <optional>
 #include <string>
 
 namespace capture_lint {
@@ -38,6 +39,14 @@ struct Options {
   std::string HeaderFilter;
   bool HeaderFilterGiven = false;
   std::string SarifRoot;
+  /// --config-file=PATH or --config=YAML (read into Run.ConfigText).
+  std::string ConfigFile, ConfigInline;
+  bool DumpConfig = false;
+  bool SystemHeaders = false;
+  /// --use-color[=BOOL]; unset: colours when stdout is a terminal.
+  std::optional<bool> UseColor;
+  /// --line-filter's JSON, as given.
+  std::string LineFilter;
 };
 
 /// The --help text.

@@ -102,7 +102,9 @@ struct CheckInfo {
 };
 llvm::ArrayRef<CheckInfo> allChecks();
 
-void writeText(const Report &R, llvm::raw_ostream &OS);
+/// clang's text format; \p Color: clang's colours (bold locations, red
+/// errors, magenta warnings, bold black notes, blue remarks, green carets).
+void writeText(const Report &R, llvm::raw_ostream &OS, bool Color = false);
 void writeJson(const Report &R, llvm::raw_ostream &OS);
 /// \p SourceRoot: the directory %SRCROOT% stands for (relative URIs start
 /// there); empty: the current directory.

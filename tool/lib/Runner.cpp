@@ -91,7 +91,8 @@ std::string checksOption(StringRef Glob) {
 
 ClangTidyOptions overrideOptions(const RunConfig &Config) {
   ClangTidyOptions O;
-  O.Checks = checksOption(Config.ChecksGlob);
+  // The configured checks (tidyOptionsProvider), but only capture checks.
+  O.Checks = "-clang-analyzer-*,-clang-diagnostic-*";
   O.HeaderFilterRegex = ".*"; // regions in project headers count too
   O.SystemHeaders = false;
   if (Config.MaxCallDepth != 8)
@@ -174,10 +175,8 @@ void analyzeFile(const std::string &File, const CommandDatabase &DB,
   llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> Physical(
       llvm::vfs::createPhysicalFileSystem().release());
   auto FS = llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(Physical);
-  ClangTidyOptions Defaults = ClangTidyOptions::getDefaults();
-  Defaults.Checks = checksOption("capture-*");
-  ClangTidyContext Context(std::make_unique<FileOptionsProvider>(
-      ClangTidyGlobalOptions(), Defaults, overrideOptions(Config), FS));
+  ClangTidyContext Context(
+      tidyOptionsProvider(Config, overrideOptions(Config), FS));
 
   RecordingSink Sink(Out.Records);
   StackRun Run = runOnLargeStack([&] {
@@ -253,9 +252,10 @@ void analyzeFile(const std::string &File, const CommandDatabase &DB,
 /// What changes results besides the files and their compile commands: the
 /// checks, the catalogs, the call depth and the tool binary itself.
 static std::string settingsKey(const RunConfig &Config) {
-  std::string S = Config.ChecksGlob + '\0' +
+  std::string S = (Config.ChecksGiven ? Config.ChecksGlob : "") + '\0' +
                   std::to_string(Config.MaxCallDepth) + '\0' +
-                  (Config.WholeProgram ? "wp" : "tu");
+                  (Config.WholeProgram ? "wp" : "tu") + '\0' +
+                  Config.ConfigText;
   for (const std::string &C : Config.Catalogs)
     S += '\0' + absolutePath(C);
   std::string Exe = llvm::sys::fs::getMainExecutable(nullptr, nullptr);
@@ -280,6 +280,8 @@ static UnitResult unitResult(const std::string &File, FileResult &FR,
   std::string ProjectConfig = findProjectConfig(File);
   if (!ProjectConfig.empty())
     U.Deps.push_back(ProjectConfig);
+  for (const std::string &TidyConfig : tidyConfigFiles(Config, File))
+    U.Deps.push_back(TidyConfig);
   std::sort(U.Deps.begin(), U.Deps.end());
   U.Deps.erase(std::unique(U.Deps.begin(), U.Deps.end()), U.Deps.end());
 
@@ -362,13 +364,17 @@ std::vector<std::string> enabledChecks(StringRef Glob) {
 }
 
 /// The cache key of a TU: its file, command, directory, the run's settings
-/// and the project configuration that applies to it.
+/// and the project and clang-tidy configuration files that apply to it.
 struct UnitKeys {
   std::string Settings;
+  const RunConfig *Config = nullptr;
   std::string operator()(const std::string &File,
                          const tooling::CompileCommand &C) const {
+    std::string Configs = findProjectConfig(File);
+    for (const std::string &TidyConfig : tidyConfigFiles(*Config, File))
+      Configs += '\0' + TidyConfig;
     return SummaryCache::key(File, C.CommandLine, C.Directory,
-                             Settings + '\0' + findProjectConfig(File));
+                             Settings + '\0' + Configs);
   }
 };
 
@@ -391,6 +397,13 @@ static UnitRun analyzeUnits(const std::vector<std::string> &Files,
   Run.TooDeep.assign(Files.size(), 0);
   std::mutex ErrorsMutex;
   std::atomic<size_t> Next{0};
+  unsigned Done = 0; // under ErrorsMutex
+  auto Progress = [&](size_t I) {
+    if (!Config.Progress)
+      return;
+    std::lock_guard<std::mutex> Lock(ErrorsMutex);
+    Config.Progress(++Done, Files.size(), Files[I]);
+  };
   auto Worker = [&] {
     SourceFiles Sources;
     for (size_t I = Next++; I < Files.size(); I = Next++) {
@@ -400,10 +413,12 @@ static UnitRun analyzeUnits(const std::vector<std::string> &Files,
         if (auto U = Cache->load(Key)) {
           Run.Units[I] = std::move(*U);
           Run.FromCache[I] = 1;
+          Progress(I);
           continue;
         }
       FileResult FR;
       analyzeFile(Files[I], DB, Config, FR);
+      Progress(I);
       if (FR.Crashed) {
         Run.Crashed[I] = 1;
         Run.TooDeep[I] = FR.TooDeep;
@@ -618,7 +633,7 @@ Report runAnalysis(const RunConfig &Config) {
   std::unique_ptr<SummaryCache> Cache;
   if (!Config.CacheDir.empty())
     Cache = std::make_unique<SummaryCache>(absolutePath(Config.CacheDir));
-  UnitKeys Keys{settingsKey(Config)};
+  UnitKeys Keys{settingsKey(Config), &Config};
   UnitRun Run = analyzeUnits(Files, DB, Config, Cache.get(), Keys,
                              R.CacheErrors);
   std::vector<UnitResult> &Units = Run.Units;

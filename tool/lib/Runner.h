@@ -16,6 +16,8 @@
 #include "CompileFlags.h"
 #include "Report.h"
 
+#include <functional>
+
 namespace capture_lint {
 
 struct RunConfig {
@@ -27,6 +29,13 @@ struct RunConfig {
   /// --extra-arg).
   std::vector<std::string> ExtraArgsBefore, ExtraArgs;
   std::string ChecksGlob = "capture-*";
+  /// --checks was given: ChecksGlob replaces the configured checks.
+  bool ChecksGiven = false;
+  /// --config-file's text; empty: the `.clang-tidy` files above each file.
+  std::string ConfigText;
+  /// Called as each analysed file is done (the progress line).
+  std::function<void(unsigned Done, unsigned Total, const std::string &File)>
+      Progress;
   std::vector<std::string> Catalogs;
   unsigned Jobs = 1;
   unsigned MaxCallDepth = 8;

@@ -5,6 +5,8 @@
 //         |              ^
 //   file:line:col: note: capture of stream 's' begins here, mode global
 //
+// With colours (a terminal, or --use-color), as clang prints them.
+//
 //===----------------------------------------------------------------------===//
 
 #include "Report.h"
@@ -13,48 +15,84 @@
 
 namespace capture_lint {
 
-static void writeSnippet(const ReportLocation &L, llvm::raw_ostream &OS) {
-  if (L.Line == 0 || L.LineText.empty())
-    return;
-  OS << llvm::format("%5u | ", L.Line) << L.LineText << "\n";
-  OS << "      | ";
-  // Keep tabs so the caret lines up under the same column.
-  for (unsigned I = 1; I < L.Column && I - 1 < L.LineText.size(); ++I)
-    OS << (L.LineText[I - 1] == '\t' ? '\t' : ' ');
-  OS << "^\n";
-}
+namespace {
 
-static void writeLocation(const ReportLocation &L, llvm::raw_ostream &OS) {
-  OS << L.File;
-  if (L.Line)
-    OS << ":" << L.Line << ":" << (L.Column ? L.Column : 1);
-  OS << ": ";
-}
-
-void writeText(const Report &R, llvm::raw_ostream &OS) {
-  for (const ReportError &E : R.Errors) {
-    writeLocation(E.Loc, OS);
-    OS << "error: " << E.Message << "\n";
-    writeSnippet(E.Loc, OS);
+/// Writes clang-style diagnostics to a stream, coloured or not.
+class TextWriter {
+public:
+  TextWriter(llvm::raw_ostream &OS, bool Color) : OS(OS) {
+    OS.enable_colors(Color);
   }
+
+  /// LOCATION: SEVERITY: MESSAGE, then the source line and a caret.
+  void diagnostic(const ReportLocation &L, llvm::StringRef Severity,
+                  llvm::StringRef Message) {
+    OS.changeColor(llvm::raw_ostream::SAVEDCOLOR, /*Bold=*/true);
+    OS << L.File;
+    if (L.Line)
+      OS << ":" << L.Line << ":" << (L.Column ? L.Column : 1);
+    OS << ": ";
+    OS.changeColor(severityColor(Severity), /*Bold=*/true);
+    OS << Severity << ":";
+    OS.resetColor();
+    if (Severity != "note")
+      OS.changeColor(llvm::raw_ostream::SAVEDCOLOR, /*Bold=*/true);
+    OS << " " << Message;
+    OS.resetColor();
+    OS << "\n";
+    snippet(L);
+  }
+
+private:
+  static llvm::raw_ostream::Colors severityColor(llvm::StringRef Severity) {
+    if (Severity == "error")
+      return llvm::raw_ostream::RED;
+    if (Severity == "warning")
+      return llvm::raw_ostream::MAGENTA;
+    if (Severity == "remark")
+      return llvm::raw_ostream::BLUE;
+    return llvm::raw_ostream::BLACK; // note
+  }
+
+  void snippet(const ReportLocation &L) {
+    if (L.Line == 0 || L.LineText.empty())
+      return;
+    OS << llvm::format("%5u | ", L.Line) << L.LineText << "\n";
+    OS << "      | ";
+    // Keep tabs so the caret lines up under the same column.
+    for (unsigned I = 1; I < L.Column && I - 1 < L.LineText.size(); ++I)
+      OS << (L.LineText[I - 1] == '\t' ? '\t' : ' ');
+    OS.changeColor(llvm::raw_ostream::GREEN, /*Bold=*/true);
+    OS << "^";
+    OS.resetColor();
+    OS << "\n";
+  }
+
+  llvm::raw_ostream &OS;
+};
+
+} // namespace
+
+void writeText(const Report &R, llvm::raw_ostream &OS, bool Color) {
+  TextWriter W(OS, Color);
+  for (const ReportError &E : R.Errors)
+    W.diagnostic(E.Loc, "error", E.Message);
   for (const ReportFinding &F : R.Findings) {
-    writeLocation(F.Loc, OS);
-    OS << F.Severity << ": " << F.Message << " [" << F.Check << "]\n";
-    writeSnippet(F.Loc, OS);
-    for (const ReportNote &N : F.Notes) {
-      writeLocation(N.Loc, OS);
-      OS << "note: " << N.Message << "\n";
-      writeSnippet(N.Loc, OS);
-    }
+    W.diagnostic(F.Loc, F.Severity, F.Message + " [" + F.Check + "]");
+    for (const ReportNote &N : F.Notes)
+      W.diagnostic(N.Loc, "note", N.Message);
     if (F.HasVerdict) {
-      writeLocation(F.Loc, OS);
-      OS << "note: runtime probe: " << F.Verdict.Status << ": "
-         << F.Verdict.Reason << "\n";
+      ReportLocation At = F.Loc;
+      At.LineText.clear(); // the verdict's note has no snippet
+      W.diagnostic(At, "note",
+                   "runtime probe: " + F.Verdict.Status + ": " +
+                       F.Verdict.Reason);
     }
   }
   for (const ReportMissed &M : R.Missed) {
-    writeLocation(M.Loc, OS);
-    OS << "warning: " << M.Message << " [capture-probe-missed]\n";
+    ReportLocation At = M.Loc;
+    At.LineText.clear();
+    W.diagnostic(At, "warning", M.Message + " [capture-probe-missed]");
   }
 }
 

@@ -2,15 +2,23 @@
 
 #include "TidyCompat.h"
 #include "Runner.h"
+#include "capture_lint/BoundedRead.h"
 
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Regex.h"
+#include "llvm/Support/SourceMgr.h"
 
 #include <algorithm>
+#include <map>
 #include <set>
 
 namespace capture_lint {
+
+using clang::tidy::ClangTidyGlobalOptions;
+using clang::tidy::ClangTidyOptions;
+using clang::tidy::ClangTidyOptionsProvider;
 
 std::string doubleDashSpelling(llvm::StringRef Arg,
                                llvm::ArrayRef<llvm::StringRef> LongOptions) {
@@ -56,9 +64,10 @@ std::string headerFilterError(llvm::StringRef Regex) {
   return "--header-filter='" + Regex.str() + "' is not a valid regex: " + Why;
 }
 
-void applyHeaderFilter(Report &R, llvm::StringRef Regex,
-                       const std::vector<std::string> &MainFiles) {
-  llvm::Regex Filter(Regex);
+/// Keeps findings in source files, and in headers whose \p Keep says so.
+static void
+filterHeaderFindings(Report &R, const std::vector<std::string> &MainFiles,
+                     llvm::function_ref<bool(llvm::StringRef)> Keep) {
   std::set<std::string> Main;
   for (const std::string &F : MainFiles)
     Main.insert(absolute(F));
@@ -72,7 +81,185 @@ void applyHeaderFilter(Report &R, llvm::StringRef Regex,
                               Ext);
   };
   llvm::erase_if(R.Findings, [&](const ReportFinding &F) {
-    return IsHeader(F.Loc.File) && !Filter.match(F.Loc.File);
+    return IsHeader(F.Loc.File) && !Keep(F.Loc.File);
+  });
+}
+
+void applyHeaderFilter(Report &R, llvm::StringRef Regex,
+                       const std::vector<std::string> &MainFiles) {
+  llvm::Regex Filter(Regex);
+  filterHeaderFindings(
+      R, MainFiles, [&](llvm::StringRef File) { return Filter.match(File); });
+}
+
+/// capture-lint's defaults under any configuration: the capture checks, and
+/// no header filter (every user header's findings are kept).
+static ClangTidyOptions captureDefaults() {
+  ClangTidyOptions O = ClangTidyOptions::getDefaults();
+  O.Checks = "capture-*";
+  O.HeaderFilterRegex = std::nullopt;
+  O.SystemHeaders = false;
+  return O;
+}
+
+std::unique_ptr<ClangTidyOptionsProvider>
+tidyOptionsProvider(const RunConfig &Config, const ClangTidyOptions &Forced,
+                    llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> FS) {
+  ClangTidyOptions Over = Forced;
+  if (Config.ChecksGiven)
+    Over.Checks =
+        "-*," + Config.ChecksGlob + (Forced.Checks ? "," + *Forced.Checks : "");
+  if (Config.ConfigText.empty())
+    return std::make_unique<clang::tidy::FileOptionsProvider>(
+        ClangTidyGlobalOptions(), captureDefaults(), Over, FS);
+  // readConfigFile has checked that it parses.
+  auto Parsed = clang::tidy::parseConfiguration(
+      llvm::MemoryBufferRef(Config.ConfigText, "--config-file"));
+  return std::make_unique<clang::tidy::ConfigOptionsProvider>(
+      ClangTidyGlobalOptions(), captureDefaults(),
+      Parsed ? *Parsed : ClangTidyOptions(), Over, FS);
+}
+
+llvm::Error checkConfigText(llvm::StringRef Text, llvm::StringRef Origin) {
+  std::string Problem;
+  auto Parsed = clang::tidy::parseConfigurationWithDiags(
+      llvm::MemoryBufferRef(Text, Origin), [&](const llvm::SMDiagnostic &D) {
+        if (Problem.empty())
+          Problem = Origin.str() + ":" + std::to_string(D.getLineNo()) + ":" +
+                    std::to_string(D.getColumnNo() + 1) + ": " +
+                    D.getMessage().str();
+      });
+  if (Parsed)
+    return llvm::Error::success();
+  if (Problem.empty())
+    Problem = Origin.str() + ": " + Parsed.getError().message();
+  return llvm::createStringError(std::errc::invalid_argument,
+                                 "'%s' is not a clang-tidy configuration: %s",
+                                 Origin.str().c_str(), Problem.c_str());
+}
+
+llvm::Expected<std::string> readConfigFile(const std::string &Path) {
+  auto Text = readRegularFile(Path, 1u << 20);
+  if (!Text)
+    return llvm::createStringError(std::errc::invalid_argument,
+                                   "--config-file: %s",
+                                   llvm::toString(Text.takeError()).c_str());
+  if (llvm::Error E = checkConfigText(*Text, Path))
+    return llvm::createStringError(std::errc::invalid_argument,
+                                   "--config-file: %s",
+                                   llvm::toString(std::move(E)).c_str());
+  return std::move(*Text);
+}
+
+std::vector<std::string> tidyConfigFiles(const RunConfig &Config,
+                                         llvm::StringRef File) {
+  std::vector<std::string> Files;
+  if (!Config.ConfigText.empty())
+    return Files;
+  for (const auto &Source :
+       tidyOptionsProvider(Config)->getRawOptions(absolute(File)))
+    if (llvm::sys::path::is_absolute(Source.second) &&
+        llvm::sys::fs::is_regular_file(Source.second))
+      Files.push_back(Source.second);
+  return Files;
+}
+
+std::vector<std::string> configuredChecks(const RunConfig &Config,
+                                          llvm::StringRef File) {
+  ClangTidyOptions O = tidyOptionsProvider(Config)->getOptions(absolute(File));
+  return enabledChecks(O.Checks.value_or(""));
+}
+
+std::string dumpConfig(const RunConfig &Config, llvm::StringRef File) {
+  return clang::tidy::configurationAsText(
+      tidyOptionsProvider(Config)->getOptions(absolute(File)));
+}
+
+void applyConfiguredChecks(Report &R, const RunConfig &Config) {
+  auto Provider = tidyOptionsProvider(Config);
+  std::map<std::string, std::set<std::string>> ByDirectory;
+  auto Enabled = [&](const std::string &File) -> const std::set<std::string> & {
+    std::string Dir = llvm::sys::path::parent_path(absolute(File)).str();
+    auto It = ByDirectory.find(Dir);
+    if (It == ByDirectory.end()) {
+      ClangTidyOptions O = Provider->getOptions(absolute(File));
+      std::vector<std::string> Checks = enabledChecks(*O.Checks);
+      It =
+          ByDirectory
+              .emplace(Dir, std::set<std::string>(Checks.begin(), Checks.end()))
+              .first;
+    }
+    return It->second;
+  };
+  llvm::erase_if(R.Findings, [&](const ReportFinding &F) {
+    const std::string &File =
+        F.HasRegion && !F.RegionFile.empty() ? F.RegionFile : F.Loc.File;
+    return !File.empty() && !Enabled(File).count(F.Check);
+  });
+}
+
+void applyConfiguredHeaderFilter(Report &R, const RunConfig &Config,
+                                 const std::string *CommandLineFilter) {
+  auto Provider = tidyOptionsProvider(Config);
+  std::map<std::string, std::unique_ptr<llvm::Regex>> Compiled;
+  std::set<std::string> Reported;
+  filterHeaderFindings(R, Config.Files, [&](llvm::StringRef File) {
+    std::optional<std::string> Filter;
+    if (CommandLineFilter)
+      Filter = *CommandLineFilter;
+    else
+      Filter = Provider->getOptions(absolute(File)).HeaderFilterRegex;
+    if (!Filter)
+      return true;
+    auto &Re = Compiled[*Filter];
+    if (!Re)
+      Re = std::make_unique<llvm::Regex>(*Filter);
+    std::string Why;
+    if (Re->isValid(Why))
+      return Re->match(File);
+    if (Reported.insert(*Filter).second)
+      R.Errors.push_back({{File.str()},
+                          "HeaderFilterRegex '" + *Filter +
+                              "' in the clang-tidy configuration is not a "
+                              "valid regex: " +
+                              Why});
+    return true;
+  });
+}
+
+llvm::Expected<ClangTidyGlobalOptions>
+parseLineFilterOption(llvm::StringRef Json) {
+  ClangTidyGlobalOptions G;
+  if (std::error_code EC = clang::tidy::parseLineFilter(Json, G))
+    return llvm::createStringError(
+        std::errc::invalid_argument,
+        "--line-filter='%s' is not clang-tidy's line filter, a JSON list "
+        "such as [{\"name\":\"a.cu\",\"lines\":[[1,30]]}]: %s",
+        Json.str().c_str(), EC.message().c_str());
+  return G;
+}
+
+/// clang-tidy's ClangTidyDiagnosticConsumer::passesLineFilter.
+static bool passesLineFilter(const ClangTidyGlobalOptions &G,
+                             llvm::StringRef File, unsigned Line) {
+  for (const clang::tidy::FileFilter &Filter : G.LineFilter) {
+    if (!File.ends_with(Filter.Name))
+      continue;
+    if (Filter.LineRanges.empty())
+      return true;
+    for (const clang::tidy::FileFilter::LineRange &Range : Filter.LineRanges)
+      if (Range.first <= Line && Line <= Range.second)
+        return true;
+    return false;
+  }
+  return false;
+}
+
+void applyLineFilter(Report &R, const ClangTidyGlobalOptions &Filter) {
+  if (Filter.LineFilter.empty())
+    return;
+  llvm::erase_if(R.Findings, [&](const ReportFinding &F) {
+    return !passesLineFilter(Filter, F.Loc.File, F.Loc.Line);
   });
 }
 

@@ -2,8 +2,12 @@
 //
 // What lets a clang-tidy user drive capture-lint with the options they know:
 // clang-tidy's single-dash spellings (`-checks=`, `-fix`, `-quiet`), the
-// compiler arguments it adds (`--extra-arg`, `--extra-arg-before`), and its
-// report filters (`--warnings-as-errors`, `--header-filter`).
+// compiler arguments it adds (`--extra-arg`, `--extra-arg-before`), its
+// report filters (`--warnings-as-errors`, `--header-filter`, `--line-filter`)
+// and its configuration: `--config-file` or the `.clang-tidy` files above
+// each source, read by clang-tidy's own providers in one place
+// (tidyOptionsProvider) for the engine, the report filters and
+// `--dump-config` alike.
 //
 //===----------------------------------------------------------------------===//
 
@@ -12,12 +16,18 @@
 
 #include "Report.h"
 
+#include "clang-tidy/ClangTidyOptions.h"
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
 
+#include <memory>
 #include <string>
 #include <vector>
 
 namespace capture_lint {
+
+struct RunConfig;
 
 /// `-checks=x` as `--checks=x` when \p Arg is a single-dash spelling of one
 /// of \p LongOptions ("checks", "fix", ...); otherwise \p Arg unchanged.
@@ -43,6 +53,57 @@ std::string headerFilterError(llvm::StringRef Regex);
 /// (clang-tidy's --header-filter); \p Regex has passed headerFilterError.
 void applyHeaderFilter(Report &R, llvm::StringRef Regex,
                        const std::vector<std::string> &MainFiles);
+
+/// The one reader of clang-tidy configuration: capture-lint's defaults
+/// (Checks: capture-*), then RunConfig::ConfigText (--config-file) or else
+/// the `.clang-tidy` files above each file, then \p Forced. The command
+/// line's --checks replaces the configured checks.
+std::unique_ptr<clang::tidy::ClangTidyOptionsProvider> tidyOptionsProvider(
+    const RunConfig &Config, const clang::tidy::ClangTidyOptions &Forced = {},
+    llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> FS = nullptr);
+
+/// The clang-tidy configuration files that apply to \p File (none with
+/// --config-file, whose text is part of the run's settings).
+std::vector<std::string> tidyConfigFiles(const RunConfig &Config,
+                                         llvm::StringRef File);
+
+/// The capture checks the configuration of \p File enables.
+std::vector<std::string> configuredChecks(const RunConfig &Config,
+                                          llvm::StringRef File);
+
+/// --config-file's text after checking that it parses, or an error naming
+/// the file, the line and the problem.
+llvm::Expected<std::string> readConfigFile(const std::string &Path);
+
+/// Checks --config's inline YAML; an error says what is wrong with it.
+llvm::Error checkConfigText(llvm::StringRef Text, llvm::StringRef Origin);
+
+/// --dump-config: the configuration that applies to \p File, as YAML that
+/// --config-file and `.clang-tidy` accept.
+std::string dumpConfig(const RunConfig &Config, llvm::StringRef File);
+
+/// Drops findings of checks that the configuration of the file they are
+/// reported for (the region's file when there is one) does not enable.
+void applyConfiguredChecks(Report &R, const RunConfig &Config);
+
+/// Keeps findings in headers only where the header filter matches: the
+/// command line's --header-filter, else HeaderFilterRegex from the
+/// configuration of the header (no filter when neither is set). A regex
+/// from a configuration that does not compile is an error in \p R.
+void applyConfiguredHeaderFilter(Report &R, const RunConfig &Config,
+                                 const std::string *CommandLineFilter);
+
+/// Parses --line-filter (clang-tidy's JSON:
+/// `[{"name":"a.cu","lines":[[1,30]]}]`), or an error that says what is
+/// wrong with it.
+llvm::Expected<clang::tidy::ClangTidyGlobalOptions>
+parseLineFilterOption(llvm::StringRef Json);
+
+/// Keeps only findings on the lines \p Filter names, as clang-tidy does: a
+/// file matches an entry whose name its path ends with; an entry without
+/// lines keeps the whole file; files no entry names are dropped.
+void applyLineFilter(Report &R,
+                     const clang::tidy::ClangTidyGlobalOptions &Filter);
 
 } // namespace capture_lint
 
