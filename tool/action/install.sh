@@ -30,6 +30,7 @@ OTHER_PACKAGES=(cmake ninja-build nlohmann-json3-dev libtree-sitter-dev
 $SUDO apt-get update -qq
 if ! apt-cache show clang-19 >/dev/null 2>&1; then
   # The distribution has no LLVM 19 (ubuntu-22.04): LLVM's own repository.
+  # shellcheck source=/dev/null
   codename=$(. /etc/os-release && echo "$VERSION_CODENAME")
   wget -qO- https://apt.llvm.org/llvm-snapshot.gpg.key |
     $SUDO tee /etc/apt/trusted.gpg.d/apt.llvm.org.asc >/dev/null
@@ -50,6 +51,7 @@ if [ "$CUDA_VERSION" = none ]; then
   fi
 else
   # NVIDIA's repository for this Ubuntu release (ubuntu2404, ubuntu2204).
+  # shellcheck source=/dev/null
   release=$(. /etc/os-release && echo "$ID${VERSION_ID//./}")
   arch=$(uname -m)
   keyring=$(mktemp -d)/cuda-keyring.deb
