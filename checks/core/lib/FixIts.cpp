@@ -5,6 +5,7 @@
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Decl.h"
+#include "clang/AST/DeclCXX.h"
 #include "clang/AST/Expr.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/ParentMapContext.h"
@@ -75,8 +76,23 @@ static bool isStreamType(QualType T) {
          !llvm::StringRef(Name).contains_insensitive("mode");
 }
 
+/// Whether \p FD is a member function of the class that has \p Field (or
+/// of one derived from it).
+static bool isMethodOfFieldsClass(const FunctionDecl *FD,
+                                  const FieldDecl *Field) {
+  const auto *MD = dyn_cast<CXXMethodDecl>(FD);
+  const auto *Owner =
+      Field ? dyn_cast<CXXRecordDecl>(Field->getParent()) : nullptr;
+  if (!MD || MD->isStatic() || !Owner)
+    return false;
+  const CXXRecordDecl *Class = MD->getParent()->getCanonicalDecl();
+  return Class == Owner->getCanonicalDecl() ||
+         (Class->hasDefinition() && Class->isDerivedFrom(Owner));
+}
+
 std::optional<DiagNote> calleeStreamNote(const CallExpr *Call,
                                          llvm::StringRef Stream,
+                                         const FieldDecl *CapturingMember,
                                          llvm::StringRef StreamType,
                                          const ASTContext &Ctx) {
   if (!Call)
@@ -88,6 +104,13 @@ std::optional<DiagNote> calleeStreamNote(const CallExpr *Call,
   std::string Name = "'" + FD->getNameAsString() + "'";
   std::string From =
       Stream.empty() ? "the capturing stream" : "'" + Stream.str() + "'";
+  if (isMethodOfFieldsClass(FD, CapturingMember))
+    return DiagNote{FD->getLocation(),
+                    Name + " is a member function of '" +
+                        CapturingMember->getParent()->getNameAsString() +
+                        "': launch on its member '" +
+                        CapturingMember->getNameAsString() +
+                        "', the capturing stream"};
   for (const ParmVarDecl *P : FD->parameters())
     if (isStreamType(P->getType()) && P->getIdentifier())
       return DiagNote{FD->getLocation(), Name + " takes a stream, '" +

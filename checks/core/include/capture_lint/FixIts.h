@@ -24,6 +24,7 @@
 namespace clang {
 class ASTContext;
 class CallExpr;
+class FieldDecl;
 } // namespace clang
 
 namespace capture_lint {
@@ -36,12 +37,14 @@ std::vector<clang::FixItHint> streamFixIts(const clang::CallExpr *Call,
                                            const clang::ASTContext &Ctx);
 
 /// For a legacy-stream \p Call inside a function that a region calls: a
-/// note at that function saying how to pass the capturing stream \p Stream
-/// down: launch on its stream parameter if it has one, else add one.
-std::optional<DiagNote> calleeStreamNote(const clang::CallExpr *Call,
-                                         llvm::StringRef Stream,
-                                         llvm::StringRef StreamType,
-                                         const clang::ASTContext &Ctx);
+/// note at that function saying how to reach the capturing stream \p
+/// Stream: a member function of the class whose member \p CapturingMember
+/// captures launches on that member; otherwise on its stream parameter if it
+/// has one, else on one it adds.
+std::optional<DiagNote>
+calleeStreamNote(const clang::CallExpr *Call, llvm::StringRef Stream,
+                 const clang::FieldDecl *CapturingMember,
+                 llvm::StringRef StreamType, const clang::ASTContext &Ctx);
 
 } // namespace capture_lint
 

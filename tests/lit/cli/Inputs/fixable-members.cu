@@ -16,6 +16,13 @@ struct Engine {
     kernel<<<1, 32>>>(d);
     cudaStreamEndCapture(streams[1], &g);
   }
+  void decode(float *d) {
+    cudaGraph_t g;
+    cudaStreamBeginCapture(stream_, cudaStreamCaptureModeGlobal);
+    project(d);
+    cudaStreamEndCapture(stream_, &g);
+  }
+  void project(float *d) { kernel<<<1, 32>>>(d); }
 };
 void scale(float *d) { kernel<<<1, 32>>>(d); }
 void scale_on(float *d, cudaStream_t st) { cudaMemsetAsync(d, 0, 16); }
