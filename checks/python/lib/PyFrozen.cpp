@@ -92,7 +92,14 @@ std::string Walker::capturedWork(TSNode Fn, const std::string &Full,
     return returnsTensor(Full) ? quote(Fn) : "";
   if (Method.empty() || methodReturnsNonTensor(Method))
     return "";
-  if (Receiver.tensor() || (!Receiver.known() && tensorOnlyMethod(Method)))
+  if (Receiver.tensor())
+    return quote(Fn);
+  // An in-place method (add_, fill_, copy_) of an object of unknown kind
+  // is a tensor's in practice.
+  bool InPlace = llvm::StringRef(Method).ends_with("_") &&
+                 !llvm::StringRef(Method).starts_with("_") &&
+                 Method != "requires_grad_";
+  if (!Receiver.known() && (tensorOnlyMethod(Method) || InPlace))
     return quote(Fn);
   return "";
 }

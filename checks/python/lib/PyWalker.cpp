@@ -502,6 +502,10 @@ void Walker::closeRegion(unsigned EndOffset) {
     H.Site = Site;
     Active->Hazards.push_back(std::move(H));
   }
+  // Updates of this region are not those of a later one: that one records
+  // the value the state has when it is captured.
+  Updates.clear();
+  Carriers.clear();
   if (OpenedByBegin && !EndsOnly && EndOffset == end(Fn ? Fn->Node : S.root()))
     Active->Headline += "; it is not ended in this function";
   EndsOnly = false;

@@ -58,3 +58,19 @@ class Optimizer:
             n = self.lr
             x.mul_(n)  # read, never updated: fine
             print(self.step)  # not captured work: fine
+
+
+class Sampler:
+    def __init__(self):
+        self.seq = 0
+        self.g1 = torch.cuda.CUDAGraph()
+        self.g2 = torch.cuda.CUDAGraph()
+
+    def capture(self, out):
+        with torch.cuda.graph(self.g1):
+            self.seq += 1
+            out.fill_(self.seq)
+            # CHECK: frozen-host-value.py:[[@LINE-1]]:23: warning: 'self.seq' is updated on the host inside the capture and passed to 'out.fill_'
+        # A later capture records the value the state has then.
+        with torch.cuda.graph(self.g2):
+            out.fill_(self.seq)
