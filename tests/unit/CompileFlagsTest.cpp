@@ -132,6 +132,45 @@ TEST(CompileFlags, HostCompilerCommandStaysCxx) {
   EXPECT_THAT(T.Args, Not(Contains("--cuda-host-only")));
 }
 
+TEST(CompileFlags, ResponseFilesAreExpandedForEveryCompiler) {
+  llvm::SmallString<128> Dir;
+  ASSERT_FALSE(llvm::sys::fs::createUniqueDirectory("rsp", Dir));
+  {
+    std::error_code EC;
+    llvm::raw_fd_ostream Outer(std::string(Dir) + "/includes_CXX.rsp", EC);
+    Outer << "-I/opt/dep/include @more.rsp";
+    llvm::raw_fd_ostream Inner(std::string(Dir) + "/more.rsp", EC);
+    Inner << "\"-I/path with space\"";
+  }
+  auto T = translateCommand(split("/usr/bin/c++ @includes_CXX.rsp -c m.cpp"),
+                            "m.cpp", std::string(Dir), paths());
+  EXPECT_THAT(T.Args, Contains("-I/opt/dep/include"));
+  EXPECT_THAT(T.Args, Contains("-I/path with space"));
+  EXPECT_THAT(T.Args, Not(Contains("@includes_CXX.rsp")));
+  EXPECT_TRUE(T.UnreadableArgumentFiles.empty());
+  auto Missing = translateCommand(split("/usr/bin/c++ @nope.rsp -c m.cpp"),
+                                  "m.cpp", std::string(Dir), paths());
+  ASSERT_EQ(Missing.UnreadableArgumentFiles.size(), 1u);
+  EXPECT_NE(Missing.UnreadableArgumentFiles[0].find("nope.rsp"),
+            std::string::npos);
+  llvm::sys::fs::remove_directories(Dir);
+}
+
+TEST(CompileFlags, CCompilerCommandStaysC) {
+  for (const char *Cc : {"/usr/bin/gcc", "/usr/bin/cc", "clang-19",
+                         "/usr/bin/x86_64-linux-gnu-gcc-12"})
+    EXPECT_EQ(
+        translateCommand({Cc, "-c", "m.c"}, "m.c", "/b", paths()).Args.front(),
+        "clang")
+        << Cc;
+  for (const char *Cxx : {"/usr/bin/c++", "g++", "clang++", "/usr/bin/nvcc",
+                          "/opt/rocm/bin/hipcc"})
+    EXPECT_EQ(translateCommand({Cxx, "-c", "m.cpp"}, "m.cpp", "/b", paths())
+                  .Args.front(),
+              "clang++")
+        << Cxx;
+}
+
 TEST(CompileFlags, Defaults) {
   auto Cu = defaultCommand("x.cu", paths());
   ASSERT_TRUE(Cu);
