@@ -5,12 +5,15 @@
 //         |              ^
 //   file:line:col: note: capture of stream 's' begins here, mode global
 //
-// With colours (a terminal, or --use-color), as clang prints them.
+// With colours (a terminal, or --use-color), as clang prints them. Files
+// under the working directory are named relative to it, as clang names the
+// files it was given; others keep their absolute path.
 //
 //===----------------------------------------------------------------------===//
 
 #include "Report.h"
 
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Format.h"
 
 namespace capture_lint {
@@ -22,13 +25,16 @@ class TextWriter {
 public:
   TextWriter(llvm::raw_ostream &OS, bool Color) : OS(OS) {
     OS.enable_colors(Color);
+    llvm::SmallString<256> Cwd;
+    if (!llvm::sys::fs::current_path(Cwd) && Cwd != "/")
+      WorkingDir = (Cwd + "/").str();
   }
 
   /// LOCATION: SEVERITY: MESSAGE, then the source line and a caret.
   void diagnostic(const ReportLocation &L, llvm::StringRef Severity,
                   llvm::StringRef Message) {
     OS.changeColor(llvm::raw_ostream::SAVEDCOLOR, /*Bold=*/true);
-    OS << L.File;
+    OS << shownPath(L.File);
     if (L.Line)
       OS << ":" << L.Line << ":" << (L.Column ? L.Column : 1);
     OS << ": ";
@@ -44,6 +50,13 @@ public:
   }
 
 private:
+  llvm::StringRef shownPath(llvm::StringRef File) const {
+    if (!WorkingDir.empty() && File.starts_with(WorkingDir) &&
+        File.size() > WorkingDir.size())
+      return File.drop_front(WorkingDir.size());
+    return File;
+  }
+
   static llvm::raw_ostream::Colors severityColor(llvm::StringRef Severity) {
     if (Severity == "error")
       return llvm::raw_ostream::RED;
@@ -69,6 +82,7 @@ private:
   }
 
   llvm::raw_ostream &OS;
+  std::string WorkingDir; // with a trailing '/'; empty at the root
 };
 
 } // namespace
