@@ -19,6 +19,7 @@
 #include "TidyCompat.h"
 #include "Version.h"
 #include <map>
+#include <set>
 
 #include "capture_lint/ProjectConfig.h"
 
@@ -367,10 +368,18 @@ int main(int Argc, char **Argv) {
                    << " not reached; " << R.Missed.size()
                    << " missed statically";
     }
-    if (!R.Errors.empty())
+    if (!R.Errors.empty()) {
+      // Compiler diagnostics and problems with inputs, by file: a file with
+      // errors may still have been analysed in part.
+      std::set<std::string> InFiles;
+      for (const ReportError &E : R.Errors)
+        InFiles.insert(E.Loc.File);
       llvm::errs() << ", " << R.Errors.size() << " error"
-                   << (R.Errors.size() == 1 ? "" : "s")
-                   << " that kept files from being analysed";
+                   << (R.Errors.size() == 1 ? "" : "s") << " in "
+                   << InFiles.size() << " file"
+                   << (InFiles.size() == 1 ? "" : "s")
+                   << " (findings there may be incomplete)";
+    }
     llvm::errs() << "\n";
   }
   if (!Written || !R.Errors.empty() || !R.CacheErrors.empty())
