@@ -159,9 +159,10 @@ private:
                               {{"start", position(N.Loc.Line, N.Loc.Column)},
                                {"end", position(N.Loc.Line, N.Loc.Column)}}}}},
                            {"message", N.Message}});
+      // LSP severities as clangd gives them (a remark is a hint).
       int Severity = F.Severity == "error"     ? 1
                      : F.Severity == "warning" ? 2
-                                               : 3;
+                                               : 4;
       Diags.push_back(
           {{"range",
             {{"start", position(F.Loc.Line, F.Loc.Column)},
