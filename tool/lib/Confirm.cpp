@@ -101,6 +101,18 @@ std::string whatHappened(const CallRecord &C) {
   return S + " was flagged";
 }
 
+/// Of two flagged calls at a finding's lines, the one that says more: the
+/// capture's first error, then a failing call, then the earlier one (a
+/// `.item()` line pins host memory, which runs eagerly, before the copy
+/// and synchronize that fail).
+bool strongerEvidence(const CallRecord &A, const CallRecord &B) {
+  if (A.FirstError != B.FirstError)
+    return A.FirstError;
+  bool FailsA = A.Result != 0 && A.Result != 901;
+  bool FailsB = B.Result != 0 && B.Result != 901;
+  return FailsA && !FailsB;
+}
+
 struct Target {
   std::string File;
   unsigned Line;
@@ -174,7 +186,7 @@ std::string confirmWithProbe(Report &R, const std::string &Path) {
             continue;
           if (flagged(K)) {
             Covered.insert(&K);
-            if (!Evidence)
+            if (!Evidence || strongerEvidence(K, *Evidence))
               Evidence = &K;
           } else if (K.Result == 901 && !AfterInvalidation) {
             AfterInvalidation = &K;
