@@ -5,7 +5,9 @@
 #   bench/realworld/python/run.sh MIRRORS OUT_DIR
 # Then, for lmdeploy, the model forwards its CUDA graph runner captures
 # declared "captured" (lmdeploy-captured.json, generated here from the
-# *ForCausalLM classes), the way a user would configure it.
+# *ForCausalLM classes), the way a user would configure it. Last, NeMo and
+# lmdeploy again with what their engines fix for graphs stated in an
+# "assume" section (assume-nemo.json, assume-lmdeploy.json).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 lint=${CAPTURE_LINT:-$here/../../../build/tool/capture-lint/capture-lint}
@@ -37,3 +39,14 @@ PY
 "$lint" --report-only --catalog="$out/lmdeploy-captured.json" "$lmd/lmdeploy/pytorch/models" \
   >"$out/lmdeploy-captured.txt" 2>"$out/lmdeploy-captured.err"
 echo "lmdeploy models, forwards declared captured: $(tail -1 "$out/lmdeploy-captured.err")"
+nemo="$out/src/NVIDIA+NeMo"
+"$lint" --report-only --catalog="$here/assume-nemo.json" "$nemo" \
+  >"$out/nemo-assume.txt" 2>"$out/nemo-assume.err"
+echo "NeMo, assume-nemo.json: $(tail -1 "$out/nemo-assume.err")"
+"$lint" --report-only --catalog="$here/assume-lmdeploy.json" "$lmd" \
+  >"$out/lmdeploy-assume.txt" 2>"$out/lmdeploy-assume.err"
+echo "lmdeploy, assume-lmdeploy.json: $(tail -1 "$out/lmdeploy-assume.err")"
+"$lint" --report-only --catalog="$out/lmdeploy-captured.json" \
+  --catalog="$here/assume-lmdeploy.json" "$lmd/lmdeploy/pytorch/models" \
+  >"$out/lmdeploy-captured-assume.txt" 2>"$out/lmdeploy-captured-assume.err"
+echo "lmdeploy models, forwards declared captured, assume-lmdeploy.json: $(tail -1 "$out/lmdeploy-captured-assume.err")"

@@ -11,6 +11,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cctype>
+
 using nlohmann::json;
 
 namespace capture_lint {
@@ -162,6 +164,12 @@ public:
     return N;
   }
 
+  /// A field of any JSON type, or null when absent.
+  const json *any(const char *Field) {
+    use(Field);
+    return Obj.contains(Field) ? &Obj.at(Field) : nullptr;
+  }
+
   const json *object(const char *Field) {
     use(Field);
     if (!Obj.contains(Field) || Obj.at(Field).is_null())
@@ -198,8 +206,11 @@ std::string entryWhere(llvm::StringRef Origin, llvm::StringRef Section,
                        size_t Index, const json &Obj) {
   std::string W = "catalog '" + Origin.str() + "': " + Section.str() + "[" +
                   std::to_string(Index) + "]";
-  if (Obj.is_object() && Obj.contains("name") && Obj.at("name").is_string())
-    W += " ('" + Obj.at("name").get<std::string>() + "')";
+  for (const char *Key : {"name", "expr"})
+    if (Obj.is_object() && Obj.contains(Key) && Obj.at(Key).is_string()) {
+      W += " ('" + Obj.at(Key).get<std::string>() + "')";
+      break;
+    }
   return W;
 }
 
@@ -410,6 +421,34 @@ std::unique_ptr<FunctionNote> readFunction(EntryReader &R) {
   return E;
 }
 
+/// true, false, null, "None" or "not None".
+Assumption::Value readAssumedValue(EntryReader &R) {
+  const json *Field = R.any("value");
+  if (!Field)
+    R.fail("value", "missing required field (true, false, null, \"None\" "
+                    "or \"not None\")");
+  const json &V = *Field;
+  if (V.is_boolean())
+    return V.get<bool>() ? Assumption::True : Assumption::False;
+  if (V.is_null() || (V.is_string() && V.get<std::string>() == "None"))
+    return Assumption::None;
+  if (V.is_string() && V.get<std::string>() == "not None")
+    return Assumption::NotNone;
+  R.fail("value", "'" + V.dump() +
+                      "' is not true, false, null, \"None\" or \"not None\"");
+}
+
+std::unique_ptr<Assumption> readAssumption(EntryReader &R, const json &) {
+  auto E = std::make_unique<Assumption>();
+  E->Expr = normaliseExpression(R.string("expr", true));
+  if (E->Expr.empty())
+    R.fail("expr", "must not be empty");
+  E->Is = readAssumedValue(R);
+  E->Source = R.string("source", true);
+  R.finish();
+  return E;
+}
+
 template <typename T> void index(llvm::StringMap<T *> &Map, T *E) {
   Map[E->Name] = E;
   for (const std::string &V : E->Variants)
@@ -417,6 +456,9 @@ template <typename T> void index(llvm::StringMap<T *> &Map, T *E) {
 }
 void index(llvm::StringMap<FunctionNote *> &Map, FunctionNote *E) {
   Map[E->Name] = E;
+}
+void index(llvm::StringMap<Assumption *> &Map, Assumption *E) {
+  Map[E->Expr] = E;
 }
 
 } // namespace
@@ -435,14 +477,16 @@ llvm::Error Catalog::addDocument(llvm::StringRef Text, llvm::StringRef Origin) {
   std::vector<std::unique_ptr<RegionApi>> NewRegions;
   std::vector<std::unique_ptr<GuardApi>> NewGuards;
   std::vector<std::unique_ptr<FunctionNote>> NewFunctions;
+  std::vector<std::unique_ptr<Assumption>> NewAssumptions;
   try {
     EntryReader Top(Doc, "catalog '" + Origin.str() + "'");
     for (auto It = Doc.begin(); It != Doc.end(); ++It) {
       llvm::StringRef K = It.key();
       if (K != "family" && K != "description" && K != "apis" &&
-          K != "regions" && K != "guards" && K != "functions" && K != "$schema")
+          K != "regions" && K != "guards" && K != "functions" &&
+          K != "assume" && K != "$schema")
         Top.fail(K, "unknown top-level field (expected family, "
-                    "description, apis, regions, guards, functions)");
+                    "description, apis, regions, guards, functions, assume)");
     }
     std::string Family = Top.string("family", false);
     Top.string("description", false);
@@ -477,6 +521,7 @@ llvm::Error Catalog::addDocument(llvm::StringRef Text, llvm::StringRef Origin) {
         "functions",
         [](EntryReader &R, const json &) { return readFunction(R); },
         NewFunctions);
+    Section("assume", readAssumption, NewAssumptions);
   } catch (const CatalogError &E) {
     return llvm::createStringError(llvm::inconvertibleErrorCode(), "%s",
                                    E.Message.c_str());
@@ -500,6 +545,10 @@ llvm::Error Catalog::addDocument(llvm::StringRef Text, llvm::StringRef Origin) {
   for (auto &E : NewFunctions) {
     index(FunctionByName, E.get());
     Functions.push_back(std::move(E));
+  }
+  for (auto &E : NewAssumptions) {
+    index(AssumptionByExpr, E.get());
+    Assumptions.push_back(std::move(E));
   }
   return llvm::Error::success();
 }
@@ -543,6 +592,45 @@ const GuardApi *Catalog::findGuard(llvm::StringRef Name) const {
 const FunctionNote *Catalog::findFunction(llvm::StringRef Name) const {
   auto It = FunctionByName.find(Name);
   return It == FunctionByName.end() ? nullptr : It->second;
+}
+
+const Assumption *Catalog::findAssumption(llvm::StringRef Expr) const {
+  auto It = AssumptionByExpr.find(Expr);
+  return It == AssumptionByExpr.end() ? nullptr : It->second;
+}
+
+llvm::StringRef assumedValueName(Assumption::Value V) {
+  switch (V) {
+  case Assumption::True:
+    return "true";
+  case Assumption::False:
+    return "false";
+  case Assumption::None:
+    return "None";
+  case Assumption::NotNone:
+    return "not None";
+  }
+  return "true";
+}
+
+static bool wordChar(char C) {
+  return std::isalnum(static_cast<unsigned char>(C)) || C == '_';
+}
+
+std::string normaliseExpression(llvm::StringRef Text) {
+  std::string Out;
+  bool Space = false;
+  for (char C : Text) {
+    if (std::isspace(static_cast<unsigned char>(C))) {
+      Space = true;
+      continue;
+    }
+    if (Space && !Out.empty() && wordChar(Out.back()) && wordChar(C))
+      Out += ' ';
+    Out += C;
+    Space = false;
+  }
+  return Out;
 }
 
 static const std::pair<FunctionNote::Role, const char *> FunctionRoleNames[] = {
@@ -694,6 +782,23 @@ std::string Catalog::toJson() const {
   }
   if (!FunctionsJ.empty())
     Doc["functions"] = std::move(FunctionsJ);
+  json AssumeJ = json::array();
+  for (const auto &E : Assumptions) {
+    if (findAssumption(E->Expr) != E.get())
+      continue;
+    json J;
+    J["expr"] = E->Expr;
+    if (E->Is == Assumption::True || E->Is == Assumption::False)
+      J["value"] = E->Is == Assumption::True;
+    else
+      J["value"] = assumedValueName(E->Is).str();
+    J["source"] = E->Source;
+    J["family"] = E->Family;
+    J["file"] = E->File;
+    AssumeJ.push_back(std::move(J));
+  }
+  if (!AssumeJ.empty())
+    Doc["assume"] = std::move(AssumeJ);
   Doc["regions"] = std::move(RegionsJ);
   Doc["guards"] = std::move(GuardsJ);
   Doc["apis"] = std::move(ApisJ);

@@ -219,9 +219,24 @@ unsigned Walker::pushPath(TSNode Cond, const PyValue &V, bool Holds) {
   return 1;
 }
 
+/// An if whose condition the catalog's assumptions decide: only the branch
+/// taken is walked, as certain (no path condition of its own). Returns
+/// false when that branch always exits: the rest is not taken either.
+bool Walker::walkDecidedIf(TSNode N, bool Taken) {
+  TSNode Then = field(N, "consequence");
+  if (!Taken) {
+    walkElseClauses(N);
+    return true;
+  }
+  walkBlock(Then);
+  return !endsWithExit(Then);
+}
+
 bool Walker::walkIf(TSNode N) {
   TSNode Cond = field(N, "condition");
   int G = guardPolarity(Cond);
+  if (auto Taken = G == 0 ? assumed(Cond) : std::nullopt)
+    return walkDecidedIf(N, *Taken);
   TSNode Then = field(N, "consequence");
   // `if bad_shape: raise ...` checks an input, as an assert does: the
   // path recorded is the one every valid replay takes.
@@ -251,6 +266,12 @@ void Walker::walkElseClauses(TSNode If) {
     TSNode C = named(If, I);
     if (is(C, "elif_clause")) {
       TSNode Cond = field(C, "condition");
+      if (auto Taken = assumed(Cond)) {
+        if (!*Taken)
+          continue; // never taken; the clauses after it are walked
+        walkBlock(field(C, "consequence"));
+        break; // always taken: the clauses after it never are
+      }
       PyValue V = condition(Cond, "elif");
       unsigned Here = pushPath(Cond, V, true);
       walkBlock(field(C, "consequence"));

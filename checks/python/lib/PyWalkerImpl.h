@@ -58,6 +58,7 @@ private:
                                 // when not capturing
   bool walkStmt(TSNode N);
   bool walkIf(TSNode N);
+  bool walkDecidedIf(TSNode N, bool Taken);
   void walkWith(TSNode N);
   void walkFor(TSNode N);
   std::optional<PyRegion> capturingContext(TSNode Call);
@@ -78,6 +79,13 @@ private:
   unsigned pushPath(TSNode Cond, const PyValue &V, bool Holds);
   void popPath(unsigned Count) { PathConds.resize(PathConds.size() - Count); }
   void markOpaque(PyValue &V, TSNode From) const;
+
+  // Conditions decided by the catalog's "assume" section (PyAssume.cpp):
+  // true or false under capture, or not known.
+  std::optional<bool> assumed(TSNode Cond) const;
+  std::optional<bool> assumedComparison(TSNode N) const;
+  const Assumption *assumptionOf(TSNode N) const;
+  std::string between(TSNode L, TSNode R) const;
 
   // Host state updated in the region and passed to captured work
   // (PyFrozen.cpp).

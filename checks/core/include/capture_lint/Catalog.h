@@ -184,6 +184,23 @@ struct FunctionNote {
   std::string File;
 };
 
+/// What the engine fixes while it captures (the "assume" section): a
+/// Python expression, matched by its text with whitespace normalised, and
+/// the value it has under capture. Branches on it are decided.
+struct Assumption {
+  enum Value { True, False, None, NotNone };
+  std::string Expr; // normalised (normaliseExpression)
+  Value Is = True;
+  std::string Source;
+  std::string Family;
+  std::string File;
+};
+
+llvm::StringRef assumedValueName(Assumption::Value V);
+/// \p Text with runs of whitespace removed, except one space between two
+/// word characters ("self . x" and "self.x" match; "not  x" is "not x").
+std::string normaliseExpression(llvm::StringRef Text);
+
 llvm::StringRef functionRoleName(FunctionNote::Role R);
 std::optional<FunctionNote::Role> parseFunctionRole(llvm::StringRef S);
 
@@ -202,6 +219,8 @@ public:
   const RegionApi *findRegionApi(llvm::StringRef QualifiedName) const;
   const GuardApi *findGuard(llvm::StringRef QualifiedName) const;
   const FunctionNote *findFunction(llvm::StringRef QualifiedName) const;
+  /// The assumption about an expression (its normalised text), if any.
+  const Assumption *findAssumption(llvm::StringRef Expr) const;
 
   /// Names (with variants) of every region-begin call, for matchers.
   std::vector<std::string> beginNames() const;
@@ -216,6 +235,9 @@ public:
   const std::vector<std::unique_ptr<FunctionNote>> &functions() const {
     return Functions;
   }
+  const std::vector<std::unique_ptr<Assumption>> &assumptions() const {
+    return Assumptions;
+  }
 
   /// The effective catalog as one JSON document (same schema as the files).
   std::string toJson() const;
@@ -225,10 +247,12 @@ private:
   std::vector<std::unique_ptr<RegionApi>> Regions;
   std::vector<std::unique_ptr<GuardApi>> Guards;
   std::vector<std::unique_ptr<FunctionNote>> Functions;
+  std::vector<std::unique_ptr<Assumption>> Assumptions;
   llvm::StringMap<ApiEntry *> ApiByName;
   llvm::StringMap<RegionApi *> RegionByName;
   llvm::StringMap<GuardApi *> GuardByName;
   llvm::StringMap<FunctionNote *> FunctionByName;
+  llvm::StringMap<Assumption *> AssumptionByExpr;
 };
 
 /// The built-in catalog files, compiled in: (file name, JSON text).
