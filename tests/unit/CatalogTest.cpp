@@ -162,6 +162,44 @@ TEST(Catalog, ExportLoadsAgainUnchanged) {
   EXPECT_EQ(Again.guards().size(), C.guards().size());
 }
 
+TEST(Catalog, AssumptionsAreNormalisedAndOverridden) {
+  EXPECT_EQ(normaliseExpression(" attn_metadata . is_decoding\n"),
+            "attn_metadata.is_decoding");
+  EXPECT_EQ(normaliseExpression("not   x"), "not x");
+  EXPECT_EQ(normaliseExpression("a [ 0 ] . b"), "a[0].b");
+  Catalog C;
+  ASSERT_FALSE(C.addDocument(
+      R"({"assume": [{"expr": "self . n", "value": "not None", "source": "s"},
+      {"expr": "flag", "value": true, "source": "s"}]})",
+      "a.json"));
+  ASSERT_FALSE(C.addDocument(
+      R"({"assume": [{"expr": "flag", "value": false, "source": "t"}]})",
+      "b.json"));
+  ASSERT_TRUE(C.findAssumption("self.n"));
+  EXPECT_EQ(C.findAssumption("self.n")->Is, Assumption::NotNone);
+  EXPECT_EQ(C.findAssumption("flag")->Is, Assumption::False);
+  EXPECT_EQ(C.findAssumption("flag")->File, "b.json");
+  Catalog Again;
+  ASSERT_FALSE(Again.addDocument(C.toJson(), "export.json"));
+  EXPECT_EQ(Again.assumptions().size(), 2u);
+  EXPECT_EQ(Again.findAssumption("self.n")->Is, Assumption::NotNone);
+  EXPECT_EQ(Again.findAssumption("flag")->Is, Assumption::False);
+}
+
+TEST(Catalog, BadAssumptionsNameEntryAndField) {
+  EXPECT_NE(loadError(R"({"assume": [{"expr": "x", "value": 1,
+      "source": "s"}]})")
+                .find("assume[0] ('x'), field 'value': '1' is not true"),
+            std::string::npos);
+  EXPECT_NE(loadError(R"({"assume": [{"expr": " ", "value": true,
+      "source": "s"}]})")
+                .find("field 'expr': must not be empty"),
+            std::string::npos);
+  EXPECT_NE(loadError(R"({"assume": [{"expr": "x", "value": null}]})")
+                .find("field 'source': missing required field"),
+            std::string::npos);
+}
+
 TEST(ProjectConfig, FoundByWalkingUp) {
   llvm::SmallString<128> Dir;
   ASSERT_FALSE(llvm::sys::fs::createUniqueDirectory("cl-config", Dir));
