@@ -169,6 +169,149 @@ bool useColor(const Options &O) {
 
 } // namespace
 
+/// The catalog of every input (a bad one is said and gives null); the
+/// first input's.
+static std::shared_ptr<const Catalog> loadCatalogs(const Options &O) {
+  std::vector<std::string> CatalogKeys = O.Run.Files;
+  if (CatalogKeys.empty())
+    CatalogKeys.push_back("./-");
+  std::shared_ptr<const Catalog> FirstCatalog;
+  for (const std::string &F : CatalogKeys) {
+    auto Cat = effectiveCatalog(F, O.Run.Catalogs);
+    if (!Cat) {
+      llvm::errs() << "capture-lint: error: " << llvm::toString(Cat.takeError())
+                   << "\n";
+      return nullptr;
+    }
+    if (!FirstCatalog)
+      FirstCatalog = *Cat;
+  }
+  return FirstCatalog;
+}
+
+/// Whether --checks enables any check (if not, says which exist).
+static bool checksEnabled(const Options &O) {
+  std::vector<std::string> Checks = enabledChecks(O.Run.ChecksGlob);
+  if (Checks.empty()) {
+    llvm::errs() << "capture-lint: error: --checks='" << O.Run.ChecksGlob
+                 << "' enables no check; known checks:";
+    for (const CheckInfo &C : allChecks())
+      llvm::errs() << " " << C.Name;
+    llvm::errs() << "\n";
+    return false;
+  }
+  return true;
+}
+
+/// The baseline, probe report, cache directory and header filter a run
+/// uses: false (after saying why) when one is unusable.
+static bool checkRunInputs(Options &O) {
+  if (!O.Baseline.empty() && !llvm::sys::fs::exists(O.Baseline)) {
+    llvm::errs() << "capture-lint: error: baseline '" << O.Baseline
+                 << "' does not exist (write one with --write-baseline)\n";
+    return false;
+  }
+  if (!O.Confirm.empty() && !llvm::sys::fs::exists(O.Confirm)) {
+    llvm::errs() << "capture-lint: error: probe report '" << O.Confirm
+                 << "' does not exist (write one with capture-probe run)\n";
+    return false;
+  }
+  if (O.NoCache)
+    O.Run.CacheDir.clear();
+  else if (!O.CacheDirGiven && !O.Run.BuildDir.empty())
+    O.Run.CacheDir =
+        (llvm::Twine(O.Run.BuildDir) + "/.capture-lint-cache").str();
+  if (!O.Run.CacheDir.empty() && llvm::sys::fs::exists(O.Run.CacheDir) &&
+      !llvm::sys::fs::is_directory(O.Run.CacheDir)) {
+    llvm::errs() << "capture-lint: error: cache directory '" << O.Run.CacheDir
+                 << "' exists and is not a directory\n";
+    return false;
+  }
+  if (O.HeaderFilterGiven) {
+    std::string Error = headerFilterError(O.HeaderFilter);
+    if (!Error.empty())
+      usageError(Error);
+  }
+  if (O.SystemHeaders)
+    llvm::errs() << "capture-lint: warning: --system-headers changes nothing: "
+                    "the capture checks analyse only code outside system "
+                    "headers (a region in a system header is a library's, "
+                    "and calls into one are judged by the API catalog)\n";
+  return true;
+}
+
+/// The report in its format (to -o or stdout), exported fixes and --fix.
+/// False when something could not be written.
+static bool writeReport(Report &R, const Options &O) {
+  std::string Text;
+  llvm::raw_string_ostream OS(Text);
+  if (O.Format == "json")
+    writeJson(R, OS);
+  else if (O.Format == "sarif")
+    writeSarif(R, OS, O.SarifRoot);
+  else if (O.Format == "github")
+    writeGithub(R, OS);
+  else
+    writeText(R, OS, useColor(O));
+  OS.flush();
+  bool Written = writeOutput(O.Output, Text);
+  if (!O.ExportFixes.empty())
+    Written = writeOutput(O.ExportFixes, fixesAsYaml(R)) && Written;
+  if (O.Fix) {
+    FixOutcome Fixed = applyFixes(R, R.Warnings);
+    llvm::errs() << "capture-lint: applied " << Fixed.Applied << " fix"
+                 << (Fixed.Applied == 1 ? "" : "es") << " to "
+                 << Fixed.FilesChanged << " file"
+                 << (Fixed.FilesChanged == 1 ? "" : "s") << "\n";
+    for (const std::string &Failure : Fixed.Failures)
+      llvm::errs() << "capture-lint: error: --fix: " << Failure << "\n";
+    Written = Written && Fixed.Failures.empty();
+  }
+  return Written;
+}
+
+/// The last line: files, findings, remarks, verdicts and errors.
+static void printSummary(const Report &R, unsigned Baselined) {
+  unsigned Remarks = R.Findings.size() + R.Missed.size() - R.failingFindings();
+  llvm::errs() << "capture-lint: " << R.FilesAnalyzed << " file"
+               << (R.FilesAnalyzed == 1 ? "" : "s") << " analysed";
+  if (R.FilesFromCache)
+    llvm::errs() << " (" << R.FilesFromCache << " unchanged, from the cache)";
+  if (R.OtherFilesSummarized)
+    llvm::errs() << " and " << R.OtherFilesSummarized << " other file"
+                 << (R.OtherFilesSummarized == 1 ? "" : "s")
+                 << " of the database summarised for calls into them";
+  llvm::errs() << ", " << R.failingFindings() << " finding"
+               << (R.failingFindings() == 1 ? "" : "s");
+  if (Baselined)
+    llvm::errs() << " (" << Baselined << " more in the baseline)";
+  if (Remarks)
+    llvm::errs() << " and " << Remarks << " remark"
+                 << (Remarks == 1 ? "" : "s");
+  if (R.Confirmed) {
+    std::map<std::string, unsigned> Count;
+    for (const ReportFinding &F : R.Findings)
+      ++Count[F.Verdict.Status];
+    llvm::errs() << "; runtime verdicts: " << Count["confirmed"]
+                 << " confirmed, " << Count["not-confirmed"]
+                 << " not confirmed, " << Count["not-reached"]
+                 << " not reached; " << R.Missed.size() << " missed statically";
+  }
+  if (!R.Errors.empty()) {
+    // Compiler diagnostics and problems with inputs, by file: a file with
+    // errors may still have been analysed in part.
+    std::set<std::string> InFiles;
+    for (const ReportError &E : R.Errors)
+      InFiles.insert(E.Loc.File);
+    llvm::errs() << ", " << R.Errors.size() << " error"
+                 << (R.Errors.size() == 1 ? "" : "s") << " in "
+                 << InFiles.size() << " file"
+                 << (InFiles.size() == 1 ? "" : "s")
+                 << " (findings there may be incomplete)";
+  }
+  llvm::errs() << "\n";
+}
+
 int main(int Argc, char **Argv) {
   (void)CaptureModuleAnchor;
   Options O = parseArgs(Argc, Argv);
@@ -207,32 +350,14 @@ int main(int Argc, char **Argv) {
   }
 
   // Catalogs first: a bad one is a configuration error, not a finding.
-  std::vector<std::string> CatalogKeys = O.Run.Files;
-  if (CatalogKeys.empty())
-    CatalogKeys.push_back("./-");
-  std::shared_ptr<const Catalog> FirstCatalog;
-  for (const std::string &F : CatalogKeys) {
-    auto Cat = effectiveCatalog(F, O.Run.Catalogs);
-    if (!Cat) {
-      llvm::errs() << "capture-lint: error: " << llvm::toString(Cat.takeError())
-                   << "\n";
-      return 2;
-    }
-    if (!FirstCatalog)
-      FirstCatalog = *Cat;
-  }
+  std::shared_ptr<const Catalog> FirstCatalog = loadCatalogs(O);
+  if (!FirstCatalog)
+    return 2;
   if (O.ExportCatalog)
     return writeOutput(O.Output, FirstCatalog->toJson()) ? 0 : 2;
 
-  std::vector<std::string> Checks = enabledChecks(O.Run.ChecksGlob);
-  if (Checks.empty()) {
-    llvm::errs() << "capture-lint: error: --checks='" << O.Run.ChecksGlob
-                 << "' enables no check; known checks:";
-    for (const CheckInfo &C : allChecks())
-      llvm::errs() << " " << C.Name;
-    llvm::errs() << "\n";
+  if (!checksEnabled(O))
     return 2;
-  }
   if (O.ListChecks) {
     std::string Text;
     for (const std::string &C : configuredChecks(O.Run, configSubject(O)))
@@ -244,37 +369,8 @@ int main(int Argc, char **Argv) {
   if (O.Run.Files.empty() && O.Run.BuildDir.empty())
     usageError("no input files (give FILE... or -p BUILD_DIR)");
 
-  if (!O.Baseline.empty() && !llvm::sys::fs::exists(O.Baseline)) {
-    llvm::errs() << "capture-lint: error: baseline '" << O.Baseline
-                 << "' does not exist (write one with --write-baseline)\n";
+  if (!checkRunInputs(O))
     return 2;
-  }
-  if (!O.Confirm.empty() && !llvm::sys::fs::exists(O.Confirm)) {
-    llvm::errs() << "capture-lint: error: probe report '" << O.Confirm
-                 << "' does not exist (write one with capture-probe run)\n";
-    return 2;
-  }
-  if (O.NoCache)
-    O.Run.CacheDir.clear();
-  else if (!O.CacheDirGiven && !O.Run.BuildDir.empty())
-    O.Run.CacheDir =
-        (llvm::Twine(O.Run.BuildDir) + "/.capture-lint-cache").str();
-  if (!O.Run.CacheDir.empty() && llvm::sys::fs::exists(O.Run.CacheDir) &&
-      !llvm::sys::fs::is_directory(O.Run.CacheDir)) {
-    llvm::errs() << "capture-lint: error: cache directory '" << O.Run.CacheDir
-                 << "' exists and is not a directory\n";
-    return 2;
-  }
-  if (O.HeaderFilterGiven) {
-    std::string Error = headerFilterError(O.HeaderFilter);
-    if (!Error.empty())
-      usageError(Error);
-  }
-  if (O.SystemHeaders)
-    llvm::errs() << "capture-lint: warning: --system-headers changes nothing: "
-                    "the capture checks analyse only code outside system "
-                    "headers (a region in a system header is a library's, "
-                    "and calls into one are judged by the API catalog)\n";
   O.Run.Paths = findToolPaths(Argv[0]);
   setUpProgress(O);
   llvm::CrashRecoveryContext::Enable();
@@ -312,76 +408,13 @@ int main(int Argc, char **Argv) {
     }
   }
 
-  std::string Text;
-  llvm::raw_string_ostream OS(Text);
-  if (O.Format == "json")
-    writeJson(R, OS);
-  else if (O.Format == "sarif")
-    writeSarif(R, OS, O.SarifRoot);
-  else if (O.Format == "github")
-    writeGithub(R, OS);
-  else
-    writeText(R, OS, useColor(O));
-  OS.flush();
-  bool Written = writeOutput(O.Output, Text);
-  if (!O.ExportFixes.empty())
-    Written = writeOutput(O.ExportFixes, fixesAsYaml(R)) && Written;
-  if (O.Fix) {
-    FixOutcome Fixed = applyFixes(R, R.Warnings);
-    llvm::errs() << "capture-lint: applied " << Fixed.Applied << " fix"
-                 << (Fixed.Applied == 1 ? "" : "es") << " to "
-                 << Fixed.FilesChanged << " file"
-                 << (Fixed.FilesChanged == 1 ? "" : "s") << "\n";
-    for (const std::string &Failure : Fixed.Failures)
-      llvm::errs() << "capture-lint: error: --fix: " << Failure << "\n";
-    Written = Written && Fixed.Failures.empty();
-  }
+  bool Written = writeReport(R, O);
 
   for (const std::string &W : R.Warnings)
     llvm::errs() << "capture-lint: warning: " << W << "\n";
   reportCacheErrors(R.CacheErrors);
-  if (!O.Quiet) {
-    unsigned Remarks =
-        R.Findings.size() + R.Missed.size() - R.failingFindings();
-    llvm::errs() << "capture-lint: " << R.FilesAnalyzed << " file"
-                 << (R.FilesAnalyzed == 1 ? "" : "s") << " analysed";
-    if (R.FilesFromCache)
-      llvm::errs() << " (" << R.FilesFromCache << " unchanged, from the cache)";
-    if (R.OtherFilesSummarized)
-      llvm::errs() << " and " << R.OtherFilesSummarized << " other file"
-                   << (R.OtherFilesSummarized == 1 ? "" : "s")
-                   << " of the database summarised for calls into them";
-    llvm::errs() << ", " << R.failingFindings() << " finding"
-                 << (R.failingFindings() == 1 ? "" : "s");
-    if (Baselined)
-      llvm::errs() << " (" << Baselined << " more in the baseline)";
-    if (Remarks)
-      llvm::errs() << " and " << Remarks << " remark"
-                   << (Remarks == 1 ? "" : "s");
-    if (R.Confirmed) {
-      std::map<std::string, unsigned> Count;
-      for (const ReportFinding &F : R.Findings)
-        ++Count[F.Verdict.Status];
-      llvm::errs() << "; runtime verdicts: " << Count["confirmed"]
-                   << " confirmed, " << Count["not-confirmed"]
-                   << " not confirmed, " << Count["not-reached"]
-                   << " not reached; " << R.Missed.size()
-                   << " missed statically";
-    }
-    if (!R.Errors.empty()) {
-      // Compiler diagnostics and problems with inputs, by file: a file with
-      // errors may still have been analysed in part.
-      std::set<std::string> InFiles;
-      for (const ReportError &E : R.Errors)
-        InFiles.insert(E.Loc.File);
-      llvm::errs() << ", " << R.Errors.size() << " error"
-                   << (R.Errors.size() == 1 ? "" : "s") << " in "
-                   << InFiles.size() << " file"
-                   << (InFiles.size() == 1 ? "" : "s")
-                   << " (findings there may be incomplete)";
-    }
-    llvm::errs() << "\n";
-  }
+  if (!O.Quiet)
+    printSummary(R, Baselined);
   if (!Written || !R.Errors.empty() || !R.CacheErrors.empty())
     return 2;
   return R.failingFindings() && !O.ReportOnly ? 1 : 0;
