@@ -187,3 +187,35 @@ TEST(CompileFlags, Defaults) {
 }
 
 } // namespace
+
+// A toolkit's own nvcc names its CUDA path; a wrapper script elsewhere (CI
+// images put /usr/local/bin/nvcc exec'ing the real one) does not, even where
+// the directory above it has an include/ (/usr/local/include).
+TEST(CompileFlags, CudaPathFromNvccOnlyWhereAToolkitIs) {
+  llvm::SmallString<128> Dir;
+  ASSERT_FALSE(llvm::sys::fs::createUniqueDirectory("cl-nvcc", Dir));
+  std::string Kit = std::string(Dir) + "/cuda-13.0";
+  std::string Wrap = std::string(Dir) + "/local";
+  for (const std::string &Sub :
+       {Kit + "/bin", Kit + "/include", Wrap + "/bin", Wrap + "/include"})
+    ASSERT_FALSE(llvm::sys::fs::create_directories(Sub));
+  for (const std::string &File : {Kit + "/include/cuda.h", Kit + "/bin/nvcc",
+                                  Wrap + "/bin/nvcc"}) {
+    std::error_code EC;
+    llvm::raw_fd_ostream OS(File, EC);
+    ASSERT_FALSE(EC);
+  }
+  auto Own = translateCommand({Kit + "/bin/nvcc", "-c", "k.cu"}, "k.cu", "/b",
+                              paths());
+  EXPECT_THAT(Own.Args, Contains("--cuda-path=" + Kit));
+  auto Wrapped = translateCommand({Wrap + "/bin/nvcc", "-c", "k.cu"}, "k.cu",
+                                  "/b", paths());
+  EXPECT_THAT(Wrapped.Args, Not(Contains("--cuda-path=" + Wrap)));
+  EXPECT_THAT(Wrapped.Args, Contains("--cuda-path=/cuda"));
+  // A symlink into the toolkit finds it through the link.
+  std::string Link = std::string(Dir) + "/nvcc-link";
+  ASSERT_FALSE(llvm::sys::fs::create_link(Kit + "/bin/nvcc", Link));
+  auto Linked = translateCommand({Link, "-c", "k.cu"}, "k.cu", "/b", paths());
+  EXPECT_THAT(Linked.Args, Contains("--cuda-path=" + Kit));
+  llvm::sys::fs::remove_directories(Dir);
+}

@@ -180,6 +180,25 @@ std::vector<std::string> explicitCommand(const std::vector<std::string> &Flags,
   return Args;
 }
 
+/// The toolkit an nvcc at an absolute path belongs to: the directory above
+/// its bin/, followed through symlinks, when that holds include/cuda.h. A
+/// wrapper such as /usr/local/bin/nvcc (a script exec'ing the real one) has
+/// no toolkit there, and the default CUDA path applies instead.
+static std::optional<std::string> toolkitOfNvcc(llvm::StringRef Compiler) {
+  if (!llvm::sys::path::is_absolute(Compiler))
+    return std::nullopt;
+  llvm::SmallString<256> Real;
+  if (llvm::sys::fs::real_path(Compiler, Real))
+    Real = Compiler;
+  for (llvm::StringRef Nvcc : {Compiler, llvm::StringRef(Real)}) {
+    llvm::StringRef Root =
+        llvm::sys::path::parent_path(llvm::sys::path::parent_path(Nvcc));
+    if (llvm::sys::fs::exists(Root + "/include/cuda.h"))
+      return Root.str();
+  }
+  return std::nullopt;
+}
+
 namespace {
 
 /// nvcc flags with no clang meaning for host-side analysis. Separate-value
@@ -574,11 +593,9 @@ TranslatedCommand translateCommand(const std::vector<std::string> &Command,
   }
   // nvcc compiles .cpp files as C++ unless told `-x cu`; its CUDA path is
   // the one it was installed with.
-  if (FromNvcc && !HasCudaPath && llvm::sys::path::is_absolute(Compiler)) {
-    llvm::StringRef Root =
-        llvm::sys::path::parent_path(llvm::sys::path::parent_path(Compiler));
-    if (llvm::sys::fs::is_directory(Root + "/include")) {
-      Out.push_back("--cuda-path=" + Root.str());
+  if (FromNvcc && !HasCudaPath) {
+    if (auto Root = toolkitOfNvcc(Compiler)) {
+      Out.push_back("--cuda-path=" + *Root);
       HasCudaPath = true;
     }
   }
