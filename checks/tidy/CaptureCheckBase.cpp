@@ -24,12 +24,14 @@ namespace capture_lint::tidy {
 static std::shared_ptr<CaptureAnalyzer>
 sharedAnalyzer(ASTContext &Ctx, const std::shared_ptr<const Catalog> &Cat,
                const AnalysisOptions &Opts) {
-  std::string Key = std::to_string(reinterpret_cast<uintptr_t>(&Ctx)) + "|" +
-                    std::to_string(reinterpret_cast<uintptr_t>(Cat.get())) +
-                    "|" + std::to_string(Opts.MaxCallDepth) + "|" +
-                    llvm::join(Opts.ShapeFunctions, ";") + "|" +
-                    llvm::join(Opts.TensorClasses, ";") + "|" +
-                    std::to_string(Opts.CudaVersion.value_or(0));
+  std::string Key =
+      std::to_string(reinterpret_cast<uintptr_t>(&Ctx)) + "|" +
+      std::to_string(reinterpret_cast<uintptr_t>(Cat.get())) + "|" +
+      std::to_string(Opts.MaxCallDepth) + "|" +
+      llvm::join(Opts.ShapeFunctions, ";") + "|" +
+      llvm::join(Opts.TensorClasses, ";") + "|" +
+      std::to_string(Opts.CudaVersion.value_or(0)) + "|" +
+      std::to_string(reinterpret_cast<uintptr_t>(Opts.Imports.get()));
   static std::mutex Lock;
   static std::map<std::string, std::weak_ptr<CaptureAnalyzer>> Live;
   std::lock_guard<std::mutex> Guard(Lock);
@@ -69,9 +71,9 @@ void CaptureCheckBase::registerMatchers(MatchFinder *Finder) {
   auto Loaded =
       effectiveCatalog(getCurrentMainFile(), splitCatalogList(CatalogOption));
   if (!Loaded && ConfigError.empty())
-    ConfigError = "invalid capture catalog: " +
-                  llvm::toString(Loaded.takeError()) +
-                  "; the capture checks did not run";
+    ConfigError =
+        "invalid capture catalog: " + llvm::toString(Loaded.takeError()) +
+        "; the capture checks did not run";
   else if (!Loaded)
     llvm::consumeError(Loaded.takeError());
   if (ConfigError.empty())
@@ -99,6 +101,7 @@ void CaptureCheckBase::check(const MatchFinder::MatchResult &Result) {
   if (!Analyzer) {
     if (PP)
       Analysis.CudaVersion = cudaVersionOf(*PP);
+    Analysis.Imports = currentRoleImports(); // whole-program CLI runs only
     Analyzer = sharedAnalyzer(*Result.Context, Cat, Analysis);
     SM = Result.SourceManager;
   }

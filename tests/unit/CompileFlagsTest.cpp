@@ -199,8 +199,8 @@ TEST(CompileFlags, CudaPathFromNvccOnlyWhereAToolkitIs) {
   for (const std::string &Sub :
        {Kit + "/bin", Kit + "/include", Wrap + "/bin", Wrap + "/include"})
     ASSERT_FALSE(llvm::sys::fs::create_directories(Sub));
-  for (const std::string &File : {Kit + "/include/cuda.h", Kit + "/bin/nvcc",
-                                  Wrap + "/bin/nvcc"}) {
+  for (const std::string &File :
+       {Kit + "/include/cuda.h", Kit + "/bin/nvcc", Wrap + "/bin/nvcc"}) {
     std::error_code EC;
     llvm::raw_fd_ostream OS(File, EC);
     ASSERT_FALSE(EC);

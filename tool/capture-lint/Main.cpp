@@ -23,6 +23,7 @@
 
 #include "capture_lint/ProjectConfig.h"
 
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/CrashRecoveryContext.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
@@ -275,8 +276,15 @@ static void printSummary(const Report &R, unsigned Baselined) {
   unsigned Remarks = R.Findings.size() + R.Missed.size() - R.failingFindings();
   llvm::errs() << "capture-lint: " << R.FilesAnalyzed << " file"
                << (R.FilesAnalyzed == 1 ? "" : "s") << " analysed";
+  std::vector<std::string> How;
   if (R.FilesFromCache)
-    llvm::errs() << " (" << R.FilesFromCache << " unchanged, from the cache)";
+    How.push_back(std::to_string(R.FilesFromCache) +
+                  " unchanged, from the cache");
+  if (R.FilesWithImportedRoles)
+    How.push_back(std::to_string(R.FilesWithImportedRoles) +
+                  " again with the roles of functions other files define");
+  if (!How.empty())
+    llvm::errs() << " (" << llvm::join(How, "; ") << ")";
   if (R.OtherFilesSummarized)
     llvm::errs() << " and " << R.OtherFilesSummarized << " other file"
                  << (R.OtherFilesSummarized == 1 ? "" : "s")

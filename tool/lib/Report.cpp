@@ -91,4 +91,9 @@ llvm::ArrayRef<CheckInfo> allChecks() {
   return Checks;
 }
 
+void Report::addFinding(ReportFinding F) {
+  if (FindingKeys.insert({F.Check, F.Loc.File, F.Offset, F.Message}).second)
+    Findings.push_back(std::move(F));
+}
+
 } // namespace capture_lint

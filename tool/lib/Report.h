@@ -11,7 +11,9 @@
 #define CAPTURE_LINT_TOOL_REPORT_H
 
 #include "llvm/Support/raw_ostream.h"
+#include <set>
 #include <string>
+#include <tuple>
 #include <vector>
 
 namespace capture_lint {
@@ -83,6 +85,9 @@ struct Report {
   /// Other files of the compile database analysed for their summaries only
   /// (with -p and FILEs, where the cache had none).
   unsigned OtherFilesSummarized = 0;
+  /// Of FilesAnalyzed, those analysed again with the roles of functions
+  /// other files define (RoleImport.h).
+  unsigned FilesWithImportedRoles = 0;
   /// Filled by --confirm.
   bool Confirmed = false;
   std::vector<ReportMissed> Missed;
@@ -90,14 +95,22 @@ struct Report {
   /// Findings that fail the run (errors and warnings, not remarks), and
   /// what the probe saw that no finding covers.
   unsigned failingFindings() const;
+
+  /// Adds \p F unless the same finding (check, place, message) is in: a
+  /// header's finding comes from every TU that includes it.
+  void addFinding(ReportFinding F);
+
+private:
+  std::set<std::tuple<std::string, std::string, unsigned, std::string>>
+      FindingKeys;
 };
 
 /// The checks capture-lint knows, with one-line descriptions (SARIF rules).
 struct CheckInfo {
   const char *Name;
-  const char *Description; // one sentence
-  const char *Why;         // what happens under capture
-  const char *Fix;         // what to do instead
+  const char *Description;  // one sentence
+  const char *Why;          // what happens under capture
+  const char *Fix;          // what to do instead
   const char *DefaultLevel; // SARIF level in a global-mode capture
 };
 llvm::ArrayRef<CheckInfo> allChecks();

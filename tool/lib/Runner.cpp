@@ -7,6 +7,7 @@
 #include "SourceText.h"
 #include "TidyCompat.h"
 
+#include "RoleImport.h"
 #include "SummaryCache.h"
 #include "WholeProgram.h"
 
@@ -171,7 +172,8 @@ private:
 
 /// Runs clang-tidy's engine with the capture checks on one file.
 void analyzeFile(const std::string &File, const CommandDatabase &DB,
-                 const RunConfig &Config, FileResult &Out) {
+                 const RunConfig &Config,
+                 std::shared_ptr<const RoleImports> Imports, FileResult &Out) {
   llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> Physical(
       llvm::vfs::createPhysicalFileSystem().release());
   auto FS = llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(Physical);
@@ -181,6 +183,7 @@ void analyzeFile(const std::string &File, const CommandDatabase &DB,
   RecordingSink Sink(Out.Records);
   StackRun Run = runOnLargeStack([&] {
     FindingSink::setCurrent(&Sink);
+    setCurrentRoleImports(Imports);
     tooling::ClangTool Tool(DB, {File},
                             std::make_shared<PCHContainerOperations>(), FS);
     Tool.setPrintErrorMessage(false);
@@ -233,6 +236,7 @@ void analyzeFile(const std::string &File, const CommandDatabase &DB,
       std::string Directory = DB.getCompileCommands(File).front().Directory;
       AnalysisOptions Opts;
       Opts.MaxCallDepth = Config.MaxCallDepth;
+      Opts.Imports = Imports;
       Summarizer = [=, &Out](CompilerInstance &CI) {
         return std::make_unique<SummaryConsumer>(Shared, Opts, Directory, Out,
                                                  &CI.getPreprocessor());
@@ -242,6 +246,7 @@ void analyzeFile(const std::string &File, const CommandDatabase &DB,
     Tool.run(&F);
     Out.Diags = DiagConsumer.take();
     FindingSink::setCurrent(nullptr);
+    setCurrentRoleImports(nullptr);
   });
   Out.Crashed = Run != StackRun::Completed;
   Out.TooDeep = Run == StackRun::StackExhausted;
@@ -368,13 +373,15 @@ std::vector<std::string> enabledChecks(StringRef Glob) {
 struct UnitKeys {
   std::string Settings;
   const RunConfig *Config = nullptr;
+  /// \p Imports: the roles the TU takes from other files (RoleImport.h).
   std::string operator()(const std::string &File,
-                         const tooling::CompileCommand &C) const {
+                         const tooling::CompileCommand &C,
+                         const RoleImports *Imports = nullptr) const {
     std::string Configs = findProjectConfig(File);
     for (const std::string &TidyConfig : tidyConfigFiles(*Config, File))
       Configs += '\0' + TidyConfig;
     return SummaryCache::key(File, C.CommandLine, C.Directory,
-                             Settings + '\0' + Configs);
+                             Settings + '\0' + Configs + importsKey(Imports));
   }
 };
 
@@ -386,10 +393,13 @@ struct UnitRun {
 
 /// Analyses \p Files (each has a command in \p DB) in parallel, or takes
 /// their results from \p Cache, storing what was analysed.
-static UnitRun analyzeUnits(const std::vector<std::string> &Files,
-                            const CommandDatabase &DB, const RunConfig &Config,
-                            SummaryCache *Cache, const UnitKeys &Keys,
-                            std::vector<std::string> &CacheErrors) {
+/// \p Imports, when given, holds for each file the roles it imports from
+/// other files (null for none); they are part of its cache key.
+static UnitRun analyzeUnits(
+    const std::vector<std::string> &Files, const CommandDatabase &DB,
+    const RunConfig &Config, SummaryCache *Cache, const UnitKeys &Keys,
+    std::vector<std::string> &CacheErrors,
+    const std::vector<std::shared_ptr<const RoleImports>> *Imports = nullptr) {
   UnitRun Run;
   Run.Units.resize(Files.size());
   Run.FromCache.assign(Files.size(), 0);
@@ -407,8 +417,12 @@ static UnitRun analyzeUnits(const std::vector<std::string> &Files,
   auto Worker = [&] {
     SourceFiles Sources;
     for (size_t I = Next++; I < Files.size(); I = Next++) {
+      std::shared_ptr<const RoleImports> Imported =
+          Imports ? (*Imports)[I] : nullptr;
       std::string Key =
-          Cache ? Keys(Files[I], DB.getCompileCommands(Files[I]).front()) : "";
+          Cache ? Keys(Files[I], DB.getCompileCommands(Files[I]).front(),
+                       Imported.get())
+                : "";
       if (Cache)
         if (auto U = Cache->load(Key)) {
           Run.Units[I] = std::move(*U);
@@ -417,7 +431,7 @@ static UnitRun analyzeUnits(const std::vector<std::string> &Files,
           continue;
         }
       FileResult FR;
-      analyzeFile(Files[I], DB, Config, FR);
+      analyzeFile(Files[I], DB, Config, Imported, FR);
       Progress(I);
       if (FR.Crashed) {
         Run.Crashed[I] = 1;
@@ -452,12 +466,12 @@ static UnitRun analyzeUnits(const std::vector<std::string> &Files,
 /// into them: from the cache, and analysed now where the cache has none (or
 /// is stale), unless Config.CachedSummariesOnly. Returns how many were
 /// analysed now; \p Missing counts the files left without a summary.
-static unsigned
-otherSummaries(const tooling::CompilationDatabase &Loaded,
-               const std::vector<std::string> &Analysed,
-               const RunConfig &Config, SummaryCache *Cache,
-               const UnitKeys &Keys, std::vector<UnitResult> &Out,
-               unsigned &Missing, std::vector<std::string> &CacheErrors) {
+static unsigned otherSummaries(const tooling::CompilationDatabase &Loaded,
+                               const std::vector<std::string> &Analysed,
+                               const RunConfig &Config, SummaryCache *Cache,
+                               const UnitKeys &Keys,
+                               std::vector<UnitResult> &Out, unsigned &Missing,
+                               std::vector<std::string> &CacheErrors) {
   std::set<std::string> Skip(Analysed.begin(), Analysed.end());
   CommandDatabase Others;
   std::vector<std::string> ToAnalyse;
@@ -490,8 +504,8 @@ otherSummaries(const tooling::CompilationDatabase &Loaded,
     Missing = ToAnalyse.size();
     return 0;
   }
-  UnitRun Run = analyzeUnits(ToAnalyse, Others, Config, Cache, Keys,
-                             CacheErrors);
+  UnitRun Run =
+      analyzeUnits(ToAnalyse, Others, Config, Cache, Keys, CacheErrors);
   for (size_t I = 0; I < ToAnalyse.size(); ++I)
     if (Run.Crashed[I])
       ++Missing;
@@ -504,13 +518,12 @@ otherSummaries(const tooling::CompilationDatabase &Loaded,
 /// defines (the first three), so a silent pass is not taken for a clean one.
 static std::string unfollowedWarning(const std::vector<UnfollowedCall> &Calls,
                                      bool HaveDatabase) {
-  std::string W = std::to_string(Calls.size()) + " function" +
-                  (Calls.size() == 1 ? "" : "s") +
-                  " called in capture regions ha" +
-                  (Calls.size() == 1 ? "s" : "ve") +
-                  " no body in the analysed files, so what " +
-                  (Calls.size() == 1 ? "it does" : "they do") +
-                  " was not checked: ";
+  std::string W =
+      std::to_string(Calls.size()) + " function" +
+      (Calls.size() == 1 ? "" : "s") + " called in capture regions ha" +
+      (Calls.size() == 1 ? "s" : "ve") +
+      " no body in the analysed files, so what " +
+      (Calls.size() == 1 ? "it does" : "they do") + " was not checked: ";
   for (size_t I = 0; I < Calls.size() && I < 3; ++I)
     W += (I ? ", '" : "'") + Calls[I].Callee + "' (" +
          llvm::sys::path::filename(Calls[I].File).str() + ":" +
@@ -525,48 +538,99 @@ static std::string unfollowedWarning(const std::vector<UnfollowedCall> &Calls,
   return W;
 }
 
-Report runAnalysis(const RunConfig &Config) {
-  Report R;
-  CommandDatabase DB;
-  std::vector<std::string> Files;
-
-  std::unique_ptr<tooling::CompilationDatabase> Loaded;
-  if (!Config.BuildDir.empty()) {
-    llvm::SmallString<256> Path(Config.BuildDir);
-    llvm::sys::path::append(Path, "compile_commands.json");
-    if (!llvm::sys::fs::exists(Path)) {
-      R.Errors.push_back({{std::string(Path)},
-                          "no compile database: '" + std::string(Path) +
-                              "' does not exist (generate it with "
-                              "-DCMAKE_EXPORT_COMPILE_COMMANDS=ON)"});
-      return R;
-    }
-    std::string Err = checkCompileDatabase(std::string(Path));
-    if (!Err.empty()) {
-      R.Errors.push_back(
-          {{std::string(Path)}, "cannot use the compile database: " + Err});
-      return R;
-    }
-    Loaded = tooling::JSONCompilationDatabase::loadFromFile(
-        Path, Err, tooling::JSONCommandLineSyntax::AutoDetect);
-    if (!Loaded) {
-      R.Errors.push_back(
-          {{std::string(Path)}, "cannot load the compile database: " + Err});
-      return R;
-    }
+/// The compile database of -p, or null (without -p, or on an error, which
+/// \p R then holds).
+static std::unique_ptr<tooling::CompilationDatabase>
+loadDatabase(const RunConfig &Config, Report &R) {
+  if (Config.BuildDir.empty())
+    return nullptr;
+  llvm::SmallString<256> Path(Config.BuildDir);
+  llvm::sys::path::append(Path, "compile_commands.json");
+  if (!llvm::sys::fs::exists(Path)) {
+    R.Errors.push_back({{std::string(Path)},
+                        "no compile database: '" + std::string(Path) +
+                            "' does not exist (generate it with "
+                            "-DCMAKE_EXPORT_COMPILE_COMMANDS=ON)"});
+    return nullptr;
   }
+  std::string Err = checkCompileDatabase(std::string(Path));
+  if (!Err.empty()) {
+    R.Errors.push_back(
+        {{std::string(Path)}, "cannot use the compile database: " + Err});
+    return nullptr;
+  }
+  auto Loaded = tooling::JSONCompilationDatabase::loadFromFile(
+      Path, Err, tooling::JSONCommandLineSyntax::AutoDetect);
+  if (!Loaded)
+    R.Errors.push_back(
+        {{std::string(Path)}, "cannot load the compile database: " + Err});
+  return Loaded;
+}
 
+/// The command one input file is analysed with: from the database, the
+/// flags after '--', or the defaults for its language. Null after an error
+/// (in \p R).
+static std::optional<tooling::CompileCommand>
+commandFor(const std::string &File, const RunConfig &Config,
+           const tooling::CompilationDatabase *Loaded, Report &R) {
+  tooling::CompileCommand Cmd;
+  Cmd.Filename = File;
+  llvm::SmallString<256> Cwd;
+  llvm::sys::fs::current_path(Cwd);
+  Cmd.Directory = std::string(Cwd);
+  std::vector<tooling::CompileCommand> FromDb;
+  if (Loaded)
+    FromDb = Loaded->getCompileCommands(File);
+  if (!FromDb.empty()) {
+    std::string BadDirectory = problemWithDirectory(FromDb.front().Directory);
+    if (!BadDirectory.empty()) {
+      R.Errors.push_back({{File}, BadDirectory});
+      return std::nullopt;
+    }
+    TranslatedCommand T =
+        translateCommand(FromDb.front().CommandLine, File,
+                         FromDb.front().Directory, Config.Paths);
+    for (const std::string &W : T.Warnings)
+      R.Warnings.push_back(File + ": " + W);
+    Cmd.CommandLine = std::move(T.Args);
+    Cmd.Directory = FromDb.front().Directory;
+  } else if (Config.HasExplicitFlags) {
+    Cmd.CommandLine = explicitCommand(Config.ExplicitFlags, File, Config.Paths);
+  } else {
+    auto Default = defaultCommand(File, Config.Paths);
+    if (!Default) {
+      R.Errors.push_back({{File},
+                          "cannot tell the language of this file (expected "
+                          ".cu, .cuh, .hip, .cpp, .cc, .cxx, .h, .hpp); pass "
+                          "compile flags after '--' or use -p with a compile "
+                          "database"});
+      return std::nullopt;
+    }
+    if (Loaded)
+      R.Warnings.push_back(File + ": not in the compile database; analysed "
+                                  "with default flags");
+    Cmd.CommandLine = std::move(*Default);
+  }
+  addExtraArguments(Cmd.CommandLine, Config.ExtraArgsBefore, Config.ExtraArgs);
+  return Cmd;
+}
+
+/// The run's inputs: C++ files with their commands (in \p DB and \p Files)
+/// and Python files, each once, in the order given.
+static void collectInputs(const RunConfig &Config,
+                          const tooling::CompilationDatabase *Loaded, Report &R,
+                          CommandDatabase &DB, std::vector<std::string> &Files,
+                          std::vector<std::string> &PythonInputs) {
   std::vector<std::string> Inputs = Config.Files;
   if (Inputs.empty() && Loaded)
     Inputs = Loaded->getAllFiles();
   std::set<std::string> Seen;
-  std::vector<std::string> PythonInputs;
   for (const std::string &Input : Inputs) {
     std::string File = absolutePath(Input);
     if (!Seen.insert(File).second)
       continue;
     if (isPythonInput(File) && llvm::sys::fs::exists(File)) {
-      PythonInputs.push_back(File); // the Python front end, below
+      PythonInputs.push_back(File); // the Python front end
       continue;
     }
     llvm::sys::fs::file_status St;
@@ -582,74 +646,66 @@ Report runAnalysis(const RunConfig &Config) {
       R.Errors.push_back({{File}, "not a regular file"});
       continue;
     }
-    tooling::CompileCommand Cmd;
-    Cmd.Filename = File;
-    llvm::SmallString<256> Cwd;
-    llvm::sys::fs::current_path(Cwd);
-    Cmd.Directory = std::string(Cwd);
-    std::vector<tooling::CompileCommand> FromDb;
-    if (Loaded)
-      FromDb = Loaded->getCompileCommands(File);
-    if (!FromDb.empty()) {
-      std::string BadDirectory = problemWithDirectory(FromDb.front().Directory);
-      if (!BadDirectory.empty()) {
-        R.Errors.push_back({{File}, BadDirectory});
-        continue;
-      }
-      TranslatedCommand T =
-          translateCommand(FromDb.front().CommandLine, File,
-                           FromDb.front().Directory, Config.Paths);
-      for (const std::string &W : T.Warnings)
-        R.Warnings.push_back(File + ": " + W);
-      Cmd.CommandLine = std::move(T.Args);
-      Cmd.Directory = FromDb.front().Directory;
-    } else if (Config.HasExplicitFlags) {
-      Cmd.CommandLine =
-          explicitCommand(Config.ExplicitFlags, File, Config.Paths);
-    } else {
-      auto Default = defaultCommand(File, Config.Paths);
-      if (!Default) {
-        R.Errors.push_back(
-            {{File},
-             "cannot tell the language of this file (expected .cu, "
-             ".cuh, .hip, .cpp, .cc, .cxx, .h, .hpp); pass compile "
-             "flags after '--' or use -p with a compile database"});
-        continue;
-      }
-      if (Loaded)
-        R.Warnings.push_back(File +
-                             ": not in the compile database; analysed with "
-                             "default flags");
-      Cmd.CommandLine = std::move(*Default);
+    if (auto Cmd = commandFor(File, Config, Loaded, R)) {
+      DB.add(std::move(*Cmd));
+      Files.push_back(File);
     }
-    addExtraArguments(Cmd.CommandLine, Config.ExtraArgsBefore,
-                      Config.ExtraArgs);
-    DB.add(std::move(Cmd));
-    Files.push_back(File);
   }
+}
 
-  // Phase one, per TU and in parallel (or from the cache); results keep the
-  // input order.
-  std::unique_ptr<SummaryCache> Cache;
-  if (!Config.CacheDir.empty())
-    Cache = std::make_unique<SummaryCache>(absolutePath(Config.CacheDir));
-  UnitKeys Keys{settingsKey(Config), &Config};
-  UnitRun Run = analyzeUnits(Files, DB, Config, Cache.get(), Keys,
-                             R.CacheErrors);
-  std::vector<UnitResult> &Units = Run.Units;
-  std::vector<char> &FromCache = Run.FromCache, &Crashed = Run.Crashed,
-                    &TooDeep = Run.TooDeep;
+/// Analyses again, with the roles they import, the units that call
+/// functions other units define with a role (RoleImport.h); \p Others are
+/// the summaries of files analysed for their summaries only. A unit whose
+/// second analysis crashes keeps its first result. Returns how many units
+/// were analysed again.
+static unsigned
+analyzeWithImportedRoles(const std::vector<std::string> &Files,
+                         const CommandDatabase &DB, const RunConfig &Config,
+                         SummaryCache *Cache, const UnitKeys &Keys,
+                         const std::vector<UnitResult> &Others, UnitRun &Run,
+                         std::vector<std::string> &CacheErrors) {
+  std::vector<const TuSummary *> Analysed, Known;
+  std::vector<size_t> Index;
+  for (size_t I = 0; I < Files.size(); ++I)
+    if (!Run.Crashed[I]) {
+      Analysed.push_back(&Run.Units[I].Summary);
+      Index.push_back(I);
+    }
+  Known = Analysed;
+  for (const UnitResult &U : Others)
+    Known.push_back(&U.Summary);
+  auto Imports = roleImportsFor(Analysed, Known);
+  std::vector<std::string> Again;
+  std::vector<std::shared_ptr<const RoleImports>> AgainImports;
+  std::vector<size_t> AgainIndex;
+  for (size_t K = 0; K < Analysed.size(); ++K)
+    if (Imports[K]) {
+      Again.push_back(Files[Index[K]]);
+      AgainImports.push_back(Imports[K]);
+      AgainIndex.push_back(Index[K]);
+    }
+  if (Again.empty())
+    return 0;
+  UnitRun Second =
+      analyzeUnits(Again, DB, Config, Cache, Keys, CacheErrors, &AgainImports);
+  for (size_t J = 0; J < Again.size(); ++J) {
+    if (Second.Crashed[J])
+      continue;
+    size_t I = AgainIndex[J];
+    Run.Units[I] = std::move(Second.Units[J]);
+    Run.FromCache[I] = Run.FromCache[I] && Second.FromCache[J];
+  }
+  return Again.size();
+}
 
-  std::set<std::tuple<std::string, std::string, unsigned, std::string>> Dedup;
-  auto AddFinding = [&](ReportFinding F) {
-    // The same header finding from another TU is reported once.
-    if (Dedup.insert({F.Check, F.Loc.File, F.Offset, F.Message}).second)
-      R.Findings.push_back(std::move(F));
-  };
+/// Each unit's findings and errors into \p R, the same header finding from
+/// several units once.
+static void reportUnits(const std::vector<std::string> &Files, UnitRun &Run,
+                        Report &R) {
   for (size_t I = 0; I < Files.size(); ++I) {
     ++R.FilesAnalyzed;
-    R.FilesFromCache += FromCache[I];
-    if (TooDeep[I]) {
+    R.FilesFromCache += Run.FromCache[I];
+    if (Run.TooDeep[I]) {
       R.Errors.push_back({{Files[I]},
                           "too deeply nested to analyse: parsing this file "
                           "ran out of stack (nested macro arguments, "
@@ -657,36 +713,88 @@ Report runAnalysis(const RunConfig &Config) {
                           "were analysed"});
       continue;
     }
-    if (Crashed[I]) {
+    if (Run.Crashed[I]) {
       R.Errors.push_back({{Files[I]},
                           "capture-lint crashed while analysing this file "
                           "(an internal error: please report it with the "
                           "file); other files were analysed"});
       continue;
     }
-    for (ReportError &E : Units[I].Errors)
+    for (ReportError &E : Run.Units[I].Errors)
       R.Errors.push_back(std::move(E));
-    for (ReportFinding &F : Units[I].Findings)
-      AddFinding(std::move(F));
+    for (ReportFinding &F : Run.Units[I].Findings)
+      R.addFinding(std::move(F));
   }
+}
 
-  // Phase two: calls from regions into functions other TUs define. Other
-  // TUs of the database that the cache holds resolve calls too.
+/// Phase two: calls from regions into functions other units define,
+/// resolved through the summaries of the analysed units and \p Others.
+static void joinAcrossUnits(const RunConfig &Config, const UnitRun &Run,
+                            const std::vector<UnitResult> &Others,
+                            bool HaveDatabase, Report &R) {
+  WholeProgramInput In;
+  In.MaxCallDepth = Config.MaxCallDepth;
+  for (size_t I = 0; I < Run.Units.size(); ++I)
+    if (!Run.Crashed[I])
+      In.Reported.push_back(&Run.Units[I].Summary);
+  for (const UnitResult &U : Others)
+    In.IndexOnly.push_back(&U.Summary);
+  std::map<std::string, std::shared_ptr<const Catalog>> Catalogs;
+  In.CatalogFor = [&](const std::string &File) {
+    std::string Dir = llvm::sys::path::parent_path(File).str();
+    auto It = Catalogs.find(Dir);
+    if (It == Catalogs.end()) {
+      auto C = effectiveCatalog(File, Config.Catalogs);
+      std::shared_ptr<const Catalog> Shared;
+      if (C)
+        Shared = *C;
+      else
+        llvm::consumeError(C.takeError());
+      It = Catalogs.emplace(Dir, Shared).first;
+    }
+    return It->second;
+  };
+  std::vector<std::string> Checks = enabledChecks(Config.ChecksGlob);
+  In.Enabled = [&](const std::string &Check) {
+    return std::find(Checks.begin(), Checks.end(), Check) != Checks.end();
+  };
+  CrossUnitResult Resolved = resolveAcrossUnits(In);
+  for (ReportFinding &F : Resolved.Findings)
+    R.addFinding(std::move(F));
+  if (!Resolved.Unfollowed.empty())
+    R.Warnings.push_back(unfollowedWarning(Resolved.Unfollowed, HaveDatabase));
+}
+
+Report runAnalysis(const RunConfig &Config) {
+  Report R;
+  auto Loaded = loadDatabase(Config, R);
+  if (!Config.BuildDir.empty() && !Loaded)
+    return R;
+  CommandDatabase DB;
+  std::vector<std::string> Files, PythonInputs;
+  collectInputs(Config, Loaded.get(), R, DB, Files, PythonInputs);
+
+  // Phase one, per TU and in parallel (or from the cache); results keep the
+  // input order.
+  std::unique_ptr<SummaryCache> Cache;
+  if (!Config.CacheDir.empty())
+    Cache = std::make_unique<SummaryCache>(absolutePath(Config.CacheDir));
+  UnitKeys Keys{settingsKey(Config), &Config};
+  UnitRun Run =
+      analyzeUnits(Files, DB, Config, Cache.get(), Keys, R.CacheErrors);
+
   if (Config.WholeProgram) {
-    WholeProgramInput In;
-    In.MaxCallDepth = Config.MaxCallDepth;
-    for (size_t I = 0; I < Files.size(); ++I)
-      if (!Crashed[I])
-        In.Reported.push_back(&Units[I].Summary);
+    // The other files of the database, where the analysed ones call into
+    // bodies they lack (for roles, and for what those bodies reach).
     std::vector<UnitResult> Others;
-    // Only calls from regions into bodies these TUs lack need the others.
-    bool CallsOut = llvm::any_of(
-        Units, [](const UnitResult &U) { return !U.Summary.Uses.empty(); });
+    bool CallsOut = llvm::any_of(Run.Units, [](const UnitResult &U) {
+      return !U.Summary.Uses.empty() || !U.Summary.Bodiless.empty();
+    });
     if (Loaded && !Config.Files.empty() && CallsOut) {
       unsigned Missing = 0;
-      R.OtherFilesSummarized = otherSummaries(
-          *Loaded, Files, Config, Cache.get(), Keys, Others, Missing,
-          R.CacheErrors);
+      R.OtherFilesSummarized =
+          otherSummaries(*Loaded, Files, Config, Cache.get(), Keys, Others,
+                         Missing, R.CacheErrors);
       if (Missing)
         R.Warnings.push_back(
             std::to_string(Missing) + " other file" +
@@ -697,33 +805,12 @@ Report runAnalysis(const RunConfig &Config) {
             "): calls from regions into functions defined there were not "
             "followed");
     }
-    for (const UnitResult &U : Others)
-      In.IndexOnly.push_back(&U.Summary);
-    std::map<std::string, std::shared_ptr<const Catalog>> Catalogs;
-    In.CatalogFor = [&](const std::string &File) {
-      std::string Dir = llvm::sys::path::parent_path(File).str();
-      auto It = Catalogs.find(Dir);
-      if (It == Catalogs.end()) {
-        auto C = effectiveCatalog(File, Config.Catalogs);
-        std::shared_ptr<const Catalog> Shared;
-        if (C)
-          Shared = *C;
-        else
-          llvm::consumeError(C.takeError());
-        It = Catalogs.emplace(Dir, Shared).first;
-      }
-      return It->second;
-    };
-    std::vector<std::string> Checks = enabledChecks(Config.ChecksGlob);
-    In.Enabled = [&](const std::string &Check) {
-      return std::find(Checks.begin(), Checks.end(), Check) != Checks.end();
-    };
-    CrossUnitResult Resolved = resolveAcrossUnits(In);
-    for (ReportFinding &F : Resolved.Findings)
-      AddFinding(std::move(F));
-    if (!Resolved.Unfollowed.empty())
-      R.Warnings.push_back(unfollowedWarning(Resolved.Unfollowed,
-                                             Loaded != nullptr));
+    R.FilesWithImportedRoles = analyzeWithImportedRoles(
+        Files, DB, Config, Cache.get(), Keys, Others, Run, R.CacheErrors);
+    reportUnits(Files, Run, R);
+    joinAcrossUnits(Config, Run, Others, Loaded != nullptr, R);
+  } else {
+    reportUnits(Files, Run, R);
   }
   runPython(PythonInputs, Config, R);
   std::stable_sort(R.Findings.begin(), R.Findings.end(),

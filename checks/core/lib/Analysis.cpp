@@ -92,8 +92,8 @@ struct CaptureAnalyzer::Impl {
   std::vector<ExternalUse> External;
 
   Impl(ASTContext &Ctx, const Catalog &Cat, AnalysisOptions O)
-      : Ctx(Ctx), Cat(Cat), Opts(std::move(O)), Roles(Ctx, Cat),
-        Scanner(Ctx, Cat, Opts, Roles) {}
+      : Ctx(Ctx), Cat(Cat), Opts(std::move(O)),
+        Roles(Ctx, Cat, Opts.Imports.get()), Scanner(Ctx, Cat, Opts, Roles) {}
 
   void report(Finding F);
   void reportHazards(std::vector<RawHazard> &Hazards,

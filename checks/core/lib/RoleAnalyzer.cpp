@@ -12,6 +12,7 @@
 
 #include "RoleAnalyzer.h"
 #include "CapturePredicates.h"
+#include "ImportedRole.h"
 
 #include "capture_lint/Analysis.h"
 #include "capture_lint/AstUtil.h"
@@ -24,6 +25,7 @@
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
+#include "clang/Index/USRGeneration.h"
 
 using namespace clang;
 
@@ -47,7 +49,7 @@ bool RoleAnalyzer::mayHaveRole(const FunctionDecl *FD) {
   if (It != MayHaveRole.end())
     return It->second;
   MayHaveRole[FD] = false; // cycles: no role through recursion alone
-  bool Result = hasDeclaredRole(FD, Cat);
+  bool Result = hasDeclaredRole(FD, Cat) || importedRole(FD);
   const FunctionDecl *Def = nullptr;
   if (!Result && FD->hasBody(Def) && Def &&
       !Ctx.getSourceManager().isInSystemHeader(Def->getLocation())) {
@@ -80,6 +82,16 @@ bool RoleAnalyzer::mayHaveRole(const FunctionDecl *FD) {
   }
   MayHaveRole[FD] = Result;
   return Result;
+}
+
+const SummaryRole *RoleAnalyzer::importedRole(const FunctionDecl *FD) const {
+  if (!Imports || Imports->empty() || FD->isDefined())
+    return nullptr;
+  llvm::SmallString<128> Usr;
+  if (index::generateUSRForDecl(FD->getCanonicalDecl(), Usr))
+    return nullptr;
+  auto It = Imports->find(std::string(Usr));
+  return It == Imports->end() ? nullptr : &It->second;
 }
 
 const ApiEntry *RoleAnalyzer::declaredEntry(FunctionNote::Role Kind) {
@@ -285,6 +297,8 @@ FunctionRole RoleAnalyzer::computeRole(const FunctionDecl *FD) {
   if (Role.any())
     return Role;
 
+  if (const SummaryRole *Imported = importedRole(FD))
+    return roleFromSummary(*Imported, FD, Cat, Ctx.getSourceManager());
   const FunctionDecl *Def = nullptr;
   if (FD->hasBody(Def) && Def && mayHaveRole(Def) &&
       !Ctx.getSourceManager().isInSystemHeader(Def->getLocation()))

@@ -12,6 +12,7 @@
 
 #include "capture_lint/Catalog.h"
 #include "capture_lint/FunctionRoles.h"
+#include "capture_lint/RoleImports.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallPtrSet.h"
@@ -31,8 +32,11 @@ namespace capture_lint {
 
 class RoleAnalyzer : public RoleOracle {
 public:
-  RoleAnalyzer(clang::ASTContext &Ctx, const Catalog &Cat)
-      : Ctx(Ctx), Cat(Cat) {}
+  /// \p Imports answers for functions this TU calls without their body
+  /// (RoleImports.h); null for none.
+  RoleAnalyzer(clang::ASTContext &Ctx, const Catalog &Cat,
+               const RoleImports *Imports = nullptr)
+      : Ctx(Ctx), Cat(Cat), Imports(Imports) {}
 
   const FunctionRole *roleOf(const clang::FunctionDecl *FD) override;
   bool isCaptureRegistry(const clang::VarDecl *V) override;
@@ -51,9 +55,12 @@ private:
   FunctionRole computeRole(const clang::FunctionDecl *FD);
   void roleFromBody(const clang::FunctionDecl *Def, FunctionRole &Role);
   const ApiEntry *declaredEntry(FunctionNote::Role Kind);
+  /// The imported record for a function without a body here, if any.
+  const SummaryRole *importedRole(const clang::FunctionDecl *FD) const;
 
   clang::ASTContext &Ctx;
   const Catalog &Cat;
+  const RoleImports *Imports;
   llvm::DenseMap<const clang::FunctionDecl *, std::unique_ptr<FunctionRole>>
       Roles;
   llvm::SmallPtrSet<const clang::FunctionDecl *, 8> RolesInProgress;

@@ -133,6 +133,72 @@ private:
   const SourceManager &SM;
 };
 
+SummaryCapture summarize(const OpenedCapture &C, Locator &Loc) {
+  SummaryCapture S;
+  S.BeginApi = C.Api ? C.Api->Name : "";
+  S.Mode = modeName(C.Mode).str();
+  S.Stream = C.Stream;
+  S.BeginLoc = Loc(C.BeginLoc);
+  S.Chain = Loc.notes(C.Chain);
+  return S;
+}
+
+/// The part of \p R a caller in another TU needs: what the body does to
+/// captures. Declared roles are left out (annotations on a declaration and
+/// the configuration reach every TU themselves).
+std::optional<SummaryRole> summarizeRole(const FunctionRole &R, Locator &Loc) {
+  if (!R.DeclaredBy.empty() || !(R.Opens || R.Closes || !R.Wraps.empty() ||
+                                 R.TrueWhenCapturing || R.PausesAndResumes))
+    return std::nullopt;
+  SummaryRole S;
+  if (R.Opens)
+    S.Opens = summarize(*R.Opens, Loc);
+  S.Closes = R.Closes ? R.Closes->Name : "";
+  for (const WrappedParam &W : R.Wraps)
+    S.Wraps.push_back({W.Index, summarize(W.Capture, Loc), Loc(W.InvokeLoc)});
+  S.TrueWhenCapturing = R.TrueWhenCapturing;
+  S.PausesAndResumes = R.PausesAndResumes;
+  return S;
+}
+
+/// The USRs of the user functions \p Functions call (constructors, and the
+/// destructors of what they construct, included) that have no body in this
+/// TU and that other TUs may define.
+std::vector<std::string>
+bodilessCallees(const std::vector<const FunctionDecl *> &Functions,
+                const SourceManager &SM) {
+  llvm::SmallPtrSet<const FunctionDecl *, 32> Seen;
+  std::vector<std::string> Out;
+  auto Add = [&](const FunctionDecl *FD) {
+    if (!FD || !Seen.insert(FD->getCanonicalDecl()).second || FD->isDefined() ||
+        !FD->isExternallyVisible() || FD->getBuiltinID() ||
+        SM.isInSystemHeader(SM.getExpansionLoc(FD->getLocation())))
+      return;
+    llvm::SmallString<128> Usr;
+    if (!index::generateUSRForDecl(FD->getCanonicalDecl(), Usr))
+      Out.push_back(std::string(Usr));
+  };
+  for (const FunctionDecl *Fn : Functions) {
+    llvm::SmallVector<const Stmt *, 64> Work = {Fn->getBody()};
+    while (!Work.empty()) {
+      const Stmt *S = Work.pop_back_val();
+      if (!S)
+        continue;
+      if (const auto *Call = dyn_cast<CallExpr>(S)) {
+        Add(directCallee(Call));
+      } else if (const auto *C = dyn_cast<CXXConstructExpr>(S)) {
+        Add(C->getConstructor());
+        Add(C->getConstructor()->getParent()->getDestructor());
+      }
+      for (const Stmt *Child : S->children())
+        Work.push_back(Child);
+    }
+  }
+  std::sort(Out.begin(), Out.end());
+  Out.erase(std::unique(Out.begin(), Out.end()), Out.end());
+  return Out;
+}
+
 json locJson(const SummaryLoc &L) {
   return L.valid() ? json{L.File, L.Offset} : json();
 }
@@ -190,6 +256,22 @@ SummaryHazard hazardFrom(const json &J) {
   H.Through = J.at("through").get<std::vector<std::string>>();
   return H;
 }
+json captureJson(const SummaryCapture &C) {
+  return {{"begin_api", C.BeginApi},
+          {"mode", C.Mode},
+          {"stream", C.Stream},
+          {"at", locJson(C.BeginLoc)},
+          {"chain", notesJson(C.Chain)}};
+}
+SummaryCapture captureFrom(const json &J) {
+  SummaryCapture C;
+  C.BeginApi = J.at("begin_api").get<std::string>();
+  C.Mode = J.at("mode").get<std::string>();
+  C.Stream = J.at("stream").get<std::string>();
+  C.BeginLoc = locFrom(J.at("at"));
+  C.Chain = notesFrom(J.at("chain"));
+  return C;
+}
 
 } // namespace
 
@@ -224,6 +306,12 @@ TuSummary summarizeTranslationUnit(ASTContext &Ctx, const Catalog &Cat,
       continue;
     // Listed also without hazards: the second phase then knows the body
     // was seen, and says which calls it could not follow.
+    if (const FunctionRole *R = Analyzer.roleOf(FD))
+      if (auto Role = summarizeRole(*R, Loc)) {
+        Role->Usr = std::string(Usr);
+        Role->Name = catalogName(FD);
+        Out.Roles.push_back(std::move(*Role));
+      }
     std::vector<RawHazard> Hazards = Analyzer.calleeHazards(FD);
     SummaryFunction F;
     F.Usr = std::string(Usr);
@@ -249,6 +337,7 @@ TuSummary summarizeTranslationUnit(ASTContext &Ctx, const Catalog &Cat,
     S.Call = summarize(U.Call, Loc);
     Out.Uses.push_back(std::move(S));
   }
+  Out.Bodiless = bodilessCallees(Collector.Functions, SM);
   return Out;
 }
 
@@ -274,7 +363,13 @@ json toJson(const TuSummary &S) {
                       {"end", locJson(R.End)}}},
                     {"call", hazardJson(U.Call)}});
   }
-  return {{"functions", std::move(Functions)}, {"uses", std::move(Uses)}};
+  json Roles = json::array();
+  for (const SummaryRole &R : S.Roles)
+    Roles.push_back(toJson(R));
+  return {{"functions", std::move(Functions)},
+          {"uses", std::move(Uses)},
+          {"roles", std::move(Roles)},
+          {"bodiless", S.Bodiless}};
 }
 
 TuSummary tuSummaryFromJson(const json &J) {
@@ -300,7 +395,44 @@ TuSummary tuSummaryFromJson(const json &J) {
     Use.Call = hazardFrom(U.at("call"));
     S.Uses.push_back(std::move(Use));
   }
+  for (const json &R : J.at("roles"))
+    S.Roles.push_back(summaryRoleFromJson(R));
+  S.Bodiless = J.at("bodiless").get<std::vector<std::string>>();
   return S;
+}
+
+json toJson(const SummaryRole &R) {
+  json Wraps = json::array();
+  for (const SummaryWrap &W : R.Wraps)
+    Wraps.push_back({{"index", W.Index},
+                     {"capture", captureJson(W.Capture)},
+                     {"invoked_at", locJson(W.InvokeLoc)}});
+  json J = {{"usr", R.Usr},
+            {"name", R.Name},
+            {"closes", R.Closes},
+            {"wraps", std::move(Wraps)},
+            {"pauses_and_resumes", R.PausesAndResumes}};
+  J["opens"] = R.Opens ? captureJson(*R.Opens) : json();
+  J["true_when_capturing"] =
+      R.TrueWhenCapturing ? json(*R.TrueWhenCapturing) : json();
+  return J;
+}
+
+SummaryRole summaryRoleFromJson(const json &J) {
+  SummaryRole R;
+  R.Usr = J.at("usr").get<std::string>();
+  R.Name = J.at("name").get<std::string>();
+  if (!J.at("opens").is_null())
+    R.Opens = captureFrom(J.at("opens"));
+  R.Closes = J.at("closes").get<std::string>();
+  for (const json &W : J.at("wraps"))
+    R.Wraps.push_back({W.at("index").get<unsigned>(),
+                       captureFrom(W.at("capture")),
+                       locFrom(W.at("invoked_at"))});
+  if (!J.at("true_when_capturing").is_null())
+    R.TrueWhenCapturing = J.at("true_when_capturing").get<bool>();
+  R.PausesAndResumes = J.at("pauses_and_resumes").get<bool>();
+  return R;
 }
 
 bool toRawHazard(const SummaryHazard &S, const Catalog &Cat, RawHazard &Out) {

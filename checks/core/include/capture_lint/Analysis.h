@@ -24,6 +24,7 @@
 
 #include "capture_lint/Catalog.h"
 #include "capture_lint/RegionFinder.h"
+#include "capture_lint/RoleImports.h"
 
 #include "clang/Basic/Diagnostic.h"
 #include "clang/Basic/SourceLocation.h"
@@ -72,6 +73,9 @@ struct AnalysisOptions {
   /// Keep calls from regions to functions whose bodies this translation
   /// unit lacks (RawHazard::External), for the whole-program pass.
   bool RecordExternalCalls = false;
+  /// Roles of functions other TUs define (whole-program runs), for the
+  /// calls this TU makes to them.
+  std::shared_ptr<const RoleImports> Imports;
 };
 
 struct Finding {

@@ -6,7 +6,9 @@
 //    it reaches when it runs inside a caller's region (with the calls it
 //    makes to functions defined elsewhere left unresolved), and
 //  - every call a capture region of this TU makes to a function defined
-//    elsewhere, with the region's description.
+//    elsewhere, with the region's description, and
+//  - the roles of the functions it defines that others call without their
+//    body, and the bodiless user functions it calls (RoleImports.h).
 // Locations are absolute file paths and offsets, so summaries can be cached
 // on disk and joined across translation units by the second phase
 // (tool/lib/WholeProgram.h), which resolves the calls by USR.
@@ -17,6 +19,7 @@
 #define CAPTURE_LINT_SUMMARY_H
 
 #include "capture_lint/Analysis.h"
+#include "capture_lint/RoleImports.h"
 
 #include <nlohmann/json.hpp>
 
@@ -24,17 +27,6 @@
 #include <vector>
 
 namespace capture_lint {
-
-struct SummaryLoc {
-  std::string File; // absolute
-  unsigned Offset = 0;
-  bool valid() const { return !File.empty(); }
-};
-
-struct SummaryNote {
-  SummaryLoc Loc;
-  std::string Message;
-};
 
 /// A RawHazard without the AST.
 struct SummaryHazard {
@@ -73,6 +65,10 @@ struct SummaryFunction {
 struct TuSummary {
   std::vector<SummaryFunction> Functions;
   std::vector<SummaryUse> Uses;
+  /// Roles of externally visible functions defined here.
+  std::vector<SummaryRole> Roles;
+  /// USRs of the user functions called here whose bodies this TU lacks.
+  std::vector<std::string> Bodiless;
 };
 
 /// Summarises a parsed translation unit. \p Directory makes relative file
@@ -84,6 +80,9 @@ TuSummary summarizeTranslationUnit(clang::ASTContext &Ctx, const Catalog &Cat,
 nlohmann::json toJson(const TuSummary &S);
 /// Throws nlohmann::json::exception on a malformed document.
 TuSummary tuSummaryFromJson(const nlohmann::json &J);
+nlohmann::json toJson(const SummaryRole &R);
+/// Throws nlohmann::json::exception on a malformed document.
+SummaryRole summaryRoleFromJson(const nlohmann::json &J);
 
 /// Rebuilds the hazard and region of a summary for describeHazard(); the
 /// entries come from \p Cat (or the declared entries). False when the

@@ -1,0 +1,39 @@
+//===- RoleImport.cpp - Which roles each TU takes from other TUs ----------===//
+
+#include "RoleImport.h"
+
+#include <map>
+
+namespace capture_lint {
+
+std::vector<std::shared_ptr<const RoleImports>>
+roleImportsFor(const std::vector<const TuSummary *> &Analysed,
+               const std::vector<const TuSummary *> &Known) {
+  std::map<std::string, const SummaryRole *> ByUsr;
+  for (const TuSummary *S : Known)
+    for (const SummaryRole &R : S->Roles)
+      ByUsr.emplace(R.Usr, &R); // the first definition seen, as a linker
+  std::vector<std::shared_ptr<const RoleImports>> Out(Analysed.size());
+  if (ByUsr.empty())
+    return Out;
+  for (size_t I = 0; I < Analysed.size(); ++I) {
+    auto Imports = std::make_shared<RoleImports>();
+    for (const std::string &Usr : Analysed[I]->Bodiless)
+      if (auto It = ByUsr.find(Usr); It != ByUsr.end())
+        Imports->emplace(Usr, *It->second);
+    if (!Imports->empty())
+      Out[I] = std::move(Imports);
+  }
+  return Out;
+}
+
+std::string importsKey(const RoleImports *Imports) {
+  if (!Imports)
+    return "";
+  std::string Key = "\nimports:";
+  for (const auto &[Usr, Role] : *Imports)
+    Key += toJson(Role).dump() + '\n';
+  return Key;
+}
+
+} // namespace capture_lint
