@@ -324,6 +324,13 @@ std::string streamKey(const Expr *E) {
   return "";
 }
 
+const FieldDecl *thisMember(const Expr *E) {
+  const auto *ME = E ? dyn_cast<MemberExpr>(unwrap(E)) : nullptr;
+  if (!ME || !isa<CXXThisExpr>(unwrap(ME->getBase())))
+    return nullptr;
+  return dyn_cast<FieldDecl>(ME->getMemberDecl());
+}
+
 std::string displayName(const FunctionDecl *FD) {
   if (const auto *MD = dyn_cast<CXXMethodDecl>(FD))
     if (MD->getParent()->isLambda())

@@ -42,15 +42,6 @@ std::string streamPhrase(const CaptureRegion &R) {
   return R.Stream.empty() ? "the " + Noun : Noun + " '" + R.Stream + "'";
 }
 
-/// The member of `this` that captures (`stream_`), if the region's stream
-/// is exactly one.
-static const FieldDecl *capturingMember(const CaptureRegion &R) {
-  if (!llvm::StringRef(R.Key).starts_with("this.") ||
-      llvm::StringRef(R.Key).contains('['))
-    return nullptr;
-  return dyn_cast_or_null<FieldDecl>(R.StreamVar);
-}
-
 static bool isHipRegion(const CaptureRegion &R) {
   return R.Api && llvm::StringRef(R.Api->Group).starts_with("hip");
 }
@@ -346,7 +337,7 @@ std::optional<Finding> materialize(const RawHazard &H,
     F.Fixes = streamFixIts(H.StreamCall, H.StreamIndex, Region.Stream, Ctx);
   if (H.Kind == RawHazard::LegacyArg && Via)
     if (auto N = calleeStreamNote(
-            H.StreamCall, Region.Stream, capturingMember(Region),
+            H.StreamCall, Region.Stream, Region.ThisMember,
             isHipRegion(Region) ? "hipStream_t" : "cudaStream_t", Ctx))
       F.Notes.insert(F.Notes.begin() + (H.Chain.size() + 1),
                      {fileLoc(N->Loc, SM), N->Message});

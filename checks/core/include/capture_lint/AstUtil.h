@@ -81,6 +81,10 @@ std::optional<std::string> legacyStreamSpelling(const clang::Expr *Arg,
 /// for pairing begin and end calls; empty when it cannot be determined.
 std::string streamKey(const clang::Expr *E);
 
+/// The field \p E names when it is a member of `this` (`stream_`,
+/// `this->stream_`), or null.
+const clang::FieldDecl *thisMember(const clang::Expr *E);
+
 /// Evaluates an integer constant (an enumerator, a literal), if possible.
 std::optional<int64_t> constantInt(const clang::Expr *E,
                                    const clang::ASTContext &Ctx);

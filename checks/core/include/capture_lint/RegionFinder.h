@@ -90,6 +90,9 @@ struct CaptureRegion {
   const clang::VarDecl *ResultVar = nullptr;
   /// The variable holding the stream (or the object owning it), if any.
   const clang::ValueDecl *StreamVar = nullptr;
+  /// The member of `this` the capture is on (`stream_` in a method), when
+  /// the stream is exactly that member.
+  const clang::FieldDecl *ThisMember = nullptr;
   /// Where the capture begins here, and for a region begun by an opener or
   /// for a body that runs under a wrapper's capture, the first note's text
   /// and the notes that lead to the catalog begin call.
