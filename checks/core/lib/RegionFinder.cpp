@@ -144,6 +144,20 @@ static std::string conditionKey(const Expr *Cond, bool &Value,
   return writtenText(Cond, Ctx);
 }
 
+/// A declaration clang gave up on: invalid itself, or a member of a class
+/// that is (a field of a type a missing header would declare). The CFG
+/// builder crashes on the implicit destructors and initialisers of such a
+/// class, so it is not analysed.
+static bool isBroken(const Decl *D) {
+  if (!D)
+    return false;
+  if (D->isInvalidDecl())
+    return true;
+  if (const auto *M = dyn_cast<CXXMethodDecl>(D))
+    return M->getParent()->isInvalidDecl();
+  return false;
+}
+
 RegionFinder::RegionFinder(const Decl *D, const Stmt *Body, ASTContext &Ctx,
                            const Catalog &Cat, bool CalleeMode,
                            RoleOracle *Roles, const CaptureRegion *Inherited,
@@ -151,7 +165,7 @@ RegionFinder::RegionFinder(const Decl *D, const Stmt *Body, ASTContext &Ctx,
     : Ctx(Ctx), Cat(Cat), CalleeMode(CalleeMode),
       Bindings(Bound ? *Bound : ParamBindings()), Roles(Roles),
       Guards(Cat, Ctx, Roles) {
-  if (!Body)
+  if (!Body || isBroken(D))
     return;
   FnBody = Body;
   CFG::BuildOptions Opts;
@@ -287,6 +301,7 @@ void RegionFinder::collectRegions(const Stmt *Body) {
         R.Stream = sourceText(StreamE, Ctx);
         R.Key = streamKey(StreamE);
         R.StreamVar = baseDeclOf(StreamE);
+        R.ThisMember = thisMember(StreamE);
         R.ResultVar = resultVariable(Call, PM);
         R.BeginLoc = Call->getBeginLoc();
         Regions.push_back(std::move(R));
