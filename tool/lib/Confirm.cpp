@@ -152,15 +152,10 @@ std::vector<Target> targetsOf(const ReportFinding &F) {
 
 } // namespace
 
-std::string confirmWithProbe(Report &R, const std::string &Path) {
-  ProbeReport P;
-  std::string Error = readProbeReport(Path, P);
-  if (!Error.empty())
-    return Error;
-  R.Confirmed = true;
-  std::set<const CallRecord *> Covered;
-  // A program built without host line info (nvcc -lineinfo alone gives
-  // line numbers to device code only): no call can match a finding.
+/// A program built without host line info (nvcc -lineinfo alone gives line
+/// numbers to device code only): no call can match a finding; say so once.
+static void warnIfNoLines(const ProbeReport &P, const std::string &Path,
+                          Report &R) {
   bool HasLines = false;
   for (const CaptureRecord &C : P.Captures)
     HasLines |= C.Begin.Site && C.Begin.Site->Line > 0;
@@ -169,103 +164,119 @@ std::string confirmWithProbe(Report &R, const std::string &Path) {
         Path + ": the probe's call sites have no line numbers (the program's "
                "host code was built without line info; nvcc -lineinfo covers "
                "device code only): rebuild with -g to confirm findings");
+}
 
-  for (ReportFinding &F : R.Findings) {
-    F.HasVerdict = true;
-    ReportVerdict &V = F.Verdict;
-    std::vector<const CaptureRecord *> Regions;
-    for (const CaptureRecord &C : P.Captures)
-      if (F.HasRegion && at(C.Begin, F.RegionFile, F.RegionBeginLine))
-        Regions.push_back(&C);
-
-    const CallRecord *Evidence = nullptr, *AfterInvalidation = nullptr;
-    for (const CaptureRecord &C : P.Captures)
-      for (const CallRecord &K : C.Calls)
-        for (const Target &T : targetsOf(F)) {
-          if (!at(K, T.File, T.Line))
-            continue;
-          if (flagged(K)) {
-            Covered.insert(&K);
-            if (!Evidence || strongerEvidence(K, *Evidence))
-              Evidence = &K;
-          } else if (K.Result == 901 && !AfterInvalidation) {
-            AfterInvalidation = &K;
-          }
-        }
-    if (Evidence) {
-      V.Status = "confirmed";
-      V.EvidenceApi = Evidence->Api;
-      V.EvidenceClasses = joined(Evidence->Classes);
-      V.EvidenceFile = Evidence->Site->File;
-      V.EvidenceLine = Evidence->Site->Line;
-      V.Reason = whatHappened(*Evidence) + " at " + shortPath(V.EvidenceFile) +
-                 ":" + std::to_string(V.EvidenceLine);
-      continue;
-    }
-    bool DataFinding =
-        F.Check == "capture-host-read" || F.Check == "capture-shape-branch";
-    const capture_probe::Divergence *Diverged = nullptr;
-    for (const CaptureRecord *C : Regions)
-      for (const capture_probe::Divergence &D : P.Divergences)
-        if (D.Capture == C->Id && !Diverged)
-          Diverged = &D;
-    if (DataFinding && Diverged) {
-      V.Status = "confirmed";
-      V.Reason = "replay " + std::to_string(Diverged->Replay) +
-                 " of the region wrote '" + Diverged->Output +
-                 "' differently from its eager run";
-      continue;
-    }
-    if (AfterInvalidation) {
-      V.Status = "not-confirmed";
-      V.Reason = "'" + AfterInvalidation->Api +
-                 "' ran only after an earlier call had invalidated the "
-                 "capture (it returned 901), so the probe cannot tell what it "
-                 "would have done; fix the first error and probe again";
-      continue;
-    }
-    if (Regions.empty()) {
-      V.Status = "not-reached";
-      V.Reason = F.HasRegion
-                     ? "no capture began at " + shortPath(F.RegionFile) + ":" +
-                           std::to_string(F.RegionBeginLine) +
-                           " while the probe ran"
-                     : "the finding has no capture region to match";
-      continue;
-    }
-    bool Ended = false;
-    for (const CaptureRecord *C : Regions)
-      Ended |= C->End.has_value();
-    if (Ended) {
-      V.Status = "not-confirmed";
-      V.Reason = "the region ran under capture and nothing went wrong there";
-      continue;
-    }
+/// Why a finding the probe did not see fail was not confirmed: the capture
+/// went fine, never began, ran past it, or stopped before it.
+static ReportVerdict
+unconfirmed(const ReportFinding &F,
+            const std::vector<const CaptureRecord *> &Regions) {
+  ReportVerdict V;
+  if (Regions.empty()) {
     V.Status = "not-reached";
-    Target Step;
-    if (const capture_probe::SourceFrame *Past =
-            passedBy(Regions, targetsOf(F), Step)) {
-      V.Reason = "'" + Past->Function +
-                 "' ran during the capture and went on past " +
-                 shortPath(Step.File) + ":" + std::to_string(Step.Line) +
-                 " (to line " + std::to_string(Past->Line) +
-                 ") without reaching it: a branch not taken or an early "
-                 "return skipped it";
-      continue;
-    }
-    V.Reason = "the capture stopped before it (the program exited or "
-               "crashed while capturing";
-    for (const CaptureRecord *C : Regions)
-      for (const CallRecord &K : C->Calls)
-        if (K.FirstError && K.Site) {
-          V.Reason += ", after " + whatHappened(K) + " at " +
-                      shortPath(K.Site->File) + ":" +
-                      std::to_string(K.Site->Line);
-          break;
-        }
-    V.Reason += ")";
+    V.Reason = F.HasRegion ? "no capture began at " + shortPath(F.RegionFile) +
+                                 ":" + std::to_string(F.RegionBeginLine) +
+                                 " while the probe ran"
+                           : "the finding has no capture region to match";
+    return V;
   }
+  bool Ended = false;
+  for (const CaptureRecord *C : Regions)
+    Ended |= C->End.has_value();
+  if (Ended) {
+    V.Status = "not-confirmed";
+    V.Reason = "the region ran under capture and nothing went wrong there";
+    return V;
+  }
+  V.Status = "not-reached";
+  Target Step;
+  if (const capture_probe::SourceFrame *Past =
+          passedBy(Regions, targetsOf(F), Step)) {
+    V.Reason = "'" + Past->Function +
+               "' ran during the capture and went on past " +
+               shortPath(Step.File) + ":" + std::to_string(Step.Line) +
+               " (to line " + std::to_string(Past->Line) +
+               ") without reaching it: a branch not taken or an early "
+               "return skipped it";
+    return V;
+  }
+  V.Reason = "the capture stopped before it (the program exited or "
+             "crashed while capturing";
+  for (const CaptureRecord *C : Regions)
+    for (const CallRecord &K : C->Calls)
+      if (K.FirstError && K.Site) {
+        V.Reason += ", after " + whatHappened(K) + " at " +
+                    shortPath(K.Site->File) + ":" +
+                    std::to_string(K.Site->Line);
+        break;
+      }
+  V.Reason += ")";
+  return V;
+}
 
+/// The probe's verdict on one finding; the calls that confirm it go into
+/// \p Covered.
+static ReportVerdict judge(const ReportFinding &F, const ProbeReport &P,
+                           std::set<const CallRecord *> &Covered) {
+  ReportVerdict V;
+  std::vector<const CaptureRecord *> Regions;
+  for (const CaptureRecord &C : P.Captures)
+    if (F.HasRegion && at(C.Begin, F.RegionFile, F.RegionBeginLine))
+      Regions.push_back(&C);
+
+  const CallRecord *Evidence = nullptr, *AfterInvalidation = nullptr;
+  for (const CaptureRecord &C : P.Captures)
+    for (const CallRecord &K : C.Calls)
+      for (const Target &T : targetsOf(F)) {
+        if (!at(K, T.File, T.Line))
+          continue;
+        if (flagged(K)) {
+          Covered.insert(&K);
+          if (!Evidence || strongerEvidence(K, *Evidence))
+            Evidence = &K;
+        } else if (K.Result == 901 && !AfterInvalidation) {
+          AfterInvalidation = &K;
+        }
+      }
+  if (Evidence) {
+    V.Status = "confirmed";
+    V.EvidenceApi = Evidence->Api;
+    V.EvidenceClasses = joined(Evidence->Classes);
+    V.EvidenceFile = Evidence->Site->File;
+    V.EvidenceLine = Evidence->Site->Line;
+    V.Reason = whatHappened(*Evidence) + " at " + shortPath(V.EvidenceFile) +
+               ":" + std::to_string(V.EvidenceLine);
+    return V;
+  }
+  bool DataFinding =
+      F.Check == "capture-host-read" || F.Check == "capture-shape-branch";
+  const capture_probe::Divergence *Diverged = nullptr;
+  for (const CaptureRecord *C : Regions)
+    for (const capture_probe::Divergence &D : P.Divergences)
+      if (D.Capture == C->Id && !Diverged)
+        Diverged = &D;
+  if (DataFinding && Diverged) {
+    V.Status = "confirmed";
+    V.Reason = "replay " + std::to_string(Diverged->Replay) +
+               " of the region wrote '" + Diverged->Output +
+               "' differently from its eager run";
+    return V;
+  }
+  if (AfterInvalidation) {
+    V.Status = "not-confirmed";
+    V.Reason = "'" + AfterInvalidation->Api +
+               "' ran only after an earlier call had invalidated the "
+               "capture (it returned 901), so the probe cannot tell what it "
+               "would have done; fix the first error and probe again";
+    return V;
+  }
+  return unconfirmed(F, Regions);
+}
+
+/// What the probe saw fail or run eagerly that no finding covers, once per
+/// call site and API.
+static void addMissed(const ProbeReport &P,
+                      const std::set<const CallRecord *> &Covered, Report &R) {
   std::set<std::string> Seen;
   for (const CaptureRecord &C : P.Captures)
     for (const CallRecord &K : C.Calls) {
@@ -288,6 +299,21 @@ std::string confirmWithProbe(Report &R, const std::string &Path) {
                   whatHappened(K) + " (seen by the runtime probe)";
       R.Missed.push_back(M);
     }
+}
+
+std::string confirmWithProbe(Report &R, const std::string &Path) {
+  ProbeReport P;
+  std::string Error = readProbeReport(Path, P);
+  if (!Error.empty())
+    return Error;
+  R.Confirmed = true;
+  warnIfNoLines(P, Path, R);
+  std::set<const CallRecord *> Covered;
+  for (ReportFinding &F : R.Findings) {
+    F.HasVerdict = true;
+    F.Verdict = judge(F, P, Covered);
+  }
+  addMissed(P, Covered, R);
   return "";
 }
 
