@@ -93,116 +93,124 @@ std::string failurePhrase(llvm::StringRef Error) {
   return Out;
 }
 
-static std::optional<std::pair<Severity, MessageParts>>
-describe(const RawHazard &H, const CaptureRegion &R) {
+using Described = std::optional<std::pair<Severity, MessageParts>>;
+
+/// A catalog call: what it does in the region's mode (or in the relaxed
+/// mode its thread switched to).
+static Described describeApiCall(const RawHazard &H, const CaptureRegion &R) {
   MessageParts M;
   Severity Level = Severity::Warning;
-  switch (H.Kind) {
-  case RawHazard::External:
-    return std::nullopt;
-  case RawHazard::ApiCall: {
-    const ApiEntry &E = *H.Entry;
-    M.Subject = "'" + H.Api + "'";
-    M.Predicate = E.Message;
-    M.Fix = E.Fix;
-    if (H.ThreadRelaxed) {
-      // The thread switched itself to relaxed mode around the call (as
-      // PyTorch's graph pool does around its cudaMalloc).
-      Behaviour B = E.behaviourIn(CaptureMode::Relaxed);
-      if (B == Behaviour::Captured || B == Behaviour::Legal)
-        return std::nullopt;
-      if (B != Behaviour::Illegal && E.Class == Hazard::Allocation) {
-        M.Consequence =
-            "the thread is in relaxed capture mode here "
-            "(cudaThreadExchangeStreamCaptureMode), so it is allowed: it "
-            "runs once, at capture time, and every replay reuses that memory";
-        M.Fix = "make sure the memory outlives the graph";
-        return std::make_pair(Severity::Remark, M);
-      }
-    }
-    switch (E.behaviourIn(H.ThreadRelaxed ? CaptureMode::Relaxed : R.Mode)) {
-    case Behaviour::Illegal:
-      Level = Severity::Error;
-      M.Consequence = modePhrase(R.Mode) + " it fails" + failurePhrase(E.Error);
-      break;
-    case Behaviour::Eager:
-      if (E.Class == Hazard::Allocation && !releasesMemory(E) &&
-          R.Mode == CaptureMode::Relaxed) {
-        // Relaxed mode lets it run once; the graph keeps using that memory,
-        // which is how persistent pools grow under capture.
-        Level = Severity::Remark;
-        M.Consequence = modePhrase(R.Mode) +
-                        " it is allowed: it runs once, at capture time, and "
-                        "every replay reuses that memory";
-        M.Fix = "make sure the memory outlives the graph";
-        break;
-      }
-      Level = Severity::Warning;
-      M.Consequence =
-          modePhrase(R.Mode) +
-          (E.Class == Hazard::Allocation
-               ? " it runs once, at capture time: the memory is released "
-                 "now, while the graph may still use it on every replay"
-               : " it runs once, at capture time, and is not recorded in the "
-                 "graph, so replays skip it");
-      break;
-    case Behaviour::Note:
-      Level = Severity::Remark;
-      break;
-    case Behaviour::Captured:
-    case Behaviour::Legal:
+  const ApiEntry &E = *H.Entry;
+  M.Subject = "'" + H.Api + "'";
+  M.Predicate = E.Message;
+  M.Fix = E.Fix;
+  if (H.ThreadRelaxed) {
+    // The thread switched itself to relaxed mode around the call (as
+    // PyTorch's graph pool does around its cudaMalloc).
+    Behaviour B = E.behaviourIn(CaptureMode::Relaxed);
+    if (B == Behaviour::Captured || B == Behaviour::Legal)
       return std::nullopt;
+    if (B != Behaviour::Illegal && E.Class == Hazard::Allocation) {
+      M.Consequence =
+          "the thread is in relaxed capture mode here "
+          "(cudaThreadExchangeStreamCaptureMode), so it is allowed: it "
+          "runs once, at capture time, and every replay reuses that memory";
+      M.Fix = "make sure the memory outlives the graph";
+      return std::make_pair(Severity::Remark, M);
     }
-    break;
   }
-  case RawHazard::OtherStream:
-    if (R.Key.empty() || R.Key == H.Detail)
-      return std::nullopt; // the capturing stream, or cannot tell
+  switch (E.behaviourIn(H.ThreadRelaxed ? CaptureMode::Relaxed : R.Mode)) {
+  case Behaviour::Illegal:
     Level = Severity::Error;
-    M.Subject = "'" + H.Api + "'";
-    M.Predicate =
-        "uses stream '" + H.Origin + "', which is not part of the " +
-        (R.Stream.empty() ? "capture" : "capture of " + streamPhrase(R));
-    M.Consequence = "it fails with cudaErrorStreamCaptureUnsupported (900) "
-                    "and invalidates the capture";
-    M.Fix = "use the capturing stream, or join '" + H.Origin +
-            "' into the capture first (record an event on the capturing "
-            "stream and make '" +
-            H.Origin + "' wait for it)";
+    M.Consequence = modePhrase(R.Mode) + " it fails" + failurePhrase(E.Error);
     break;
-  case RawHazard::LegacyArg:
-    if (H.StatusQuery) {
-      if (R.Mode != CaptureMode::Global && R.Mode != CaptureMode::Unknown)
-        return std::nullopt;
-      Level = Severity::Error;
-      M.Subject = "'" + H.Api + "'";
-      M.Predicate = "asks about the legacy default stream (" + H.Detail +
-                    ") while " + streamPhrase(R) + " is capturing";
-      M.Consequence = modePhrase(R.Mode) + " it fails with " +
-                      implicitError(R) +
-                      " and invalidates the capture, and its answer says "
-                      "nothing about the capturing stream";
-      M.Fix = "ask about the capturing stream" +
-              (R.Stream.empty() ? std::string() : " '" + R.Stream + "'") +
-              " instead";
+  case Behaviour::Eager:
+    if (E.Class == Hazard::Allocation && !releasesMemory(E) &&
+        R.Mode == CaptureMode::Relaxed) {
+      // Relaxed mode lets it run once; the graph keeps using that memory,
+      // which is how persistent pools grow under capture.
+      Level = Severity::Remark;
+      M.Consequence = modePhrase(R.Mode) +
+                      " it is allowed: it runs once, at capture time, and "
+                      "every replay reuses that memory";
+      M.Fix = "make sure the memory outlives the graph";
       break;
     }
-    Level = Severity::Error;
-    M.Subject = H.KernelLaunch ? H.Api : "'" + H.Api + "'";
-    M.Predicate = "runs on the legacy default stream (" + H.Detail +
-                  ") while " + streamPhrase(R) + " is capturing";
-    M.Consequence = "with a blocking capture stream it fails with " +
-                    implicitError(R) +
-                    " and invalidates the capture; with a non-blocking one "
-                    "it runs now and is missing from the graph";
-    M.Fix = "pass the capturing stream" +
-            (R.Stream.empty() || (R.Api && R.Api->StreamArg < 0)
-                 ? std::string()
-                 : " '" + R.Stream + "'") +
-            " explicitly";
-    break;
-  case RawHazard::PendingRead:
     Level = Severity::Warning;
+    M.Consequence =
+        modePhrase(R.Mode) +
+        (E.Class == Hazard::Allocation
+             ? " it runs once, at capture time: the memory is released "
+               "now, while the graph may still use it on every replay"
+             : " it runs once, at capture time, and is not recorded in the "
+               "graph, so replays skip it");
+    break;
+  case Behaviour::Note:
+    Level = Severity::Remark;
+    break;
+  case Behaviour::Captured:
+  case Behaviour::Legal:
+    return std::nullopt;
+  }
+  return std::make_pair(Level, M);
+}
+
+/// Work on a stream the capture does not include.
+static Described describeOtherStream(const RawHazard &H,
+                                     const CaptureRegion &R) {
+  if (R.Key.empty() || R.Key == H.Detail)
+    return std::nullopt; // the capturing stream, or cannot tell
+  MessageParts M;
+  M.Subject = "'" + H.Api + "'";
+  M.Predicate =
+      "uses stream '" + H.Origin + "', which is not part of the " +
+      (R.Stream.empty() ? "capture" : "capture of " + streamPhrase(R));
+  M.Consequence = "it fails with cudaErrorStreamCaptureUnsupported (900) "
+                  "and invalidates the capture";
+  M.Fix = "use the capturing stream, or join '" + H.Origin +
+          "' into the capture first (record an event on the capturing "
+          "stream and make '" +
+          H.Origin + "' wait for it)";
+  return std::make_pair(Severity::Error, M);
+}
+
+/// Work on (or a status query of) the legacy default stream.
+static Described describeLegacyArg(const RawHazard &H, const CaptureRegion &R) {
+  MessageParts M;
+  M.Subject = H.KernelLaunch ? H.Api : "'" + H.Api + "'";
+  if (H.StatusQuery) {
+    if (R.Mode != CaptureMode::Global && R.Mode != CaptureMode::Unknown)
+      return std::nullopt;
+    M.Predicate = "asks about the legacy default stream (" + H.Detail +
+                  ") while " + streamPhrase(R) + " is capturing";
+    M.Consequence = modePhrase(R.Mode) + " it fails with " + implicitError(R) +
+                    " and invalidates the capture, and its answer says "
+                    "nothing about the capturing stream";
+    M.Fix = "ask about the capturing stream" +
+            (R.Stream.empty() ? std::string() : " '" + R.Stream + "'") +
+            " instead";
+    return std::make_pair(Severity::Error, M);
+  }
+  M.Predicate = "runs on the legacy default stream (" + H.Detail + ") while " +
+                streamPhrase(R) + " is capturing";
+  M.Consequence = "with a blocking capture stream it fails with " +
+                  implicitError(R) +
+                  " and invalidates the capture; with a non-blocking one "
+                  "it runs now and is missing from the graph";
+  M.Fix = "pass the capturing stream" +
+          (R.Stream.empty() || (R.Api && R.Api->StreamArg < 0)
+               ? std::string()
+               : " '" + R.Stream + "'") +
+          " explicitly";
+  return std::make_pair(Severity::Error, M);
+}
+
+/// The host-side findings: a read of memory a captured copy fills, a host
+/// value frozen into the graph, a branch on data or shapes.
+static Described describeHostSide(const RawHazard &H) {
+  MessageParts M;
+  switch (H.Kind) {
+  case RawHazard::PendingRead:
     M.Subject = "host read of '" + H.Detail + "'";
     M.Predicate = "sees memory that the captured '" + H.Api +
                   "' writes only when the graph is replayed";
@@ -212,7 +220,6 @@ describe(const RawHazard &H, const CaptureRegion &R) {
             "and a synchronize";
     break;
   case RawHazard::FrozenArg:
-    Level = Severity::Warning;
     M.Subject = "'" + H.Detail + "'";
     M.Predicate =
         "is updated on the host inside the capture and passed " +
@@ -226,7 +233,6 @@ describe(const RawHazard &H, const CaptureRegion &R) {
             "launch (cudaGraphExecKernelNodeSetParams)";
     break;
   case RawHazard::Branch:
-    Level = Severity::Warning;
     M.Subject = "'" + H.Detail + "' condition";
     M.Predicate = "depends on " + H.Api +
                   (H.Origin == "device" ? " (a value read back from the device)"
@@ -238,8 +244,28 @@ describe(const RawHazard &H, const CaptureRegion &R) {
             "or decide on the device (a device-side predicate, or a "
             "conditional graph node)";
     break;
+  default:
+    return std::nullopt;
   }
-  return std::make_pair(Level, M);
+  return std::make_pair(Severity::Warning, M);
+}
+
+static Described describe(const RawHazard &H, const CaptureRegion &R) {
+  switch (H.Kind) {
+  case RawHazard::External:
+    return std::nullopt;
+  case RawHazard::ApiCall:
+    return describeApiCall(H, R);
+  case RawHazard::OtherStream:
+    return describeOtherStream(H, R);
+  case RawHazard::LegacyArg:
+    return describeLegacyArg(H, R);
+  case RawHazard::PendingRead:
+  case RawHazard::FrozenArg:
+  case RawHazard::Branch:
+    return describeHostSide(H);
+  }
+  return std::nullopt;
 }
 
 static std::string finalNote(const RawHazard &H) {
