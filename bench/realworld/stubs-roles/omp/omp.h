@@ -1,1 +1,0 @@
-/usr/lib/llvm-14/lib/clang/14.0.6/include/omp.h
