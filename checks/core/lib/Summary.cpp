@@ -178,22 +178,16 @@ bodilessCallees(const std::vector<const FunctionDecl *> &Functions,
     if (!index::generateUSRForDecl(FD->getCanonicalDecl(), Usr))
       Out.push_back(std::string(Usr));
   };
-  for (const FunctionDecl *Fn : Functions) {
-    llvm::SmallVector<const Stmt *, 64> Work = {Fn->getBody()};
-    while (!Work.empty()) {
-      const Stmt *S = Work.pop_back_val();
-      if (!S)
-        continue;
+  for (const FunctionDecl *Fn : Functions)
+    walkStatements(Fn->getBody(), [&](const Stmt *S) {
       if (const auto *Call = dyn_cast<CallExpr>(S)) {
         Add(directCallee(Call));
       } else if (const auto *C = dyn_cast<CXXConstructExpr>(S)) {
         Add(C->getConstructor());
         Add(C->getConstructor()->getParent()->getDestructor());
       }
-      for (const Stmt *Child : S->children())
-        Work.push_back(Child);
-    }
-  }
+      return true;
+    });
   std::sort(Out.begin(), Out.end());
   Out.erase(std::unique(Out.begin(), Out.end()), Out.end());
   return Out;
