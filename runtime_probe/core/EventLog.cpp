@@ -11,6 +11,7 @@
 #include <cstring>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <string_view>
 #include <unistd.h>
 
 namespace capture_probe {
@@ -60,95 +61,119 @@ static bool parseKind(const std::string &S, EventKind &K) {
 
 namespace {
 
-/// Appends a JSON string; control characters and invalid UTF-8 bytes are
-/// escaped (paths and API names are ASCII in practice: appended whole).
-void appendString(std::string &Out, const std::string &S) {
-  Out += '"';
-  bool Plain = std::all_of(S.begin(), S.end(), [](unsigned char C) {
-    return C >= 0x20 && C < 0x80 && C != '"' && C != '\\';
-  });
-  if (Plain) {
-    Out += S;
-    Out += '"';
-    return;
-  }
-  for (unsigned char C : S) {
-    if (C == '"' || C == '\\') {
-      Out += '\\';
-      Out += char(C);
-    } else if (C < 0x20 || C >= 0x80) {
-      char Buf[8];
-      std::snprintf(Buf, sizeof Buf, "\\u%04x", C);
-      Out += Buf;
-    } else {
-      Out += char(C);
-    }
-  }
-  Out += '"';
-}
-
-template <typename T> void appendNumber(std::string &Out, T V) {
-  char Buf[24];
-  auto R = std::to_chars(Buf, Buf + sizeof Buf, V);
-  Out.append(Buf, R.ptr);
-}
-
-/// Writes a JSON line field by field, straight onto the end of \p Out:
+/// Writes a JSON line field by field, straight onto the end of a string:
 /// events are written from inside the program's CUDA calls, and building a
 /// json object (or a string per line) per event cost more than the call.
+/// The string grows in steps and the writer copies through a cursor, so a
+/// field costs a few copies, not a string append per piece.
 class LineWriter {
 public:
-  explicit LineWriter(std::string &Out) : Out(Out) {}
-  void key(const char *K) {
-    Out.append(First ? "{\"" : ",\"", 2);
-    First = false;
-    Out.append(K, std::strlen(K));
-    Out.append("\":", 2);
-  }
-  void number(const char *K, uint64_t V) {
+  explicit LineWriter(std::string &Out) : Out(Out), Pos(Out.size()) {}
+  template <size_t N> void number(const char (&K)[N], uint64_t V) {
     key(K);
-    appendNumber(Out, V);
+    char *P = room(24);
+    Pos = size_t(std::to_chars(P, P + 24, V).ptr - Out.data());
   }
-  void integer(const char *K, int V) {
+  template <size_t N> void integer(const char (&K)[N], int V) {
     key(K);
-    appendNumber(Out, V);
+    char *P = room(16);
+    Pos = size_t(std::to_chars(P, P + 16, V).ptr - Out.data());
   }
-  void boolean(const char *K, bool V) {
+  template <size_t N> void boolean(const char (&K)[N], bool V) {
     key(K);
-    Out += V ? "true" : "false";
+    V ? raw("true", 4) : raw("false", 5);
   }
-  void string(const char *K, const std::string &V) {
+  template <size_t N> void string(const char (&K)[N], std::string_view V) {
     key(K);
-    appendString(Out, V);
+    quoted(V);
   }
-  void strings(const char *K, const std::vector<std::string> &V) {
+  template <size_t N>
+  void strings(const char (&K)[N], const std::vector<std::string> &V) {
     key(K);
-    Out += '[';
+    raw("[", 1);
     for (size_t I = 0; I < V.size(); ++I) {
       if (I)
-        Out += ',';
-      appendString(Out, V[I]);
+        raw(",", 1);
+      quoted(V[I]);
     }
-    Out += ']';
+    raw("]", 1);
   }
-  void counts(const char *K, const std::map<std::string, int> &V) {
+  template <size_t N>
+  void counts(const char (&K)[N], const std::map<std::string, int> &V) {
     key(K);
-    Out += '{';
+    raw("{", 1);
     bool F = true;
     for (const auto &KV : V) {
       if (!F)
-        Out += ',';
+        raw(",", 1);
       F = false;
-      appendString(Out, KV.first);
-      Out += ':';
-      appendNumber(Out, KV.second);
+      quoted(KV.first);
+      raw(":", 1);
+      char *P = room(16);
+      Pos = size_t(std::to_chars(P, P + 16, KV.second).ptr - Out.data());
     }
-    Out += '}';
+    raw("}", 1);
   }
-  void done() { Out += '}'; }
+  /// Closes the object and trims the string to what was written.
+  void done() {
+    raw("}", 1);
+    Out.resize(Pos);
+  }
 
 private:
+  /// At least \p N writable bytes at the cursor.
+  char *room(size_t N) {
+    if (Pos + N > Out.size())
+      Out.resize(std::max(Pos + N, Out.size() + 256));
+    return Out.data() + Pos;
+  }
+  void raw(const char *S, size_t N) {
+    std::memcpy(room(N), S, N);
+    Pos += N;
+  }
+  template <size_t N> void key(const char (&K)[N]) {
+    char *P = room(N + 3);
+    *P++ = First ? '{' : ',';
+    *P++ = '"';
+    std::memcpy(P, K, N - 1);
+    P += N - 1;
+    *P++ = '"';
+    *P = ':';
+    Pos += N + 3;
+    First = false;
+  }
+  /// A JSON string; control characters and bytes outside ASCII are
+  /// escaped (paths and API names are ASCII in practice: copied whole).
+  void quoted(std::string_view S) {
+    bool Plain = std::all_of(S.begin(), S.end(), [](unsigned char C) {
+      return C >= 0x20 && C < 0x80 && C != '"' && C != '\\';
+    });
+    if (Plain) {
+      char *P = room(S.size() + 2);
+      *P++ = '"';
+      std::memcpy(P, S.data(), S.size());
+      P[S.size()] = '"';
+      Pos += S.size() + 2;
+      return;
+    }
+    raw("\"", 1);
+    for (unsigned char C : S) {
+      if (C == '"' || C == '\\') {
+        char Esc[2] = {'\\', char(C)};
+        raw(Esc, 2);
+      } else if (C < 0x20 || C >= 0x80) {
+        char Buf[8];
+        raw(Buf, size_t(std::snprintf(Buf, sizeof Buf, "\\u%04x", C)));
+      } else {
+        char Ch = char(C);
+        raw(&Ch, 1);
+      }
+    }
+    raw("\"", 1);
+  }
+
   std::string &Out;
+  size_t Pos;
   bool First = true;
 };
 
@@ -191,7 +216,8 @@ void appendEventJson(std::string &Out, const Event &E) {
     W.strings("collectives", E.Collectives);
   if (E.AfterFailedCapture)
     W.boolean("after_failed_capture", true);
-  W.strings("frames", E.Frames);
+  if (!E.Frames.empty()) // none for clean captured work
+    W.strings("frames", E.Frames);
   if (!E.PyFrames.empty())
     W.strings("py_frames", E.PyFrames);
   W.done();
@@ -222,37 +248,75 @@ JsonLinesSink::JsonLinesSink(const std::string &Path) {
 }
 
 JsonLinesSink::~JsonLinesSink() {
+  detach();
   if (File)
     std::fclose(File);
 }
 
 namespace {
-/// Events held back by defer(), per thread, until its next write. A plain
-/// pointer: the probe writes from atexit handlers, after the main thread's
-/// thread_local objects are destroyed.
-thread_local std::string *Deferred = nullptr;
+/// A thread's events held back by defer(), and the sink they are for.
+/// Every thread's buffer is in a registry, so that the process's exit
+/// writes them all: a program may exit while threads that captured are
+/// still alive, and their held instantiations and launch counts decide
+/// whether a graph was used. Its owner appends under Lock; only a flush
+/// from another thread (at exit) contends for it. Locks are taken in the
+/// order registry, buffer, sink.
+struct HeldLines {
+  std::mutex Lock;
+  std::string Lines;
+  JsonLinesSink *Sink = nullptr;
+};
 constexpr size_t DeferLimit = 64 << 10;
 
-std::string &deferred() {
-  if (!Deferred)
-    Deferred = new std::string;
-  return *Deferred;
+struct HeldRegistry {
+  std::mutex Lock;
+  std::vector<HeldLines *> All;
+};
+HeldRegistry &registry() {
+  static HeldRegistry *R = new HeldRegistry; // used until the very end
+  return *R;
 }
 
-/// Writes a thread's held events when it exits.
-struct FlushAtThreadExit {
-  JsonLinesSink *Sink = nullptr;
-  ~FlushAtThreadExit() {
-    if (Sink && Deferred)
-      Sink->flushThread();
+/// A plain pointer: the probe writes from atexit handlers, after the main
+/// thread's thread_local objects are destroyed (a new buffer is made then).
+thread_local HeldLines *Held = nullptr;
+
+/// Writes and unregisters a thread's buffer when the thread exits.
+struct ReleaseAtThreadExit {
+  ~ReleaseAtThreadExit() {
+    if (!Held)
+      return;
+    HeldRegistry &R = registry();
+    std::lock_guard<std::mutex> G(R.Lock);
+    if (Held->Sink)
+      Held->Sink->flushThread();
+    R.All.erase(std::remove(R.All.begin(), R.All.end(), Held), R.All.end());
+    delete Held;
+    Held = nullptr;
   }
 };
-thread_local FlushAtThreadExit ThreadExit;
+thread_local ReleaseAtThreadExit ThreadExit;
+
+/// The calling thread's buffer, made on first use.
+HeldLines &held() {
+  if (!Held) {
+    (void)&ThreadExit; // armed for this thread
+    Held = new HeldLines;
+    HeldRegistry &R = registry();
+    std::lock_guard<std::mutex> G(R.Lock);
+    R.All.push_back(Held);
+  }
+  return *Held;
+}
 } // namespace
 
 void JsonLinesSink::append(std::string &Lines) {
   std::lock_guard<std::mutex> G(Lock);
-  if (!File || Lines.empty())
+  if (!File) {
+    Lines.clear(); // nowhere to go
+    return;
+  }
+  if (Lines.empty())
     return;
   // One write(2) on the descriptor, as fwrite and fflush did (nothing else
   // writes through the FILE), without copying into its buffer first.
@@ -272,24 +336,52 @@ void JsonLinesSink::append(std::string &Lines) {
 }
 
 void JsonLinesSink::write(const Event &E) {
-  std::string &Lines = deferred();
-  appendEventJson(Lines, E);
-  Lines += '\n';
-  append(Lines);
+  HeldLines &H = held();
+  std::lock_guard<std::mutex> G(H.Lock);
+  H.Sink = this;
+  appendEventJson(H.Lines, E);
+  H.Lines += '\n';
+  append(H.Lines);
 }
 
 void JsonLinesSink::defer(const Event &E) {
-  std::string &Lines = deferred();
-  appendEventJson(Lines, E);
-  Lines += '\n';
-  ThreadExit.Sink = this;
-  if (Lines.size() >= DeferLimit)
-    append(Lines);
+  HeldLines &H = held();
+  std::lock_guard<std::mutex> G(H.Lock);
+  H.Sink = this;
+  appendEventJson(H.Lines, E);
+  H.Lines += '\n';
+  if (H.Lines.size() >= DeferLimit)
+    append(H.Lines);
 }
 
 void JsonLinesSink::flushThread() {
-  if (Deferred)
-    append(*Deferred);
+  if (!Held)
+    return;
+  std::lock_guard<std::mutex> G(Held->Lock);
+  if (Held->Sink == this)
+    append(Held->Lines);
+}
+
+void JsonLinesSink::flushAll() {
+  HeldRegistry &R = registry();
+  std::lock_guard<std::mutex> G(R.Lock);
+  for (HeldLines *H : R.All) {
+    std::lock_guard<std::mutex> HG(H->Lock);
+    if (H->Sink == this)
+      append(H->Lines);
+  }
+}
+
+void JsonLinesSink::detach() {
+  HeldRegistry &R = registry();
+  std::lock_guard<std::mutex> G(R.Lock);
+  for (HeldLines *H : R.All) {
+    std::lock_guard<std::mutex> HG(H->Lock);
+    if (H->Sink == this) {
+      append(H->Lines);
+      H->Sink = nullptr;
+    }
+  }
 }
 
 EventSink *processEventLog() {
@@ -301,6 +393,13 @@ EventSink *processEventLog() {
       std::fprintf(stderr, "capture-probe: %s\n", S->error().c_str());
     return S; // lives until exit: callbacks may write during teardown
   }();
+  // Registered before the backends' own exit handlers (they start after
+  // the log is open), so it runs after them and writes what they held
+  // back too.
+  static bool FlushAtExit = [] {
+    return std::atexit([] { Sink->flushAll(); }) == 0;
+  }();
+  (void)FlushAtExit;
   return Sink->ok() ? Sink : nullptr;
 }
 

@@ -2,10 +2,12 @@
 //-*-===//
 //
 // Backends write events to an EventSink. The injection library and the HIP
-// interposer use a JSON-lines file, flushed after every event, so a program
-// that aborts in the middle of a capture (CUDA_CHECK calling abort() after a
-// capture error is the common case) still leaves a complete log. The test
-// harness keeps events in memory.
+// interposer use a JSON-lines file, written through after every event that
+// matters, so a program that aborts in the middle of a capture (CUDA_CHECK
+// calling abort() after a capture error is the common case) still leaves a
+// complete log; bookkeeping events (clean captured work, graph lifecycle)
+// are held per thread and written in batches. The test harness keeps events
+// in memory.
 //
 //===----------------------------------------------------------------------===//
 
@@ -42,12 +44,18 @@ public:
   const std::string &error() const { return Error; }
   void write(const Event &E) override;
   /// Held in a per-thread buffer until the thread's next write() (or 64
-  /// KiB, or exit): a program that dies loses only such events.
+  /// KiB, or the thread's or the process's exit): a program killed by a
+  /// signal loses only such events.
   void defer(const Event &E) override;
   /// Writes the calling thread's held events.
   void flushThread();
+  /// Writes every thread's held events (at the process's exit).
+  void flushAll();
 
 private:
+  /// Writes what threads hold for this sink and forgets it (it is ending):
+  /// a thread's buffer then serves whichever sink it writes to next.
+  void detach();
   void append(std::string &Lines);
   std::mutex Lock;
   std::FILE *File = nullptr;

@@ -2,9 +2,11 @@
 //--===//
 
 #include "capture_probe/EventLog.h"
+#include <condition_variable>
 #include <cstdio>
 #include <fstream>
 #include <gtest/gtest.h>
+#include <thread>
 #include <unistd.h>
 
 using namespace capture_probe;
@@ -104,6 +106,87 @@ TEST(EventLog, ATornLastLineIsDroppedOtherDamageIsAnError) {
 
   EXPECT_FALSE(readEventLog("/no/such/log.jsonl", Got, Error));
   EXPECT_NE(Error.find("/no/such/log.jsonl"), std::string::npos);
+}
+
+namespace {
+Event call(uint64_t Seq) {
+  Event E;
+  E.Seq = Seq;
+  E.Api = "cudaLaunchKernel";
+  E.NodesCreated = 1;
+  return E;
+}
+
+std::vector<uint64_t> seqsIn(const std::string &Path) {
+  std::vector<Event> Got;
+  std::string Error;
+  EXPECT_TRUE(readEventLog(Path, Got, Error)) << Error;
+  std::vector<uint64_t> Seqs;
+  for (const Event &E : Got)
+    Seqs.push_back(E.Seq);
+  return Seqs;
+}
+} // namespace
+
+TEST(EventLog, DeferredEventsGoOutWithTheThreadsNextWrite) {
+  std::string Path = tempPath("deferred.jsonl");
+  std::remove(Path.c_str());
+  JsonLinesSink Sink(Path);
+  ASSERT_TRUE(Sink.ok()) << Sink.error();
+  Sink.defer(call(1));
+  Sink.defer(call(2));
+  EXPECT_TRUE(seqsIn(Path).empty());
+  Sink.write(call(3));
+  EXPECT_EQ(seqsIn(Path), (std::vector<uint64_t>{1, 2, 3}));
+  std::remove(Path.c_str());
+}
+
+// A program may exit while a thread that captured is still alive: what that
+// thread held back is written by flushAll, which the process's exit runs.
+TEST(EventLog, FlushAllWritesWhatALiveThreadHeldBack) {
+  std::string Path = tempPath("held.jsonl");
+  std::remove(Path.c_str());
+  JsonLinesSink Sink(Path);
+  ASSERT_TRUE(Sink.ok()) << Sink.error();
+  std::mutex M;
+  std::condition_variable CV;
+  bool Deferred = false, Done = false;
+  std::thread Worker([&] {
+    Sink.defer(call(7));
+    std::unique_lock<std::mutex> L(M);
+    Deferred = true;
+    CV.notify_all();
+    CV.wait(L, [&] { return Done; });
+  });
+  {
+    std::unique_lock<std::mutex> L(M);
+    CV.wait(L, [&] { return Deferred; });
+  }
+  EXPECT_TRUE(seqsIn(Path).empty());
+  Sink.flushAll();
+  EXPECT_EQ(seqsIn(Path), (std::vector<uint64_t>{7}));
+  {
+    std::lock_guard<std::mutex> L(M);
+    Done = true;
+  }
+  CV.notify_all();
+  Worker.join();
+  EXPECT_EQ(seqsIn(Path), (std::vector<uint64_t>{7})); // written once
+  std::remove(Path.c_str());
+}
+
+TEST(EventLog, AThreadsExitAndTheSinksEndWriteWhatWasHeld) {
+  std::string Path = tempPath("exit.jsonl");
+  std::remove(Path.c_str());
+  {
+    JsonLinesSink Sink(Path);
+    ASSERT_TRUE(Sink.ok()) << Sink.error();
+    std::thread([&] { Sink.defer(call(1)); }).join();
+    EXPECT_EQ(seqsIn(Path), (std::vector<uint64_t>{1}));
+    Sink.defer(call(2));
+  }
+  EXPECT_EQ(seqsIn(Path), (std::vector<uint64_t>{1, 2}));
+  std::remove(Path.c_str());
 }
 
 TEST(EventLog, AnUnwritableLogSaysWhy) {
