@@ -679,17 +679,25 @@ std::vector<std::string> timedFrames() {
   return captureFrames();
 }
 
-void writeLifecycle(EventSink *Sink, Event &E, bool WithFrames,
-                    bool Defer = false) {
-  if (WithFrames)
-    E.Frames = timedFrames();
+/// A lifecycle event the report shows with its call site (a free of memory
+/// a graph holds, the stale launch after it): written through at once.
+void reportLifecycle(EventSink *Sink, Event &E) {
+  E.Frames = timedFrames();
   PhaseTimer T(PhaseWrite);
   E.Seq = nextSequence();
   E.Thread = currentThreadId();
-  if (Defer)
-    Sink->defer(E);
-  else
-    Sink->write(E);
+  Sink->write(E);
+}
+
+/// A lifecycle event that only keeps count (instantiations, first launches,
+/// updates, launch counts): its site is never shown, so none is taken, and
+/// it waits in the thread's buffer like clean captured work. A capture-heavy
+/// program instantiates after every capture.
+void countLifecycle(EventSink *Sink, Event &E) {
+  PhaseTimer T(PhaseWrite);
+  E.Seq = nextSequence();
+  E.Thread = currentThreadId();
+  Sink->defer(E);
 }
 
 /// The kernel nodes of the graph \p E instantiates (into E.Count) and the
@@ -765,7 +773,7 @@ void onLifecycle(Lifecycle L, const CUpti_CallbackData *Data, int Result,
       F.Kind = EventKind::FreedWhileHeld;
       F.Exec = X;
       F.Count = Base;
-      writeLifecycle(Sink, F, true);
+      reportLifecycle(Sink, F);
     }
     return;
   }
@@ -788,7 +796,7 @@ void onLifecycle(Lifecycle L, const CUpti_CallbackData *Data, int Result,
       if (Report) {
         Event S = E;
         S.Kind = EventKind::StaleLaunch;
-        writeLifecycle(Sink, S, true);
+        reportLifecycle(Sink, S);
       }
     }
     {
@@ -797,7 +805,7 @@ void onLifecycle(Lifecycle L, const CUpti_CallbackData *Data, int Result,
         return;
     }
     E.Kind = EventKind::FirstLaunch;
-    writeLifecycle(Sink, E, true);
+    countLifecycle(Sink, E);
     return;
   }
   case Lifecycle::Instantiate: {
@@ -820,7 +828,7 @@ void onLifecycle(Lifecycle L, const CUpti_CallbackData *Data, int Result,
       else
         HeldBy[E.Exec] = std::move(Bases);
     }
-    writeLifecycle(Sink, E, true);
+    countLifecycle(Sink, E);
     return;
   }
   case Lifecycle::Update: {
@@ -832,7 +840,7 @@ void onLifecycle(Lifecycle L, const CUpti_CallbackData *Data, int Result,
       auto It = ExecLaunches.find(E.Exec);
       E.Count = It == ExecLaunches.end() ? 0 : It->second; // launches so far
     }
-    writeLifecycle(Sink, E, true);
+    countLifecycle(Sink, E);
     return;
   }
   case Lifecycle::ExecDestroy: {
@@ -851,10 +859,7 @@ void onLifecycle(Lifecycle L, const CUpti_CallbackData *Data, int Result,
       E.Count = It->second;
       ExecLaunches.erase(It);
     }
-    // A graph never launched: its record changes nothing in the report
-    // (an exec whose count never came counts only if launched), so it may
-    // wait for the thread's next write like clean captured work.
-    writeLifecycle(Sink, E, false, /*Defer=*/E.Count == 0);
+    countLifecycle(Sink, E);
     return;
   }
   case Lifecycle::None:
@@ -879,13 +884,13 @@ void writeLaunchCounts() {
     E.Api = "(exit)";
     E.Exec = KV.first;
     E.Count = KV.second;
-    writeLifecycle(Sink, E, false);
+    countLifecycle(Sink, E);
   }
   Event T;
   T.Kind = EventKind::Totals;
   T.Api = "(exit)";
   T.Count = EagerKernels.load();
-  writeLifecycle(Sink, T, false);
+  countLifecycle(Sink, T);
   if (Prof.On)
     std::fprintf(stderr,
                  "capture-probe profile: %llu events; ms in stacks %.1f, "
@@ -1074,10 +1079,12 @@ void onApi(CUpti_CallbackDomain Domain, CUpti_CallbackId Id,
   if (Lifecycle L = lifecycleOf(Domain, Id);
       L == Lifecycle::Kernel && Data->functionParams)
     E.Kernel = launchedKernel(Domain, Id, Data->functionParams);
-  // Work the capture took in cleanly has nothing to report: no stack (a
-  // capture-heavy program makes thousands of these calls).
+  // Work the capture took in cleanly has nothing to report, nor has an end
+  // that succeeded (a capture is known by its begin): no stack, the
+  // dearest part of an event (a capture-heavy program makes thousands).
   bool Clean = Kind == EventKind::Call && Result == 0 && MadeNodes && !Fallback;
-  if (!Clean)
+  bool EndedCleanly = Kind == EventKind::EndCapture && Result == 0;
+  if (!Clean && !EndedCleanly)
     E.Frames = timedFrames();
   if (Kind == EventKind::Call && Domain == CUPTI_CB_DOMAIN_DRIVER_API &&
       madeByRuntimeLibrary(E.Frames))

@@ -1,8 +1,11 @@
 #!/usr/bin/env python3
 """Overhead of the injected probe: each workload of probe-bench run plain,
 under `capture-probe run`, and under compute-sanitizer (the reference
-point), in alternating order, ROUNDS times; medians of the workload's own
-time (CUDA events) and of the whole process's wall time.
+point), in alternating order, ROUNDS times (default 7); medians of the
+workload's own time (CUDA events) and of the whole process's wall time.
+Every run is pinned to the same CPU core (taskset, where present): the
+capture workload is host-bound, and a run moved between cores, or sharing
+one with a neighbour, varies more than the probe costs.
 
 usage: bench_probe.py CAPTURE_PROBE PROBE_BENCH OUT_DIR [ROUNDS]"""
 import os
@@ -14,10 +17,12 @@ import sys
 import time
 
 probe, bench, out_dir = sys.argv[1:4]
-rounds = int(sys.argv[4]) if len(sys.argv) > 4 else 5
+rounds = int(sys.argv[4]) if len(sys.argv) > 4 else 7
 sanitizer = shutil.which("compute-sanitizer") or "/usr/local/cuda/bin/compute-sanitizer"
 workloads = [("replay", 20000), ("capture", 1000)]
 report = os.path.join(out_dir, "bench-report.json")
+pin = ["taskset", "-c", str(max(os.sched_getaffinity(0)))] \
+    if shutil.which("taskset") else []
 runners = {
     "plain": lambda w: [bench, w[0], str(w[1])],
     "probe": lambda w: [probe, "run", "--quiet", "--no-symbolize", "--report",
@@ -35,8 +40,8 @@ for w in workloads:
             if k == "compute-sanitizer" and not os.path.exists(sanitizer):
                 continue
             t = time.perf_counter()
-            p = subprocess.run(runners[k](w), capture_output=True, text=True,
-                               timeout=600)
+            p = subprocess.run(pin + runners[k](w), capture_output=True,
+                               text=True, timeout=600)
             wall = time.perf_counter() - t
             m = re.search(r"([\d.]+) ms", p.stdout)
             if p.returncode != 0 or not m:
@@ -58,6 +63,7 @@ for w in workloads:
     if "plain" in med and "compute-sanitizer" in med:
         lines.append(f"{w[0]:<8} compute-sanitizer / plain (workload, scaled from N/10): "
                      f"{med['compute-sanitizer'] / med['plain']:.3f}x")
+lines.append(f"(each run pinned to CPU {pin[-1]})" if pin else "(runs not pinned: no taskset)")
 print("\n".join(lines))
 with open(os.path.join(out_dir, "bench.txt"), "w") as f:
     f.write("\n".join(lines) + "\n")
