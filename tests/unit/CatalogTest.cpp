@@ -1,11 +1,15 @@
 //===- CatalogTest.cpp - Loading and validating the API catalog -----------===//
 
 #include "capture_lint/Catalog.h"
+#include "TestAST.h"
+#include "capture_lint/AstUtil.h"
 #include "capture_lint/ProjectConfig.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/raw_ostream.h"
 #include "gtest/gtest.h"
+#include <functional>
+#include <map>
 
 using namespace capture_lint;
 
@@ -43,6 +47,61 @@ TEST(Catalog, VariantsResolveToTheirEntry) {
   ASSERT_TRUE(Torch);
   EXPECT_EQ(Torch->StreamArg, -1);
   EXPECT_EQ(C.findGuard("cudaStreamIsCapturing")->StatusArg, 1);
+}
+
+TEST(Catalog, MayListKnowsTheLastNameOfEveryEntryAndVariant) {
+  Catalog C;
+  C.addBuiltin();
+  EXPECT_TRUE(C.mayList("cudaMalloc"));
+  EXPECT_TRUE(C.mayList("cuMemAlloc_v2"));         // a variant
+  EXPECT_TRUE(C.mayList("capture_begin"));         // at::cuda::CUDAGraph::...
+  EXPECT_TRUE(C.mayList("cudaStreamIsCapturing")); // a guard
+  EXPECT_FALSE(C.mayList("axpy"));
+  EXPECT_FALSE(C.mayList("CUDAGraph")); // a scope, not a name
+  // A project's functions (configuration or catalog) count too.
+  llvm::Error E = C.addDocument(
+      R"({"functions": [{"name": "engine::Pool<T>::grow", "role": "safe"}]})",
+      "project.json");
+  ASSERT_FALSE(E) << llvm::toString(std::move(E));
+  EXPECT_TRUE(C.mayList("grow"));
+}
+
+// listedName prints a qualified name only where the catalog may list it,
+// and gives the same name catalogName gives there.
+TEST(Catalog, ListedNameIsCatalogNameForListedFunctionsOnly) {
+  auto AST = test::parse(R"(
+    namespace at { namespace cuda {
+      struct CUDAGraph { void capture_begin(); };
+    } }
+    template <typename T> struct Box { void capture_begin(); };
+    void helper();
+    int cudaMalloc(void **, unsigned long);
+    void user() {
+      at::cuda::CUDAGraph G; G.capture_begin();
+      Box<int> B; B.capture_begin();
+      helper();
+      cudaMalloc(nullptr, 0);
+    }
+  )");
+  ASSERT_TRUE(AST);
+  const Catalog &Cat = test::builtinCatalog();
+  std::map<std::string, std::string> Listed;
+  std::function<void(const clang::Stmt *)> Walk = [&](const clang::Stmt *S) {
+    if (!S)
+      return;
+    if (const auto *Call = llvm::dyn_cast<clang::CallExpr>(S))
+      if (const clang::FunctionDecl *FD = directCallee(Call))
+        Listed[catalogName(FD)] = listedName(FD, Cat);
+    for (const clang::Stmt *Child : S->children())
+      Walk(Child);
+  };
+  Walk(test::function(*AST, "user")->getBody());
+  EXPECT_EQ(Listed["at::cuda::CUDAGraph::capture_begin"],
+            "at::cuda::CUDAGraph::capture_begin");
+  EXPECT_EQ(Listed["Box::capture_begin"], "Box::capture_begin");       // not an
+  EXPECT_EQ(Cat.findRegionApi(Listed["Box::capture_begin"]), nullptr); // entry
+  EXPECT_EQ(Listed["helper"], "");
+  EXPECT_EQ(Listed["cudaMalloc"], "cudaMalloc");
 }
 
 TEST(Catalog, EveryEntryCitesASource) {

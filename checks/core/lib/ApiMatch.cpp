@@ -53,7 +53,7 @@ const ApiEntry *matchApi(const CallExpr *Call, const Catalog &Cat) {
   const FunctionDecl *FD = directCallee(Call);
   if (!FD)
     return nullptr;
-  const ApiEntry *E = Cat.findApi(catalogName(FD));
+  const ApiEntry *E = Cat.findApi(listedName(FD, Cat));
   if (!E)
     return nullptr;
   if (E->WhenArg && !conditionHolds(Call, *E->WhenArg))

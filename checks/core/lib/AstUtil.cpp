@@ -1,6 +1,7 @@
 //===- AstUtil.cpp - Small AST helpers for the capture analysis -----------===//
 
 #include "capture_lint/AstUtil.h"
+#include "capture_lint/Catalog.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/DeclCXX.h"
@@ -68,6 +69,15 @@ std::string catalogName(const FunctionDecl *FD) {
       Out += C;
   }
   return Out;
+}
+
+std::string listedName(const FunctionDecl *FD, const Catalog &Cat) {
+  if (!FD)
+    return "";
+  // Constructors, destructors, operators and conversions: always printed.
+  if (FD->getDeclName().isIdentifier() && !Cat.mayList(FD->getName()))
+    return "";
+  return catalogName(FD);
 }
 
 SourceLocation fileLoc(SourceLocation L, const SourceManager &SM) {

@@ -449,13 +449,36 @@ std::unique_ptr<Assumption> readAssumption(EntryReader &R, const json &) {
   return E;
 }
 
-template <typename T> void index(llvm::StringMap<T *> &Map, T *E) {
-  Map[E->Name] = E;
-  for (const std::string &V : E->Variants)
-    Map[V] = E;
+/// The last component of a qualified name, template arguments left out:
+/// what Catalog::mayList tests.
+std::string lastName(llvm::StringRef Name) {
+  std::string Plain;
+  int Depth = 0;
+  for (char C : Name) {
+    if (C == '<')
+      ++Depth;
+    else if (C == '>')
+      Depth = Depth > 0 ? Depth - 1 : 0;
+    else if (Depth == 0)
+      Plain += C;
+  }
+  size_t Colons = Plain.rfind("::");
+  return Colons == std::string::npos ? Plain : Plain.substr(Colons + 2);
 }
-void index(llvm::StringMap<FunctionNote *> &Map, FunctionNote *E) {
+
+template <typename T>
+void index(llvm::StringMap<T *> &Map, llvm::StringSet<> &Last, T *E) {
   Map[E->Name] = E;
+  Last.insert(lastName(E->Name));
+  for (const std::string &V : E->Variants) {
+    Map[V] = E;
+    Last.insert(lastName(V));
+  }
+}
+void index(llvm::StringMap<FunctionNote *> &Map, llvm::StringSet<> &Last,
+           FunctionNote *E) {
+  Map[E->Name] = E;
+  Last.insert(lastName(E->Name));
 }
 void index(llvm::StringMap<Assumption *> &Map, Assumption *E) {
   Map[E->Expr] = E;
@@ -531,19 +554,19 @@ llvm::Error Catalog::addDocument(llvm::StringRef Text, llvm::StringRef Origin) {
                                    E.what());
   }
   for (auto &E : NewApis) {
-    index(ApiByName, E.get());
+    index(ApiByName, LastNames, E.get());
     Apis.push_back(std::move(E));
   }
   for (auto &E : NewRegions) {
-    index(RegionByName, E.get());
+    index(RegionByName, LastNames, E.get());
     Regions.push_back(std::move(E));
   }
   for (auto &E : NewGuards) {
-    index(GuardByName, E.get());
+    index(GuardByName, LastNames, E.get());
     Guards.push_back(std::move(E));
   }
   for (auto &E : NewFunctions) {
-    index(FunctionByName, E.get());
+    index(FunctionByName, LastNames, E.get());
     Functions.push_back(std::move(E));
   }
   for (auto &E : NewAssumptions) {

@@ -31,7 +31,7 @@ public:
       : Cat(Cat), Out(Out), Streams(Streams) {}
 
   bool VisitCallExpr(CallExpr *Call) {
-    const GuardApi *G = Cat.findGuard(catalogName(directCallee(Call)));
+    const GuardApi *G = Cat.findGuard(listedName(directCallee(Call), Cat));
     if (!G || G->StatusArg < 0 ||
         static_cast<unsigned>(G->StatusArg) >= Call->getNumArgs())
       return true;
@@ -141,7 +141,7 @@ std::string GuardRecognizer::guardStream(const Expr *Cond) const {
     }
     if (const auto *Call = dyn_cast<CallExpr>(unwrap(E))) {
       const FunctionDecl *FD = directCallee(Call);
-      if (Cat.findGuard(catalogName(FD)) ||
+      if (Cat.findGuard(listedName(FD, Cat)) ||
           (Roles && Roles->roleOf(FD) && Roles->roleOf(FD)->TrueWhenCapturing))
         return queriedStream(Call);
     }
@@ -191,7 +191,7 @@ const GuardApi *GuardRecognizer::statusOperand(const Expr *E) const {
     return nullptr;
   }
   if (const auto *Call = dyn_cast_or_null<CallExpr>(E)) {
-    const GuardApi *G = Cat.findGuard(catalogName(directCallee(Call)));
+    const GuardApi *G = Cat.findGuard(listedName(directCallee(Call), Cat));
     if (G && G->StatusArg < 0)
       return G;
   }

@@ -208,7 +208,7 @@ void HazardScanner::scanCall(const CallExpr *Call, const Scope &Sc,
   const FunctionDecl *Callee = directCallee(Call);
   if (!Callee)
     return;
-  if (Cat.findGuard(catalogName(Callee))) {
+  if (Cat.findGuard(listedName(Callee, Cat))) {
     scanStatusQuery(Call, Out);
     return;
   }
@@ -223,7 +223,7 @@ void HazardScanner::scanCall(const CallExpr *Call, const Scope &Sc,
     Declared = Role->Declared;
   }
   if (const ApiEntry *E =
-          Declared ? Declared : Cat.findApi(catalogName(Callee))) {
+          Declared ? Declared : Cat.findApi(listedName(Callee, Cat))) {
     if (!Declared && E->hasArgConditions() && !matchApi(Call, Cat))
       return; // a catalog API, but not in the harmful form
     if (!Declared && E->UnlessCalled && calledInUnit(Call, *E->UnlessCalled))
@@ -486,7 +486,7 @@ void HazardScanner::scan(const Stmt *S, const FlowState &St, bool IsTerminator,
   } else if (const auto *Construct = dyn_cast<CXXConstructExpr>(S)) {
     const CXXConstructorDecl *Ctor = Construct->getConstructor();
     const FunctionRole *Role = Roles.roleOf(Ctor);
-    const ApiEntry *E = Ctor ? Cat.findApi(catalogName(Ctor)) : nullptr;
+    const ApiEntry *E = Ctor ? Cat.findApi(listedName(Ctor, Cat)) : nullptr;
     if (E) {
       // A catalog constructor (thrust::device_vector's allocates).
       if (auto Check = checkOfHazard(E->Class))
@@ -629,7 +629,7 @@ void HazardScanner::scanDestructor(const CFGAutomaticObjDtor &Dtor,
   SourceLocation At = Dtor.getTriggerStmt() ? Dtor.getTriggerStmt()->getEndLoc()
                                             : VD->getLocation();
   size_t First = Out.size();
-  if (const ApiEntry *E = Cat.findApi(catalogName(D))) {
+  if (const ApiEntry *E = Cat.findApi(listedName(D, Cat))) {
     if (auto Check = checkOfHazard(E->Class))
       Out.push_back(apiHazard(*E, *Check, At));
   } else {

@@ -47,7 +47,7 @@ void callsIn(const Branch &B, llvm::SmallVectorImpl<const CallExpr *> &Out) {
 
 const ApiEntry *allocationEntry(const CallExpr *Call, const Catalog &Cat) {
   const FunctionDecl *FD = directCallee(Call);
-  const ApiEntry *E = FD ? Cat.findApi(catalogName(FD)) : nullptr;
+  const ApiEntry *E = FD ? Cat.findApi(listedName(FD, Cat)) : nullptr;
   return E && E->Class == Hazard::Allocation ? E : nullptr;
 }
 

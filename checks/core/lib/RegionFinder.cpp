@@ -19,7 +19,7 @@ const RegionApi *RegionFinder::regionApiOf(const CallExpr *Call,
                                            const Catalog &Cat) {
   if (!Call)
     return nullptr;
-  return Cat.findRegionApi(catalogName(directCallee(Call)));
+  return Cat.findRegionApi(listedName(directCallee(Call), Cat));
 }
 
 /// The expression naming the stream (or graph object) of a region call.
@@ -378,7 +378,7 @@ void RegionFinder::close(FlowState &State, const RegionApi *Api,
 }
 
 void RegionFinder::transferCall(const CallExpr *Call, FlowState &State) const {
-  if (const GuardApi *G = Cat.findGuard(catalogName(directCallee(Call))))
+  if (const GuardApi *G = Cat.findGuard(listedName(directCallee(Call), Cat)))
     if (G->StatusArg >= 0 &&
         static_cast<unsigned>(G->StatusArg) < Call->getNumArgs())
       if (const ValueDecl *V = baseDeclOf(Call->getArg(G->StatusArg)))

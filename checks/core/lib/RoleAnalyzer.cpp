@@ -38,7 +38,7 @@ static bool hasDeclaredRole(const FunctionDecl *FD, const Catalog &Cat) {
     for (const auto *A : R->specific_attrs<AnnotateAttr>())
       if (A->getAnnotation().starts_with(annotation::Prefix))
         return true;
-  return Cat.findFunction(catalogName(FD)) != nullptr;
+  return Cat.findFunction(listedName(FD, Cat)) != nullptr;
 }
 
 bool RoleAnalyzer::mayHaveRole(const FunctionDecl *FD) {
@@ -67,7 +67,7 @@ bool RoleAnalyzer::mayHaveRole(const FunctionDecl *FD) {
       else if (const auto *C = dyn_cast<CXXConstructExpr>(S))
         Callee = C->getConstructor();
       if (Callee) {
-        std::string Name = catalogName(Callee);
+        std::string Name = listedName(Callee, Cat);
         if (Cat.findRegionApi(Name) || Cat.findGuard(Name) ||
             mayHaveRole(Callee))
           Result = true;
@@ -292,7 +292,7 @@ FunctionRole RoleAnalyzer::computeRole(const FunctionDecl *FD) {
           Declare(FunctionNote::Wrapper, Index, By);
       }
     }
-  if (const FunctionNote *N = Cat.findFunction(catalogName(FD)))
+  if (const FunctionNote *N = Cat.findFunction(listedName(FD, Cat)))
     Declare(N->Kind, N->Argument, "'functions' entry in " + N->File);
   if (Role.any())
     return Role;

@@ -22,6 +22,8 @@ class SourceManager;
 
 namespace capture_lint {
 
+class Catalog;
+
 /// The function a call names. In a template nobody instantiates, a call
 /// with dependent arguments keeps its callee as an unresolved name
 /// (`check(cudaStreamBeginCapture(s, mode_))` in a class template): then
@@ -35,6 +37,12 @@ const clang::FunctionDecl *calleeOf(const clang::Stmt *S);
 /// The catalog's name for a function: the qualified name without template
 /// arguments ("at::TensorBase::size", "cudaMalloc").
 std::string catalogName(const clang::FunctionDecl *FD);
+
+/// catalogName(FD) where \p Cat may list FD, else "" (no entry's name):
+/// for lookups. The qualified name is printed only for a function whose
+/// own name ends some entry's name; printing it for every call cost more
+/// than the analysis on template-heavy code.
+std::string listedName(const clang::FunctionDecl *FD, const Catalog &Cat);
 
 /// Source text of \p E as written in the file (macro arguments resolved to
 /// their spelling). Empty when it cannot be recovered.

@@ -14,6 +14,7 @@
 
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringRef.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/Support/Error.h"
 
 #include <array>
@@ -221,6 +222,13 @@ public:
   const FunctionNote *findFunction(llvm::StringRef QualifiedName) const;
   /// The assumption about an expression (its normalised text), if any.
   const Assumption *findAssumption(llvm::StringRef Expr) const;
+  /// Whether some API, region, guard or function entry's name ends with
+  /// \p Unqualified ("capture_begin" for at::cuda::CUDAGraph::capture_begin,
+  /// template arguments left out): a quick test before a function's
+  /// qualified name is printed to look it up.
+  bool mayList(llvm::StringRef Unqualified) const {
+    return LastNames.contains(Unqualified);
+  }
 
   /// Names (with variants) of every region-begin call, for matchers.
   std::vector<std::string> beginNames() const;
@@ -253,6 +261,7 @@ private:
   llvm::StringMap<GuardApi *> GuardByName;
   llvm::StringMap<FunctionNote *> FunctionByName;
   llvm::StringMap<Assumption *> AssumptionByExpr;
+  llvm::StringSet<> LastNames; // see mayList
 };
 
 /// The built-in catalog files, compiled in: (file name, JSON text).
