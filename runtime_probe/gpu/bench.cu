@@ -3,11 +3,17 @@
 //                          it N times (the steady state of a graphed engine)
 //   probe-bench capture N  capture and instantiate a 20-kernel graph N times
 //                          (engines that re-capture per shape)
-// Prints the workload's own time (ms, CUDA events), excluding start-up.
+// Prints the workload's own time (ms, CUDA events) and the CPU time its
+// thread spent (ms; a run preempted by other work on its core is not charged
+// for the wait, which on shared machines moves the wall time more than the
+// probe does), excluding start-up and a
+// warm-up (one replay; 100 captures): a first capture's one-time costs (the
+// driver's, and the probe's first stack walk) are not what N measures.
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <cuda_runtime.h>
+#include <time.h>
 
 __global__ void axpy(float *y, const float *x, float a, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -35,6 +41,12 @@ static cudaGraph_t captureOnce(cudaStream_t s, float *y, const float *x,
   return g;
 }
 
+static double threadCpuMs() {
+  timespec T;
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &T);
+  return T.tv_sec * 1e3 + T.tv_nsec / 1e6;
+}
+
 int main(int argc, char **argv) {
   if (argc != 3 ||
       (std::strcmp(argv[1], "replay") && std::strcmp(argv[1], "capture"))) {
@@ -54,31 +66,42 @@ int main(int argc, char **argv) {
   CHECK(cudaEventCreate(&t0));
   CHECK(cudaEventCreate(&t1));
   float ms = 0;
+  double cpu0 = 0, cpu1 = 0;
   if (!std::strcmp(argv[1], "replay")) {
     cudaGraph_t g = captureOnce(s, y, x, n);
     cudaGraphExec_t e;
     CHECK(cudaGraphInstantiate(&e, g, 0));
     CHECK(cudaGraphLaunch(e, s)); // warm-up
     CHECK(cudaStreamSynchronize(s));
+    cpu0 = threadCpuMs();
     CHECK(cudaEventRecord(t0, s));
     for (int i = 0; i < iters; ++i)
       CHECK(cudaGraphLaunch(e, s));
     CHECK(cudaEventRecord(t1, s));
+    cpu1 = threadCpuMs();
     CHECK(cudaEventSynchronize(t1));
     CHECK(cudaEventElapsedTime(&ms, t0, t1));
   } else {
-    CHECK(cudaEventRecord(t0, s));
-    for (int i = 0; i < iters; ++i) {
+    auto once = [&] {
       cudaGraph_t g = captureOnce(s, y, x, n);
       cudaGraphExec_t e;
       CHECK(cudaGraphInstantiate(&e, g, 0));
       CHECK(cudaGraphExecDestroy(e));
       CHECK(cudaGraphDestroy(g));
-    }
+    };
+    for (int i = 0; i < 100; ++i) // warm-up
+      once();
+    CHECK(cudaStreamSynchronize(s));
+    cpu0 = threadCpuMs();
+    CHECK(cudaEventRecord(t0, s));
+    for (int i = 0; i < iters; ++i)
+      once();
     CHECK(cudaEventRecord(t1, s));
+    cpu1 = threadCpuMs();
     CHECK(cudaEventSynchronize(t1));
     CHECK(cudaEventElapsedTime(&ms, t0, t1));
   }
-  std::printf("%s %d: %.3f ms\n", argv[1], iters, ms);
+  std::printf("%s %d: %.3f ms, cpu %.3f ms\n", argv[1], iters, ms,
+              cpu1 - cpu0);
   return 0;
 }

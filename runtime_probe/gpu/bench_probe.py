@@ -2,12 +2,20 @@
 """Overhead of the injected probe: each workload of probe-bench run plain,
 under `capture-probe run`, and under compute-sanitizer (the reference
 point), in alternating order, ROUNDS times (default 7); medians of the
-workload's own time (CUDA events) and of the whole process's wall time.
+workload's own time (CUDA events), of the CPU time of its thread (the
+capture workload is host-bound: a run preempted on a shared machine is not
+charged for the wait) and of the whole process's wall time.
 Every run is pinned to the same CPU core (taskset, where present): the
 capture workload is host-bound, and a run moved between cores, or sharing
 one with a neighbour, varies more than the probe costs.
 
-usage: bench_probe.py CAPTURE_PROBE PROBE_BENCH OUT_DIR [ROUNDS]"""
+With --baseline OTHER_CAPTURE_PROBE, another build of the probe (say, the
+last commit's) runs in the same rounds, so that a change is measured side
+by side on one machine: these machines are too noisy to compare runs made
+apart.
+
+usage: bench_probe.py CAPTURE_PROBE PROBE_BENCH OUT_DIR [ROUNDS]
+                      [--baseline OTHER_CAPTURE_PROBE]"""
 import os
 import re
 import shutil
@@ -16,8 +24,18 @@ import subprocess
 import sys
 import time
 
-probe, bench, out_dir = sys.argv[1:4]
-rounds = int(sys.argv[4]) if len(sys.argv) > 4 else 7
+args = sys.argv[1:]
+baseline = None
+if "--baseline" in args:
+    i = args.index("--baseline")
+    if i + 1 >= len(args):
+        sys.exit("bench_probe.py: --baseline needs a capture-probe path")
+    baseline = args[i + 1]
+    del args[i:i + 2]
+if len(args) not in (3, 4):
+    sys.exit(__doc__)
+probe, bench, out_dir = args[:3]
+rounds = int(args[3]) if len(args) > 3 else 7
 sanitizer = shutil.which("compute-sanitizer") or "/usr/local/cuda/bin/compute-sanitizer"
 workloads = [("replay", 20000), ("capture", 1000)]
 report = os.path.join(out_dir, "bench-report.json")
@@ -30,10 +48,14 @@ runners = {
     "compute-sanitizer": lambda w: [sanitizer, "--print-limit", "1", bench,
                                     w[0], str(w[1] // 10)],
 }
-lines = []
-for w in workloads:
-    times = {k: [] for k in runners}
-    walls = {k: [] for k in runners}
+if baseline:
+    runners["probe-baseline"] = lambda w: [
+        baseline, "run", "--quiet", "--no-symbolize", "--report", report,
+        "--", bench, w[0], str(w[1])]
+def measure(w):
+    """Runs every runner ROUNDS times on workload w, alternating the order;
+    returns {runner: {"workload": [...], "cpu": [...], "wall": [...]}}."""
+    got = {k: {"workload": [], "cpu": [], "wall": []} for k in runners}
     for r in range(rounds):
         order = list(runners) if r % 2 == 0 else list(reversed(runners))
         for k in order:
@@ -43,26 +65,40 @@ for w in workloads:
             p = subprocess.run(pin + runners[k](w), capture_output=True,
                                text=True, timeout=600)
             wall = time.perf_counter() - t
-            m = re.search(r"([\d.]+) ms", p.stdout)
+            m = re.search(r"([\d.]+) ms, cpu ([\d.]+) ms", p.stdout)
             if p.returncode != 0 or not m:
                 print(f"{w[0]} {k}: failed rc={p.returncode}: {p.stdout} {p.stderr[-500:]}")
                 continue
-            ms = float(m.group(1))
-            if k == "compute-sanitizer":
-                ms *= 10  # it ran a tenth of the iterations
-            times[k].append(ms)
-            walls[k].append(wall)
-    med = {k: statistics.median(v) for k, v in times.items() if v}
-    wmed = {k: statistics.median(v) for k, v in walls.items() if v}
-    for k in med:
-        lines.append(f"{w[0]:<8} {w[1]:>6}x {k:<18} workload median {med[k]:10.2f} ms"
-                     f"   process wall median {wmed[k]:7.2f} s   ({len(times[k])} runs)")
-    if "plain" in med and "probe" in med:
-        lines.append(f"{w[0]:<8} probe / plain (workload): {med['probe'] / med['plain']:.3f}x"
-                     f"   (process wall: {wmed['probe'] / wmed['plain']:.3f}x)")
-    if "plain" in med and "compute-sanitizer" in med:
-        lines.append(f"{w[0]:<8} compute-sanitizer / plain (workload, scaled from N/10): "
-                     f"{med['compute-sanitizer'] / med['plain']:.3f}x")
+            scale = 10 if k == "compute-sanitizer" else 1  # ran N/10
+            got[k]["workload"].append(float(m.group(1)) * scale)
+            got[k]["cpu"].append(float(m.group(2)) * scale)
+            got[k]["wall"].append(wall)
+    return got
+
+
+def ratio_line(w, name, got, k):
+    med = {m: statistics.median(v) for m, v in got[k].items()}
+    base = {m: statistics.median(v) for m, v in got["plain"].items()}
+    scaled = " (scaled from N/10)" if k == "compute-sanitizer" else ""
+    return (f"{w[0]:<8} {name} / plain{scaled}: workload {med['workload'] / base['workload']:.3f}x"
+            f"   thread CPU {med['cpu'] / base['cpu']:.3f}x"
+            f"   process wall {med['wall'] / base['wall']:.3f}x")
+
+
+lines = []
+for w in workloads:
+    got = {k: v for k, v in measure(w).items() if v["workload"]}
+    for k, v in got.items():
+        lines.append(f"{w[0]:<8} {w[1]:>6}x {k:<18} medians: workload "
+                     f"{statistics.median(v['workload']):9.2f} ms, thread CPU "
+                     f"{statistics.median(v['cpu']):9.2f} ms, process wall "
+                     f"{statistics.median(v['wall']):6.2f} s   ({len(v['wall'])} runs)")
+    if "plain" not in got:
+        continue
+    for k, name in (("probe", "probe"), ("probe-baseline", "baseline probe"),
+                    ("compute-sanitizer", "compute-sanitizer")):
+        if k in got:
+            lines.append(ratio_line(w, name, got, k))
 lines.append(f"(each run pinned to CPU {pin[-1]})" if pin else "(runs not pinned: no taskset)")
 print("\n".join(lines))
 with open(os.path.join(out_dir, "bench.txt"), "w") as f:
