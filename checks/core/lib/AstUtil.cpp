@@ -58,17 +58,7 @@ std::string catalogName(const FunctionDecl *FD) {
   OS.flush();
   // printQualifiedName prints class template arguments (std::vector<int>);
   // the catalog names templates without them.
-  std::string Out;
-  int Depth = 0;
-  for (char C : Name) {
-    if (C == '<')
-      ++Depth;
-    else if (C == '>')
-      Depth = Depth > 0 ? Depth - 1 : 0;
-    else if (Depth == 0)
-      Out += C;
-  }
-  return Out;
+  return withoutTemplateArguments(Name);
 }
 
 std::string listedName(const FunctionDecl *FD, const Catalog &Cat) {

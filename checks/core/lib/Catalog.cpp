@@ -452,16 +452,7 @@ std::unique_ptr<Assumption> readAssumption(EntryReader &R, const json &) {
 /// The last component of a qualified name, template arguments left out:
 /// what Catalog::mayList tests.
 std::string lastName(llvm::StringRef Name) {
-  std::string Plain;
-  int Depth = 0;
-  for (char C : Name) {
-    if (C == '<')
-      ++Depth;
-    else if (C == '>')
-      Depth = Depth > 0 ? Depth - 1 : 0;
-    else if (Depth == 0)
-      Plain += C;
-  }
+  std::string Plain = withoutTemplateArguments(Name);
   size_t Colons = Plain.rfind("::");
   return Colons == std::string::npos ? Plain : Plain.substr(Colons + 2);
 }
@@ -671,6 +662,20 @@ llvm::StringRef functionRoleName(FunctionNote::Role R) {
     if (P.first == R)
       return P.second;
   return "";
+}
+
+std::string withoutTemplateArguments(llvm::StringRef Name) {
+  std::string Out;
+  int Depth = 0;
+  for (char C : Name) {
+    if (C == '<')
+      ++Depth;
+    else if (C == '>')
+      Depth = Depth > 0 ? Depth - 1 : 0;
+    else if (Depth == 0)
+      Out += C;
+  }
+  return Out;
 }
 
 std::optional<FunctionNote::Role> parseFunctionRole(llvm::StringRef S) {

@@ -205,6 +205,10 @@ std::string normaliseExpression(llvm::StringRef Text);
 llvm::StringRef functionRoleName(FunctionNote::Role R);
 std::optional<FunctionNote::Role> parseFunctionRole(llvm::StringRef S);
 
+/// \p Name with every <...> left out ("std::vector<int>::resize" ->
+/// "std::vector::resize"): the catalog names templates without arguments.
+std::string withoutTemplateArguments(llvm::StringRef Name);
+
 /// The effective catalog: the built-in files plus user files, later files
 /// overriding earlier entries of the same name.
 class Catalog {
