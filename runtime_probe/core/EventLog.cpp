@@ -71,13 +71,11 @@ public:
   explicit LineWriter(std::string &Out) : Out(Out), Pos(Out.size()) {}
   template <size_t N> void number(const char (&K)[N], uint64_t V) {
     key(K);
-    char *P = room(24);
-    Pos = size_t(std::to_chars(P, P + 24, V).ptr - Out.data());
+    digits(V);
   }
   template <size_t N> void integer(const char (&K)[N], int V) {
     key(K);
-    char *P = room(16);
-    Pos = size_t(std::to_chars(P, P + 16, V).ptr - Out.data());
+    digits(V);
   }
   template <size_t N> void boolean(const char (&K)[N], bool V) {
     key(K);
@@ -109,8 +107,7 @@ public:
       F = false;
       quoted(KV.first);
       raw(":", 1);
-      char *P = room(16);
-      Pos = size_t(std::to_chars(P, P + 16, KV.second).ptr - Out.data());
+      digits(KV.second);
     }
     raw("}", 1);
   }
@@ -130,6 +127,10 @@ private:
   void raw(const char *S, size_t N) {
     std::memcpy(room(N), S, N);
     Pos += N;
+  }
+  template <typename T> void digits(T V) {
+    char *P = room(24); // a 64-bit number and its sign fit
+    Pos = size_t(std::to_chars(P, P + 24, V).ptr - Out.data());
   }
   template <size_t N> void key(const char (&K)[N]) {
     char *P = room(N + 3);
@@ -297,6 +298,12 @@ struct ReleaseAtThreadExit {
 };
 thread_local ReleaseAtThreadExit ThreadExit;
 
+/// Appends \p E's line, newline included, to a thread's buffer.
+void appendEventLine(std::string &Lines, const Event &E) {
+  appendEventJson(Lines, E);
+  Lines += '\n';
+}
+
 /// The calling thread's buffer, made on first use.
 HeldLines &held() {
   if (!Held) {
@@ -339,8 +346,7 @@ void JsonLinesSink::write(const Event &E) {
   HeldLines &H = held();
   std::lock_guard<std::mutex> G(H.Lock);
   H.Sink = this;
-  appendEventJson(H.Lines, E);
-  H.Lines += '\n';
+  appendEventLine(H.Lines, E);
   append(H.Lines);
 }
 
@@ -348,8 +354,7 @@ void JsonLinesSink::defer(const Event &E) {
   HeldLines &H = held();
   std::lock_guard<std::mutex> G(H.Lock);
   H.Sink = this;
-  appendEventJson(H.Lines, E);
-  H.Lines += '\n';
+  appendEventLine(H.Lines, E);
   if (H.Lines.size() >= DeferLimit)
     append(H.Lines);
 }
@@ -362,25 +367,20 @@ void JsonLinesSink::flushThread() {
     append(Held->Lines);
 }
 
-void JsonLinesSink::flushAll() {
-  HeldRegistry &R = registry();
-  std::lock_guard<std::mutex> G(R.Lock);
-  for (HeldLines *H : R.All) {
-    std::lock_guard<std::mutex> HG(H->Lock);
-    if (H->Sink == this)
-      append(H->Lines);
-  }
-}
+void JsonLinesSink::flushAll() { flushHeld(/*Forget=*/false); }
 
-void JsonLinesSink::detach() {
+void JsonLinesSink::detach() { flushHeld(/*Forget=*/true); }
+
+void JsonLinesSink::flushHeld(bool Forget) {
   HeldRegistry &R = registry();
   std::lock_guard<std::mutex> G(R.Lock);
   for (HeldLines *H : R.All) {
     std::lock_guard<std::mutex> HG(H->Lock);
-    if (H->Sink == this) {
-      append(H->Lines);
+    if (H->Sink != this)
+      continue;
+    append(H->Lines);
+    if (Forget)
       H->Sink = nullptr;
-    }
   }
 }
 

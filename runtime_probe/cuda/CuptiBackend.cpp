@@ -11,10 +11,12 @@
 // from the exit callback of the end or instantiate call and ignored by the
 // probe itself (ProbeCall). The graph lifecycle (instantiations, launches,
 // updates, destruction) is followed whatever is capturing: launches are
-// counted in memory, the first of each executable graph written out.
-// Otherwise the backend makes no CUDA call of its own: stream kinds come from
-// the stream-creation calls it watches, error names from a table and
-// cuGetErrorName (a runtime linked into this library would initialise
+// counted in memory, the first of each executable graph recorded; these
+// records carry no stack and wait in the thread's buffer, like clean
+// captured work. What each callback id and parameter struct means is read by
+// CallbackData.h. Otherwise the backend makes no CUDA call of its own: stream
+// kinds come from the stream-creation calls it watches, error names from a
+// table and cuGetErrorName (a runtime linked into this library would initialise
 // itself inside the program's callbacks).
 //
 //===----------------------------------------------------------------------===//

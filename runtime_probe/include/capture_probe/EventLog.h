@@ -56,6 +56,8 @@ private:
   /// Writes what threads hold for this sink and forgets it (it is ending):
   /// a thread's buffer then serves whichever sink it writes to next.
   void detach();
+  /// Writes what threads hold for this sink; with \p Forget, detaches too.
+  void flushHeld(bool Forget);
   void append(std::string &Lines);
   std::mutex Lock;
   std::FILE *File = nullptr;
