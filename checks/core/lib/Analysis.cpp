@@ -12,6 +12,7 @@
 #include "HazardScanner.h"
 #include "HazardText.h"
 #include "RoleAnalyzer.h"
+#include "TuConstants.h"
 
 #include "capture_lint/AstUtil.h"
 
@@ -75,6 +76,7 @@ struct CaptureAnalyzer::Impl {
   const Catalog &Cat;
   AnalysisOptions Opts;
   RoleAnalyzer Roles;
+  TuConstants Constants;
   HazardScanner Scanner;
   llvm::SmallPtrSet<const FunctionDecl *, 16> Analyzed;
   std::set<std::tuple<int, unsigned, unsigned, std::string, std::string>>
@@ -93,14 +95,16 @@ struct CaptureAnalyzer::Impl {
 
   Impl(ASTContext &Ctx, const Catalog &Cat, AnalysisOptions O)
       : Ctx(Ctx), Cat(Cat), Opts(std::move(O)),
-        Roles(Ctx, Cat, Opts.Imports.get()), Scanner(Ctx, Cat, Opts, Roles) {}
+        Roles(Ctx, Cat, Opts.Imports.get()), Constants(Ctx),
+        Scanner(Ctx, Cat, Opts, Roles, Constants) {}
 
   void report(Finding F);
   void reportHazards(std::vector<RawHazard> &Hazards,
                      const CaptureRegion &Region);
-  void analyzeRegions(const FunctionDecl *Def);
+  void analyzeRegions(const FunctionDecl *Def, const RegionFinder &RF,
+                      const ParamBindings *Bound);
   void analyzeBody(const FunctionDecl *Def, const CaptureRegion &Region);
-  void analyzeWrapperCalls(const FunctionDecl *Def);
+  void analyzeWrapperCalls(const FunctionDecl *Def, const RegionFinder &RF);
   void reportUnended(const Unended &U);
 };
 
@@ -132,15 +136,17 @@ void CaptureAnalyzer::Impl::reportHazards(std::vector<RawHazard> &Hazards,
   }
 }
 
-void CaptureAnalyzer::Impl::analyzeRegions(const FunctionDecl *Def) {
-  RegionFinder RF(Def, Def->getBody(), Ctx, Cat, /*CalleeMode=*/false, &Roles);
+void CaptureAnalyzer::Impl::analyzeRegions(const FunctionDecl *Def,
+                                           const RegionFinder &RF,
+                                           const ParamBindings *Bound) {
   if (!RF.valid() || RF.regions().empty())
     return;
   Scanner.scanStatements(
       Def, RF, 0, [](const FlowState &St) { return St.inRegion(); },
       [&](const FlowState &St, std::vector<RawHazard> &Hazards) {
         reportHazards(Hazards, RF.regions()[St.Active.find_first()]);
-      });
+      },
+      Bound);
   for (const CaptureRegion &R : RF.regions()) {
     if (R.Ends.empty()) {
       const FunctionRole *Own = Roles.roleOf(Def);
@@ -167,11 +173,15 @@ void CaptureAnalyzer::Impl::analyzeBody(const FunctionDecl *Def,
       });
 }
 
-void CaptureAnalyzer::Impl::analyzeWrapperCalls(const FunctionDecl *Def) {
+void CaptureAnalyzer::Impl::analyzeWrapperCalls(const FunctionDecl *Def,
+                                                const RegionFinder &RF) {
+  // A wrapper call no path reaches (`if (!use_graph) return;` when every
+  // caller passes false) runs nothing under capture.
+  llvm::SmallPtrSet<const Stmt *, 16> Unreached = RF.unreachedStatements();
   llvm::SmallVector<const Stmt *, 32> Work = {Def->getBody()};
   while (!Work.empty()) {
     const Stmt *S = Work.pop_back_val();
-    if (!S || isa<LambdaExpr>(S))
+    if (!S || isa<LambdaExpr>(S) || Unreached.count(S))
       continue; // a lambda's body is analysed as its own function
     for (const Stmt *C : S->children())
       Work.push_back(C);
@@ -291,8 +301,13 @@ void CaptureAnalyzer::analyzeFunction(const FunctionDecl *FD) {
   }
   if (!P->Roles.mayHaveRole(Def))
     return; // no begin, opener, closer or wrapper call in reach
-  P->analyzeRegions(Def);
-  P->analyzeWrapperCalls(Def);
+  // Parameters every caller fixes (TuConstants.h) decide branches here.
+  ParamBindings Bound = P->Constants.callerBindings(Def);
+  const ParamBindings *BoundOrNull = Bound.empty() ? nullptr : &Bound;
+  RegionFinder RF(Def, Def->getBody(), P->Ctx, P->Cat, /*CalleeMode=*/false,
+                  &P->Roles, nullptr, BoundOrNull);
+  P->analyzeRegions(Def, RF, BoundOrNull);
+  P->analyzeWrapperCalls(Def, RF);
 }
 
 void CaptureAnalyzer::Impl::reportUnended(const Unended &U) {

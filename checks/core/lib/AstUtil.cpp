@@ -221,8 +221,7 @@ std::optional<int64_t> constantInt(const Expr *E, const ASTContext &Ctx) {
   return std::nullopt;
 }
 
-/// True when every use of \p VD in \p Body only reads its value.
-static bool onlyReadIn(const VarDecl *VD, const Stmt *Body) {
+bool onlyReadIn(const ValueDecl *VD, const Stmt *Body) {
   ParentMap PM(const_cast<Stmt *>(Body));
   llvm::SmallVector<const Stmt *, 64> Work = {Body};
   while (!Work.empty()) {

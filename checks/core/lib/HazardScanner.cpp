@@ -14,6 +14,7 @@
 #include "HazardScanner.h"
 #include "FrozenValues.h"
 #include "KindDispatch.h"
+#include "TuConstants.h"
 
 #include "capture_lint/ApiMatch.h"
 #include "capture_lint/AstUtil.h"
@@ -310,7 +311,7 @@ static ParamBindings constantArguments(const CallExpr *Call,
                                        const FunctionDecl *Def,
                                        const FunctionDecl *Caller,
                                        const ParamBindings *CallerBound,
-                                       const ASTContext &Ctx) {
+                                       TuConstants &Constants) {
   ParamBindings Out;
   if (!Call || !Def)
     return Out;
@@ -322,8 +323,7 @@ static ParamBindings constantArguments(const CallExpr *Call,
     if (I + Shift >= Call->getNumArgs() || !(T->isIntegralOrEnumerationType()))
       continue;
     const Expr *Arg = Call->getArg(I + Shift);
-    if (auto V =
-            constantValueIn(Arg, Caller ? Caller->getBody() : nullptr, Ctx)) {
+    if (auto V = Constants.valueOf(Arg, Caller)) {
       Out.push_back({P, *V});
       continue;
     }
@@ -422,7 +422,8 @@ void HazardScanner::descend(const FunctionDecl *Callee, SourceLocation At,
   if (const FunctionRole *Role = Roles.roleOf(Def))
     if (Role->Safe)
       return;
-  ParamBindings Bound = constantArguments(Call, Def, Sc.Fn, Sc.Bound, Ctx);
+  ParamBindings Bound =
+      constantArguments(Call, Def, Sc.Fn, Sc.Bound, Constants);
   const std::vector<RawHazard> &Inner = summary(Def, Sc.Depth + 1, Bound);
   std::string CalleeName = displayName(Def);
   for (const RawHazard &I : Inner) {

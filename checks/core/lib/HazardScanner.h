@@ -30,6 +30,7 @@ namespace capture_lint {
 
 class ShapeTaint;
 class FrozenValues;
+class TuConstants;
 
 /// The filter for a function that runs inside its caller's region: reached,
 /// not guarded, and region 0 (the inherited one) still active.
@@ -38,8 +39,10 @@ bool runsInInheritedRegion(const FlowState &St);
 class HazardScanner {
 public:
   HazardScanner(clang::ASTContext &Ctx, const Catalog &Cat,
-                const AnalysisOptions &Opts, RoleAnalyzer &Roles)
-      : Ctx(Ctx), Cat(Cat), Opts(Opts), Roles(Roles), Targets(Ctx) {}
+                const AnalysisOptions &Opts, RoleAnalyzer &Roles,
+                TuConstants &Constants)
+      : Ctx(Ctx), Cat(Cat), Opts(Opts), Roles(Roles), Constants(Constants),
+        Targets(Ctx) {}
 
   /// Scans every statement of \p Fn whose state \p Inside accepts, and
   /// passes the hazards of each (when there are any) to \p Emit. \p Depth
@@ -114,6 +117,7 @@ private:
   const Catalog &Cat;
   const AnalysisOptions &Opts;
   RoleAnalyzer &Roles;
+  TuConstants &Constants;
   CallTargets Targets;
   std::map<std::pair<const clang::FunctionDecl *, ParamBindings>,
            std::vector<RawHazard>>

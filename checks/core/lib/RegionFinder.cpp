@@ -792,4 +792,18 @@ void RegionFinder::forEachStatement(
   }
 }
 
+llvm::SmallPtrSet<const Stmt *, 16> RegionFinder::unreachedStatements() const {
+  llvm::SmallPtrSet<const Stmt *, 16> Out;
+  if (!Cfg)
+    return Out;
+  for (const CFGBlock *B : *Cfg) {
+    if (BlockEntry[B->getBlockID()].Reached)
+      continue;
+    for (const CFGElement &E : *B)
+      if (auto S = E.getAs<CFGStmt>())
+        Out.insert(S->getStmt());
+  }
+  return Out;
+}
+
 } // namespace capture_lint

@@ -97,6 +97,10 @@ const clang::FieldDecl *thisMember(const clang::Expr *E);
 std::optional<int64_t> constantInt(const clang::Expr *E,
                                    const clang::ASTContext &Ctx);
 
+/// True when every use of \p VD in \p Body only reads its value (no
+/// write, address taken or reference bound).
+bool onlyReadIn(const clang::ValueDecl *VD, const clang::Stmt *Body);
+
 /// Like constantInt, and also a local variable of \p Body initialised with a
 /// constant and never written, nor its address taken, nor bound to a
 /// reference (`auto mode = cudaStreamCaptureModeRelaxed; ... begin(s, mode)`).

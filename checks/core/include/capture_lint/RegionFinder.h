@@ -183,6 +183,10 @@ public:
       const std::function<void(const clang::CFGAutomaticObjDtor &,
                                const FlowState &)> &VisitDtor = nullptr) const;
 
+  /// The statements of the blocks no path reaches (past a condition the
+  /// constant arguments decide, or after a return).
+  llvm::SmallPtrSet<const clang::Stmt *, 16> unreachedStatements() const;
+
   /// The state where the function returns.
   const FlowState &exitState() const;
 
