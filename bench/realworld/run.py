@@ -20,11 +20,11 @@ import argparse
 import collections
 import json
 import os
+import resource
 import shutil
 import subprocess
 import sys
 import tempfile
-import time
 
 CAUSES = collections.Counter()  # false findings per root-cause code
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -105,16 +105,24 @@ def file_flags(repo, entry):
     return expand(entry.get("flags", repo["flags"]))
 
 
+def child_cpu_seconds():
+    """User plus system CPU time of the finished child processes: steadier
+    than wall time on a shared machine (another job's load barely moves
+    it)."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
 def run_lint(binary, root, path, flags, also=()):
     """Runs capture-lint on one file (with the files that define its
     callees, `also`, so that calls into them are followed); returns (report
-    or None, error text, seconds)."""
+    or None, error text, CPU seconds)."""
     cmd = [binary, "--format=json", "--quiet", "-j", "1", path] + list(also)
     cmd += ["--"] + flags
-    start = time.monotonic()
+    start = child_cpu_seconds()
     proc = subprocess.run(cmd, cwd=root, stdout=subprocess.PIPE,
                           stderr=subprocess.PIPE, timeout=900)
-    took = time.monotonic() - start
+    took = child_cpu_seconds() - start
     try:
         report = json.loads(proc.stdout.decode())
     except ValueError:
@@ -230,10 +238,10 @@ def nvcc_version_macros(cuda="/usr/local/cuda"):
 def time_clang(root, path, flags, binary):
     cmd = [CLANG, "-fsyntax-only"] + flags + essential_flags(flags, binary)
     cmd.append(path)
-    start = time.monotonic()
+    start = child_cpu_seconds()
     proc = subprocess.run(cmd, cwd=root, stdout=subprocess.DEVNULL,
                           stderr=subprocess.DEVNULL)
-    return time.monotonic() - start, proc.returncode
+    return child_cpu_seconds() - start, proc.returncode
 
 
 def time_pair(args, root, entry, flags):
@@ -415,7 +423,7 @@ def main():
                 result, repo["name"], bug["file"], bug["commit"][:10], why))
     print("known bugs found: %d of %d" % (kfound, ktotal))
     if args.timing:
-        print("\ntiming (seconds, capture-lint -j1 vs clang++-19 -fsyntax-only):")
+        print("\ntiming (CPU seconds, user+sys, capture-lint -j1 vs clang++-19 -fsyntax-only):")
         worst = 0.0
         for repo, (_, _, _, _, timings, _) in results:
             for path, lint, clang, crc in timings:
