@@ -4,6 +4,7 @@
 #include "SourceText.h"
 #include "llvm/Support/Path.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringMap.h"
 
 #include <optional>
@@ -20,6 +21,51 @@ public:
       for (const TuSummary *S : *List)
         for (const SummaryFunction &F : S->Functions)
           Index.try_emplace(F.Usr, &F); // a header's function: first wins
+    for (const auto &Entry : Index)
+      for (const std::string &Base : Entry.second->Overrides)
+        OverridersOf[Base].push_back(Entry.second);
+    for (auto &Entry : OverridersOf) // the index's order is the hash's
+      llvm::sort(Entry.second,
+                 [](const SummaryFunction *A, const SummaryFunction *B) {
+                   return A->Usr < B->Usr;
+                 });
+  }
+
+  /// The functions \p Call runs that a summary defines: an external call's
+  /// callee, or for a virtual call every override the calling TU did not
+  /// follow itself.
+  std::vector<const SummaryFunction *> targets(const SummaryHazard &Call) {
+    std::vector<const SummaryFunction *> Out;
+    if (Call.Kind == "external") {
+      auto It = Index.find(Call.Detail);
+      if (It != Index.end())
+        Out.push_back(It->second);
+      return Out;
+    }
+    auto It = OverridersOf.find(Call.Detail);
+    if (Call.Kind != "overrides" || It == OverridersOf.end())
+      return Out;
+    for (const SummaryFunction *F : It->second)
+      if (std::find(Call.Followed.begin(), Call.Followed.end(), F->Usr) ==
+          Call.Followed.end())
+        Out.push_back(F);
+    return Out;
+  }
+
+  /// What a region's call reaches in other files. An override is named
+  /// where the virtual call dispatches to it.
+  std::vector<SummaryHazard> reachFromRegion(const SummaryHazard &Call) {
+    std::vector<SummaryHazard> Out;
+    for (const SummaryFunction *T : targets(Call))
+      for (const SummaryHazard &H : reach(T->Usr, 1)) {
+        Out.push_back(H);
+        if (Call.Kind == "overrides")
+          Out.back().Chain.insert(
+              Out.back().Chain.begin(),
+              {Call.Loc, "'" + Call.Api + "' runs the override '" + T->Name +
+                             "' here, which another file defines"});
+      }
+    return Out;
   }
 
   bool known(const std::string &Usr) const { return Index.count(Usr); }
@@ -29,6 +75,8 @@ public:
   std::vector<UnfollowedCall> Unfollowed;
 
   void noteUnfollowed(const SummaryHazard &Call) {
+    if (Call.Kind != "external")
+      return; // a virtual call runs whichever overrides there are
     if (!known(Call.Detail) && UnfollowedUsrs.insert(Call.Detail).second)
       Unfollowed.push_back({Call.Api, Call.Loc.File, Call.Loc.Offset});
   }
@@ -46,38 +94,48 @@ public:
       return None;
     std::vector<SummaryHazard> Out;
     for (const SummaryHazard &H : It->second->Hazards) {
-      if (H.Kind != "external") {
+      if (H.Kind != "external" && H.Kind != "overrides") {
         Out.push_back(H);
         continue;
       }
       if (Depth + 1 <= In.MaxCallDepth)
         noteUnfollowed(H);
-      for (const SummaryHazard &Inner : reach(H.Detail, Depth + 1)) {
-        // Bounded whichever region reached the memoized callee first.
-        if (Depth + 1 + Inner.Through.size() > In.MaxCallDepth)
-          continue;
-        SummaryHazard C = Inner;
-        std::vector<SummaryNote> Chain = H.Chain;
-        Chain.push_back(
-            {H.Loc, "'" + H.Origin + "' calls '" + H.Api + "' here"});
-        Chain.insert(Chain.end(), Inner.Chain.begin(), Inner.Chain.end());
-        C.Chain = std::move(Chain);
-        std::vector<std::string> Through = H.Through;
-        Through.push_back(H.Api);
-        Through.insert(Through.end(), Inner.Through.begin(),
-                       Inner.Through.end());
-        C.Through = std::move(Through);
-        C.ThreadRelaxed = C.ThreadRelaxed || H.ThreadRelaxed;
-        Out.push_back(std::move(C));
-      }
+      for (const SummaryFunction *Callee : targets(H))
+        follow(H, *Callee, Depth, Out);
     }
     Visiting.erase(Usr);
     return Memo[Usr] = std::move(Out);
   }
 
 private:
+  /// Appends what \p Callee reaches, called by \p H, with the call's note.
+  void follow(const SummaryHazard &H, const SummaryFunction &Callee,
+              unsigned Depth, std::vector<SummaryHazard> &Out) {
+    // An external call is named as the caller wrote it; an override by its
+    // own name.
+    const std::string &Name = H.Kind == "external" ? H.Api : Callee.Name;
+    for (const SummaryHazard &Inner : reach(Callee.Usr, Depth + 1)) {
+      // Bounded whichever region reached the memoized callee first.
+      if (Depth + 1 + Inner.Through.size() > In.MaxCallDepth)
+        continue;
+      SummaryHazard C = Inner;
+      std::vector<SummaryNote> Chain = H.Chain;
+      Chain.push_back({H.Loc, "'" + H.Origin + "' calls '" + Name + "' here"});
+      Chain.insert(Chain.end(), Inner.Chain.begin(), Inner.Chain.end());
+      C.Chain = std::move(Chain);
+      std::vector<std::string> Through = H.Through;
+      Through.push_back(Name);
+      Through.insert(Through.end(), Inner.Through.begin(), Inner.Through.end());
+      C.Through = std::move(Through);
+      C.ThreadRelaxed = C.ThreadRelaxed || H.ThreadRelaxed;
+      Out.push_back(std::move(C));
+    }
+  }
+
   const WholeProgramInput &In;
   llvm::StringMap<const SummaryFunction *> Index;
+  /// Base method USR -> the summarised methods overriding it.
+  llvm::StringMap<std::vector<const SummaryFunction *>> OverridersOf;
   llvm::StringMap<std::vector<SummaryHazard>> Memo;
   std::set<std::string> Visiting;
   std::set<std::string> UnfollowedUsrs;
@@ -181,7 +239,7 @@ CrossUnitResult resolveAcrossUnits(const WholeProgramInput &In) {
       if (!Cat)
         continue;
       FindingBuilder Build(U, *Cat, Sources);
-      for (const SummaryHazard &H : R.reach(U.Call.Detail, 1)) {
+      for (const SummaryHazard &H : R.reachFromRegion(U.Call)) {
         if (!In.Enabled(H.Check))
           continue;
         ReportLocation HazardAt;

@@ -126,7 +126,7 @@ void CaptureAnalyzer::Impl::report(Finding F) {
 void CaptureAnalyzer::Impl::reportHazards(std::vector<RawHazard> &Hazards,
                                           const CaptureRegion &Region) {
   for (RawHazard &H : Hazards) {
-    if (H.Kind == RawHazard::External) {
+    if (H.Kind == RawHazard::External || H.Kind == RawHazard::Overrides) {
       External.push_back({Region, H});
       continue;
     }

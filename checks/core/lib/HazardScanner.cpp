@@ -203,9 +203,11 @@ void HazardScanner::scanCall(const CallExpr *Call, const Scope &Sc,
           return;
   // Virtual calls, function pointers, callables held in members: follow
   // every target the TU shows.
-  for (const FunctionDecl *Target : Targets.indirectTargets(Call))
+  std::vector<const FunctionDecl *> Indirect = Targets.indirectTargets(Call);
+  for (const FunctionDecl *Target : Indirect)
     if (!recordExternal(Target, Call, Sc, Out))
       descend(Target, callLoc(Call), Sc, Out, Call);
+  recordOverrides(Call, Indirect, Sc, Out);
   const FunctionDecl *Callee = directCallee(Call);
   if (!Callee)
     return;
@@ -350,6 +352,9 @@ bool HazardScanner::recordExternal(const FunctionDecl *Callee,
   if (!Opts.RecordExternalCalls || Callee->hasBody(Def) ||
       SM.isInSystemHeader(SM.getExpansionLoc(Callee->getLocation())))
     return false;
+  // A pure virtual method runs an override (recordOverrides).
+  if (const auto *M = dyn_cast<CXXMethodDecl>(Callee); M && M->isPureVirtual())
+    return true;
   // A function another file defines: the whole-program phase follows it.
   llvm::SmallString<128> Usr;
   if (!index::generateUSRForDecl(Callee->getCanonicalDecl(), Usr)) {
@@ -362,6 +367,41 @@ bool HazardScanner::recordExternal(const FunctionDecl *Callee,
     Out.push_back(std::move(H));
   }
   return true;
+}
+
+/// The method a virtual call dispatches on (not a qualified `Base::f()`).
+static const CXXMethodDecl *dispatchedMethod(const CallExpr *Call) {
+  const auto *M = dyn_cast<CXXMemberCallExpr>(Call);
+  const CXXMethodDecl *MD = M ? M->getMethodDecl() : nullptr;
+  if (!MD || !MD->isVirtual())
+    return nullptr;
+  const auto *Callee =
+      dyn_cast<MemberExpr>(M->getCallee()->IgnoreParenImpCasts());
+  return Callee && Callee->hasQualifier() ? nullptr : MD;
+}
+
+void HazardScanner::recordOverrides(
+    const CallExpr *Call, const std::vector<const FunctionDecl *> &Followed,
+    const Scope &Sc, std::vector<RawHazard> &Out) {
+  const CXXMethodDecl *MD = Opts.RecordExternalCalls
+                                ? dispatchedMethod(Call)
+                                : nullptr;
+  llvm::SmallString<128> Usr;
+  if (!MD || index::generateUSRForDecl(MD->getCanonicalDecl(), Usr))
+    return;
+  // Overrides other files define: the whole-program phase follows them.
+  RawHazard H;
+  H.Kind = RawHazard::Overrides;
+  H.Api = displayName(MD);
+  H.Detail = std::string(Usr);
+  H.Origin = displayName(Sc.Fn);
+  H.Loc = callLoc(Call);
+  for (const FunctionDecl *F : Followed) {
+    llvm::SmallString<128> Seen;
+    if (!index::generateUSRForDecl(F->getCanonicalDecl(), Seen))
+      H.Followed.push_back(std::string(Seen));
+  }
+  Out.push_back(std::move(H));
 }
 
 void HazardScanner::scanStatusQuery(const CallExpr *Call,

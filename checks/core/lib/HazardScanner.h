@@ -92,6 +92,12 @@ private:
   bool recordExternal(const clang::FunctionDecl *Callee,
                       const clang::CallExpr *Call, const Scope &Sc,
                       std::vector<RawHazard> &Out);
+  /// For a virtual call: records an Overrides hazard, so the whole-program
+  /// phase follows the overrides other files define (those in \p Followed
+  /// were followed here).
+  void recordOverrides(const clang::CallExpr *Call,
+                       const std::vector<const clang::FunctionDecl *> &Followed,
+                       const Scope &Sc, std::vector<RawHazard> &Out);
   /// A capture-status query (cudaStreamIsCapturing) of the legacy stream.
   void scanStatusQuery(const clang::CallExpr *Call,
                        std::vector<RawHazard> &Out);

@@ -253,6 +253,7 @@ static Described describeHostSide(const RawHazard &H) {
 static Described describe(const RawHazard &H, const CaptureRegion &R) {
   switch (H.Kind) {
   case RawHazard::External:
+  case RawHazard::Overrides:
     return std::nullopt;
   case RawHazard::ApiCall:
     return describeApiCall(H, R);
@@ -283,6 +284,7 @@ static std::string finalNote(const RawHazard &H) {
   case RawHazard::FrozenArg:
     return "'" + H.Detail + "' is passed to " + H.Api + " here";
   case RawHazard::External:
+  case RawHazard::Overrides:
     return "'" + H.Api + "' is called here";
   }
   return "";

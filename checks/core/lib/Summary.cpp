@@ -29,6 +29,8 @@ const char *kindName(RawHazard::Form K) {
     return "branch";
   case RawHazard::External:
     return "external";
+  case RawHazard::Overrides:
+    return "overrides";
   case RawHazard::OtherStream:
     return "other-stream";
   case RawHazard::FrozenArg:
@@ -40,7 +42,8 @@ const char *kindName(RawHazard::Form K) {
 std::optional<RawHazard::Form> parseKind(llvm::StringRef S) {
   for (auto K : {RawHazard::ApiCall, RawHazard::LegacyArg,
                  RawHazard::PendingRead, RawHazard::Branch, RawHazard::External,
-                 RawHazard::OtherStream, RawHazard::FrozenArg})
+                 RawHazard::Overrides, RawHazard::OtherStream,
+                 RawHazard::FrozenArg})
     if (S == kindName(K))
       return K;
   return std::nullopt;
@@ -106,6 +109,7 @@ SummaryHazard summarize(const RawHazard &H, Locator &Loc) {
   S.Chain = Loc.notes(H.Chain);
   S.Extra = Loc.notes(H.Extra);
   S.Through = H.Through;
+  S.Followed = H.Followed;
   return S;
 }
 
@@ -217,7 +221,7 @@ std::vector<SummaryNote> notesFrom(const json &J) {
   return Out;
 }
 json hazardJson(const SummaryHazard &H) {
-  return {{"kind", H.Kind},
+  json J = {{"kind", H.Kind},
           {"check", H.Check},
           {"entry", H.Entry},
           {"api", H.Api},
@@ -231,6 +235,9 @@ json hazardJson(const SummaryHazard &H) {
           {"chain", notesJson(H.Chain)},
           {"extra", notesJson(H.Extra)},
           {"through", H.Through}};
+  if (!H.Followed.empty())
+    J["followed"] = H.Followed;
+  return J;
 }
 SummaryHazard hazardFrom(const json &J) {
   SummaryHazard H;
@@ -248,6 +255,7 @@ SummaryHazard hazardFrom(const json &J) {
   H.Chain = notesFrom(J.at("chain"));
   H.Extra = notesFrom(J.at("extra"));
   H.Through = J.at("through").get<std::vector<std::string>>();
+  H.Followed = J.value("followed", std::vector<std::string>());
   return H;
 }
 json captureJson(const SummaryCapture &C) {
@@ -281,6 +289,35 @@ static bool calledWithoutBodyElsewhere(const FunctionDecl *FD) {
   return FD->getTemplateSpecializationKind() != TSK_ImplicitInstantiation;
 }
 
+/// The USRs of every method \p FD overrides, up the hierarchy.
+static std::vector<std::string> overriddenUsrs(const FunctionDecl *FD) {
+  std::vector<std::string> Out;
+  const auto *MD = dyn_cast<CXXMethodDecl>(FD);
+  if (!MD)
+    return Out;
+  llvm::SmallVector<const CXXMethodDecl *, 4> Up(
+      MD->overridden_methods().begin(), MD->overridden_methods().end());
+  while (!Up.empty()) {
+    const CXXMethodDecl *Base = Up.pop_back_val();
+    llvm::SmallString<128> Usr;
+    if (!index::generateUSRForDecl(Base->getCanonicalDecl(), Usr) &&
+        std::find(Out.begin(), Out.end(), Usr.str()) == Out.end())
+      Out.push_back(std::string(Usr));
+    Up.append(Base->overridden_methods().begin(),
+              Base->overridden_methods().end());
+  }
+  return Out;
+}
+
+/// An override only virtual calls reach from other files: one defined in
+/// this file (a class a `.cu` defines and registers with a factory), inline
+/// or not.
+static bool overrideOnlyHere(const FunctionDecl *FD, const SourceManager &SM) {
+  const auto *MD = dyn_cast<CXXMethodDecl>(FD);
+  return MD && MD->size_overridden_methods() > 0 &&
+         SM.isInMainFile(SM.getExpansionLoc(MD->getLocation()));
+}
+
 TuSummary summarizeTranslationUnit(ASTContext &Ctx, const Catalog &Cat,
                                    AnalysisOptions Opts,
                                    llvm::StringRef Directory) {
@@ -293,7 +330,7 @@ TuSummary summarizeTranslationUnit(ASTContext &Ctx, const Catalog &Cat,
   TuSummary Out;
   for (const FunctionDecl *FD : Collector.Functions) {
     Analyzer.analyzeFunction(FD);
-    if (!calledWithoutBodyElsewhere(FD))
+    if (!calledWithoutBodyElsewhere(FD) && !overrideOnlyHere(FD, SM))
       continue;
     llvm::SmallString<128> Usr;
     if (index::generateUSRForDecl(FD->getCanonicalDecl(), Usr))
@@ -310,6 +347,7 @@ TuSummary summarizeTranslationUnit(ASTContext &Ctx, const Catalog &Cat,
     SummaryFunction F;
     F.Usr = std::string(Usr);
     F.Name = catalogName(FD);
+    F.Overrides = overriddenUsrs(FD);
     for (const RawHazard &H : Hazards)
       F.Hazards.push_back(summarize(H, Loc));
     Out.Functions.push_back(std::move(F));
@@ -341,8 +379,10 @@ json toJson(const TuSummary &S) {
     json Hazards = json::array();
     for (const SummaryHazard &H : F.Hazards)
       Hazards.push_back(hazardJson(H));
-    Functions.push_back(
-        {{"usr", F.Usr}, {"name", F.Name}, {"hazards", std::move(Hazards)}});
+    json Fn = {{"usr", F.Usr}, {"name", F.Name}, {"hazards", std::move(Hazards)}};
+    if (!F.Overrides.empty())
+      Fn["overrides"] = F.Overrides;
+    Functions.push_back(std::move(Fn));
   }
   json Uses = json::array();
   for (const SummaryUse &U : S.Uses) {
@@ -374,6 +414,7 @@ TuSummary tuSummaryFromJson(const json &J) {
     Fn.Name = F.at("name").get<std::string>();
     for (const json &H : F.at("hazards"))
       Fn.Hazards.push_back(hazardFrom(H));
+    Fn.Overrides = F.value("overrides", std::vector<std::string>());
     S.Functions.push_back(std::move(Fn));
   }
   for (const json &U : J.at("uses")) {
@@ -453,6 +494,7 @@ bool toRawHazard(const SummaryHazard &S, const Catalog &Cat, RawHazard &Out) {
   Out.StatusQuery = S.StatusQuery;
   Out.ThreadRelaxed = S.ThreadRelaxed;
   Out.Through = S.Through;
+  Out.Followed = S.Followed;
   return true;
 }
 

@@ -105,6 +105,9 @@ struct RawHazard {
     PendingRead, // a host read of an async D2H copy's destination
     Branch,      // control flow on a shape or a device value
     External,    // a call to a function defined elsewhere (Detail: its USR)
+    Overrides,   // a virtual call: the overrides other files define (Detail:
+                 // the called method's USR, Followed: the overrides this
+                 // TU followed itself)
     OtherStream, // stream-ordered allocation on a stream that is not part of
                  // the capture (Detail: its streamKey, Origin: as written)
     FrozenArg,   // an argument of captured work carrying host state the
@@ -136,6 +139,8 @@ struct RawHazard {
   bool StatusQuery = false;
   /// The thread was switched to relaxed mode around the call.
   bool ThreadRelaxed = false;
+  /// For Overrides: the USRs of the overrides followed in this TU.
+  std::vector<std::string> Followed;
 };
 
 /// A region's call to a function this translation unit has no body for.

@@ -40,6 +40,8 @@ struct SummaryHazard {
   SummaryLoc Loc, CallSite;
   std::vector<SummaryNote> Chain, Extra;
   std::vector<std::string> Through;
+  /// Kind "overrides": the overrides the TU followed itself.
+  std::vector<std::string> Followed;
 };
 
 struct SummaryRegion {
@@ -60,6 +62,9 @@ struct SummaryUse {
 struct SummaryFunction {
   std::string Usr, Name;
   std::vector<SummaryHazard> Hazards;
+  /// For a method: the USRs of every method it overrides (up the
+  /// hierarchy), so virtual calls in other files reach it.
+  std::vector<std::string> Overrides;
 };
 
 struct TuSummary {

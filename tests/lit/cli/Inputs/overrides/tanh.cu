@@ -1,0 +1,3 @@
+#include "layer.h"
+
+void Tanh::forward(cudaStream_t s) { cudaDeviceSynchronize(); }
