@@ -383,9 +383,8 @@ static const CXXMethodDecl *dispatchedMethod(const CallExpr *Call) {
 void HazardScanner::recordOverrides(
     const CallExpr *Call, const std::vector<const FunctionDecl *> &Followed,
     const Scope &Sc, std::vector<RawHazard> &Out) {
-  const CXXMethodDecl *MD = Opts.RecordExternalCalls
-                                ? dispatchedMethod(Call)
-                                : nullptr;
+  const CXXMethodDecl *MD =
+      Opts.RecordExternalCalls ? dispatchedMethod(Call) : nullptr;
   llvm::SmallString<128> Usr;
   if (!MD || index::generateUSRForDecl(MD->getCanonicalDecl(), Usr))
     return;

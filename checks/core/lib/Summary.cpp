@@ -40,10 +40,10 @@ const char *kindName(RawHazard::Form K) {
 }
 
 std::optional<RawHazard::Form> parseKind(llvm::StringRef S) {
-  for (auto K : {RawHazard::ApiCall, RawHazard::LegacyArg,
-                 RawHazard::PendingRead, RawHazard::Branch, RawHazard::External,
-                 RawHazard::Overrides, RawHazard::OtherStream,
-                 RawHazard::FrozenArg})
+  for (auto K :
+       {RawHazard::ApiCall, RawHazard::LegacyArg, RawHazard::PendingRead,
+        RawHazard::Branch, RawHazard::External, RawHazard::Overrides,
+        RawHazard::OtherStream, RawHazard::FrozenArg})
     if (S == kindName(K))
       return K;
   return std::nullopt;
@@ -222,19 +222,19 @@ std::vector<SummaryNote> notesFrom(const json &J) {
 }
 json hazardJson(const SummaryHazard &H) {
   json J = {{"kind", H.Kind},
-          {"check", H.Check},
-          {"entry", H.Entry},
-          {"api", H.Api},
-          {"detail", H.Detail},
-          {"origin", H.Origin},
-          {"kernel_launch", H.KernelLaunch},
-          {"status_query", H.StatusQuery},
-          {"thread_relaxed", H.ThreadRelaxed},
-          {"at", locJson(H.Loc)},
-          {"call_site", locJson(H.CallSite)},
-          {"chain", notesJson(H.Chain)},
-          {"extra", notesJson(H.Extra)},
-          {"through", H.Through}};
+            {"check", H.Check},
+            {"entry", H.Entry},
+            {"api", H.Api},
+            {"detail", H.Detail},
+            {"origin", H.Origin},
+            {"kernel_launch", H.KernelLaunch},
+            {"status_query", H.StatusQuery},
+            {"thread_relaxed", H.ThreadRelaxed},
+            {"at", locJson(H.Loc)},
+            {"call_site", locJson(H.CallSite)},
+            {"chain", notesJson(H.Chain)},
+            {"extra", notesJson(H.Extra)},
+            {"through", H.Through}};
   if (!H.Followed.empty())
     J["followed"] = H.Followed;
   return J;
@@ -379,7 +379,8 @@ json toJson(const TuSummary &S) {
     json Hazards = json::array();
     for (const SummaryHazard &H : F.Hazards)
       Hazards.push_back(hazardJson(H));
-    json Fn = {{"usr", F.Usr}, {"name", F.Name}, {"hazards", std::move(Hazards)}};
+    json Fn = {
+        {"usr", F.Usr}, {"name", F.Name}, {"hazards", std::move(Hazards)}};
     if (!F.Overrides.empty())
       Fn["overrides"] = F.Overrides;
     Functions.push_back(std::move(Fn));
