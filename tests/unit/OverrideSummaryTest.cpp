@@ -81,11 +81,10 @@ TEST(OverrideSummary, AVirtualCallRecordsTheOverridesItsTuFollowed) {
   EXPECT_TRUE(Has("Visible"));
   EXPECT_TRUE(Has("Local"));
   // The visible override without a body goes to the global phase by name.
-  EXPECT_TRUE(std::any_of(S.Uses.begin(), S.Uses.end(),
-                          [](const SummaryUse &U) {
-                            return U.Call.Kind == "external" &&
-                                   U.Call.Api == "Visible::forward";
-                          }));
+  EXPECT_TRUE(
+      std::any_of(S.Uses.begin(), S.Uses.end(), [](const SummaryUse &U) {
+        return U.Call.Kind == "external" && U.Call.Api == "Visible::forward";
+      }));
 }
 
 TEST(OverrideSummary, OverridesAndFollowedSurviveJson) {
