@@ -256,12 +256,17 @@ std::optional<int64_t> TuConstants::valueOf(const Expr *E,
   const auto *Ref = dyn_cast<DeclRefExpr>(Bare);
   const auto *P = Ref ? dyn_cast<ParmVarDecl>(Ref->getDecl()) : nullptr;
   if (!P || !Caller || P->getDeclContext() != Caller ||
-      InProgress.count(Caller) || !onlyReadIn(P, Body))
+      InProgress.count(Caller))
     return std::nullopt;
+  std::optional<int64_t> Bound;
   for (const auto &[Param, Value] : callerBindings(Caller))
     if (Param == P)
-      return Value;
-  return std::nullopt;
+      Bound = Value;
+  // The caller must pass on what it was given (checked last: a walk of its
+  // body).
+  if (Bound && !onlyReadIn(P, Body))
+    Bound.reset();
+  return Bound;
 }
 
 } // namespace capture_lint
