@@ -344,6 +344,28 @@ static ParamBindings constantArguments(const CallExpr *Call,
   return Out;
 }
 
+/// The USR a summary keys \p FD by (its canonical declaration), or "".
+static std::string usrOf(const FunctionDecl *FD) {
+  llvm::SmallString<128> Usr;
+  if (index::generateUSRForDecl(FD->getCanonicalDecl(), Usr))
+    return "";
+  return std::string(Usr);
+}
+
+/// A call the whole-program phase resolves: \p Kind External or Overrides,
+/// to \p Callee (named by \p Usr), made by \p Caller.
+static RawHazard crossFileCall(RawHazard::Form Kind, const FunctionDecl *Callee,
+                               std::string Usr, const FunctionDecl *Caller,
+                               const CallExpr *Call) {
+  RawHazard H;
+  H.Kind = Kind;
+  H.Api = displayName(Callee);
+  H.Detail = std::move(Usr);
+  H.Origin = displayName(Caller);
+  H.Loc = callLoc(Call);
+  return H;
+}
+
 bool HazardScanner::recordExternal(const FunctionDecl *Callee,
                                    const CallExpr *Call, const Scope &Sc,
                                    std::vector<RawHazard> &Out) {
@@ -356,16 +378,8 @@ bool HazardScanner::recordExternal(const FunctionDecl *Callee,
   if (const auto *M = dyn_cast<CXXMethodDecl>(Callee); M && M->isPureVirtual())
     return true;
   // A function another file defines: the whole-program phase follows it.
-  llvm::SmallString<128> Usr;
-  if (!index::generateUSRForDecl(Callee->getCanonicalDecl(), Usr)) {
-    RawHazard H;
-    H.Kind = RawHazard::External;
-    H.Api = displayName(Callee);
-    H.Detail = std::string(Usr);
-    H.Origin = displayName(Sc.Fn);
-    H.Loc = callLoc(Call);
-    Out.push_back(std::move(H));
-  }
+  if (std::string Usr = usrOf(Callee); !Usr.empty())
+    Out.push_back(crossFileCall(RawHazard::External, Callee, Usr, Sc.Fn, Call));
   return true;
 }
 
@@ -385,21 +399,14 @@ void HazardScanner::recordOverrides(
     const Scope &Sc, std::vector<RawHazard> &Out) {
   const CXXMethodDecl *MD =
       Opts.RecordExternalCalls ? dispatchedMethod(Call) : nullptr;
-  llvm::SmallString<128> Usr;
-  if (!MD || index::generateUSRForDecl(MD->getCanonicalDecl(), Usr))
+  std::string Usr = MD ? usrOf(MD) : "";
+  if (Usr.empty())
     return;
   // Overrides other files define: the whole-program phase follows them.
-  RawHazard H;
-  H.Kind = RawHazard::Overrides;
-  H.Api = displayName(MD);
-  H.Detail = std::string(Usr);
-  H.Origin = displayName(Sc.Fn);
-  H.Loc = callLoc(Call);
-  for (const FunctionDecl *F : Followed) {
-    llvm::SmallString<128> Seen;
-    if (!index::generateUSRForDecl(F->getCanonicalDecl(), Seen))
-      H.Followed.push_back(std::string(Seen));
-  }
+  RawHazard H = crossFileCall(RawHazard::Overrides, MD, Usr, Sc.Fn, Call);
+  for (const FunctionDecl *F : Followed)
+    if (std::string Seen = usrOf(F); !Seen.empty())
+      H.Followed.push_back(std::move(Seen));
   Out.push_back(std::move(H));
 }
 
