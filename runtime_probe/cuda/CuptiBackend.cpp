@@ -24,6 +24,7 @@
 #include "CuptiBackend.h"
 #include "CallbackData.h"
 #include "capture_probe/ApiCatalog.h"
+#include "capture_probe/CallStack.h"
 #include "capture_probe/InProcess.h"
 #include "capture_probe/PythonStack.h"
 #include <algorithm>
@@ -607,13 +608,17 @@ void writeLaunchCounts() {
   T.Api = "(exit)";
   T.Count = EagerKernels.load();
   countLifecycle(Sink, T);
-  if (Prof.On)
+  if (Prof.On) {
+    CallStackCounts Stacks = callStackCounts();
     std::fprintf(stderr,
-                 "capture-probe profile: %llu events; ms in stacks %.1f, "
-                 "graph inspection %.1f, Python frames %.1f, writing %.1f\n",
+                 "capture-probe profile: %llu events; ms in stacks %.1f "
+                 "(%llu unwound, %llu recognised), graph inspection %.1f, "
+                 "Python frames %.1f, writing %.1f\n",
                  (unsigned long long)Prof.Events.load(),
-                 Prof.Ns[PhaseStack] / 1e6, Prof.Ns[PhaseGraph] / 1e6,
+                 Prof.Ns[PhaseStack] / 1e6, (unsigned long long)Stacks.Unwound,
+                 (unsigned long long)Stacks.Reused, Prof.Ns[PhaseGraph] / 1e6,
                  Prof.Ns[PhasePython] / 1e6, Prof.Ns[PhaseWrite] / 1e6);
+  }
   if (Prof.On)
     printCallbackCounts();
 }

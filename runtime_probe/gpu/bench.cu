@@ -3,6 +3,10 @@
 //                          it N times (the steady state of a graphed engine)
 //   probe-bench capture N  capture and instantiate a 20-kernel graph N times
 //                          (engines that re-capture per shape)
+//   probe-bench kinds N    the capture workload, each call timed: the mean
+//                          microseconds per capture of each kind of call
+//                          (begin, 20 launches, end, instantiate, exec
+//                          destroy, destroy), to tell where a cost lies
 // Prints the workload's own time (ms, CUDA events) and the CPU time its
 // thread spent (ms; a run preempted by other work on its core is not charged
 // for the wait, which on shared machines moves the wall time more than the
@@ -41,6 +45,50 @@ static cudaGraph_t captureOnce(cudaStream_t s, float *y, const float *x,
   return g;
 }
 
+static double nowUs() {
+  timespec T;
+  clock_gettime(CLOCK_MONOTONIC, &T);
+  return T.tv_sec * 1e6 + T.tv_nsec / 1e3;
+}
+
+/// The capture workload with each call timed; prints microseconds per
+/// capture by kind of call.
+static void timeKinds(cudaStream_t s, float *y, const float *x, int n,
+                      int iters) {
+  const char *Names[] = {"begin",       "launches",     "end",
+                         "instantiate", "exec-destroy", "destroy"};
+  double Sum[6] = {};
+  for (int i = -100; i < iters; ++i) { // 100 warm-up captures
+    double T[7];
+    cudaGraph_t g;
+    cudaGraphExec_t e;
+    T[0] = nowUs();
+    CHECK(cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal));
+    T[1] = nowUs();
+    for (int k = 0; k < 20; ++k)
+      axpy<<<(n + 255) / 256, 256, 0, s>>>(y, x, 0.001f * k, n);
+    T[2] = nowUs();
+    CHECK(cudaStreamEndCapture(s, &g));
+    T[3] = nowUs();
+    CHECK(cudaGraphInstantiate(&e, g, 0));
+    T[4] = nowUs();
+    CHECK(cudaGraphExecDestroy(e));
+    T[5] = nowUs();
+    CHECK(cudaGraphDestroy(g));
+    T[6] = nowUs();
+    if (i >= 0)
+      for (int k = 0; k < 6; ++k)
+        Sum[k] += T[k + 1] - T[k];
+  }
+  double Total = 0;
+  std::printf("kinds %d (us per capture):", iters);
+  for (int k = 0; k < 6; ++k) {
+    std::printf(" %s %.2f", Names[k], Sum[k] / iters);
+    Total += Sum[k] / iters;
+  }
+  std::printf(" total %.2f\n", Total);
+}
+
 static double threadCpuMs() {
   timespec T;
   clock_gettime(CLOCK_THREAD_CPUTIME_ID, &T);
@@ -49,8 +97,9 @@ static double threadCpuMs() {
 
 int main(int argc, char **argv) {
   if (argc != 3 ||
-      (std::strcmp(argv[1], "replay") && std::strcmp(argv[1], "capture"))) {
-    std::fprintf(stderr, "usage: probe-bench replay|capture N\n");
+      (std::strcmp(argv[1], "replay") && std::strcmp(argv[1], "capture") &&
+       std::strcmp(argv[1], "kinds"))) {
+    std::fprintf(stderr, "usage: probe-bench replay|capture|kinds N\n");
     return 2;
   }
   int iters = std::atoi(argv[2]);
@@ -67,6 +116,10 @@ int main(int argc, char **argv) {
   CHECK(cudaEventCreate(&t1));
   float ms = 0;
   double cpu0 = 0, cpu1 = 0;
+  if (!std::strcmp(argv[1], "kinds")) {
+    timeKinds(s, y, x, n, iters);
+    return 0;
+  }
   if (!std::strcmp(argv[1], "replay")) {
     cudaGraph_t g = captureOnce(s, y, x, n);
     cudaGraphExec_t e;

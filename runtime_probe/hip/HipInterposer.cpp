@@ -18,6 +18,7 @@
 #define __HIP_PLATFORM_AMD__
 #endif
 #include "capture_probe/ApiCatalog.h"
+#include "capture_probe/CallStack.h"
 #include "capture_probe/EventLog.h"
 #include "capture_probe/InProcess.h"
 #include <cstdio>

@@ -2,8 +2,8 @@
 //-*-===//
 //
 // Shared by the CUPTI and HIP backends: the kernel thread id, a global event
-// sequence, the raw call stack of the current call, and the set of streams
-// now capturing (so calls made while nothing captures cost one atomic load).
+// sequence, and the set of streams now capturing (so calls made while
+// nothing captures cost one atomic load). Call stacks: CallStack.h.
 //
 //===----------------------------------------------------------------------===//
 
@@ -19,11 +19,6 @@ namespace capture_probe {
 
 uint64_t currentThreadId();
 uint64_t nextSequence();
-
-/// Return addresses of the current call, innermost first, as
-/// "module+0xoffset" relative to each module's load bias, leaving out the
-/// frames of the probe itself, CUPTI and the CUDA driver.
-std::vector<std::string> captureFrames(unsigned MaxFrames = 48);
 
 /// Streams with a capture begun and not yet ended, process-wide.
 class ActiveCaptures {

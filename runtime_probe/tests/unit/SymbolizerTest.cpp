@@ -2,6 +2,7 @@
 //-----------===//
 
 #include "capture_probe/Symbolizer.h"
+#include "capture_probe/CallStack.h"
 #include "capture_probe/InProcess.h"
 #include <gtest/gtest.h>
 
