@@ -4,14 +4,18 @@
 #include "capture_probe/EventLog.h"
 #include "capture_probe/JsonIntegers.h"
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <charconv>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <fcntl.h>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <pthread.h>
 #include <string_view>
+#include <sys/mman.h>
 #include <unistd.h>
 
 namespace capture_probe {
@@ -232,6 +236,31 @@ std::string eventToJsonLine(const Event &E) {
   return Line;
 }
 
+namespace {
+/// The mapped window's size: a few system calls per window.
+constexpr uint64_t WindowSize = 4 << 20;
+
+/// How many fork()s led to this process: a sink opened before the last one
+/// belongs to an ancestor and writes nothing here.
+std::atomic<unsigned> Forks{0};
+
+unsigned watchForks() {
+  static std::once_flag Once;
+  std::call_once(Once,
+                 [] { pthread_atfork(nullptr, nullptr, [] { ++Forks; }); });
+  return Forks.load();
+}
+
+/// Makes [From, To) of the file real, blocks included (a mapped page with
+/// no block behind it would raise SIGBUS on a full disk); ftruncate where
+/// the file system cannot allocate ahead.
+bool extend(int Fd, uint64_t From, uint64_t To) {
+  if (fallocate(Fd, 0, off_t(From), off_t(To - From)) == 0)
+    return true;
+  return errno == EOPNOTSUPP && ftruncate(Fd, off_t(To)) == 0;
+}
+} // namespace
+
 JsonLinesSink::JsonLinesSink(const std::string &Path) {
   std::string P;
   for (size_t I = 0; I < Path.size(); ++I) {
@@ -243,145 +272,100 @@ JsonLinesSink::JsonLinesSink(const std::string &Path) {
     }
   }
   ResolvedPath = P;
-  File = std::fopen(P.c_str(), "a");
-  if (!File)
+  Fd = ::open(P.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+  if (Fd < 0) {
     Error = "cannot open event log '" + P + "': " + std::strerror(errno);
+    return;
+  }
+  OpenedAfterForks = watchForks();
+  off_t Size = lseek(Fd, 0, SEEK_END);
+  End = Size > 0 ? uint64_t(Size) : 0; // appending to what is there
+  uint64_t Page = uint64_t(sysconf(_SC_PAGESIZE));
+  if (!mapWindow(End / Page * Page))
+    ftruncate(Fd, off_t(End)); // lines go out with write(2)
 }
 
 JsonLinesSink::~JsonLinesSink() {
-  detach();
-  if (File)
-    std::fclose(File);
+  trim();
+  if (Window && !inForkedChild())
+    munmap(Window, WindowSize);
+  if (Fd >= 0)
+    ::close(Fd);
 }
 
-namespace {
-/// A thread's events held back by defer(), and the sink they are for.
-/// Every thread's buffer is in a registry, so that the process's exit
-/// writes them all: a program may exit while threads that captured are
-/// still alive, and their held instantiations and launch counts decide
-/// whether a graph was used. Its owner appends under Lock; only a flush
-/// from another thread (at exit) contends for it. Locks are taken in the
-/// order registry, buffer, sink.
-struct HeldLines {
-  std::mutex Lock;
-  std::string Lines;
-  JsonLinesSink *Sink = nullptr;
-};
-constexpr size_t DeferLimit = 64 << 10;
-
-struct HeldRegistry {
-  std::mutex Lock;
-  std::vector<HeldLines *> All;
-};
-HeldRegistry &registry() {
-  static HeldRegistry *R = new HeldRegistry; // used until the very end
-  return *R;
+bool JsonLinesSink::inForkedChild() const {
+  return Forks.load(std::memory_order_relaxed) != OpenedAfterForks;
 }
 
-/// A plain pointer: the probe writes from atexit handlers, after the main
-/// thread's thread_local objects are destroyed (a new buffer is made then).
-thread_local HeldLines *Held = nullptr;
-
-/// Writes and unregisters a thread's buffer when the thread exits.
-struct ReleaseAtThreadExit {
-  ~ReleaseAtThreadExit() {
-    if (!Held)
-      return;
-    HeldRegistry &R = registry();
-    std::lock_guard<std::mutex> G(R.Lock);
-    if (Held->Sink)
-      Held->Sink->flushThread();
-    R.All.erase(std::remove(R.All.begin(), R.All.end(), Held), R.All.end());
-    delete Held;
-    Held = nullptr;
-  }
-};
-thread_local ReleaseAtThreadExit ThreadExit;
-
-/// Appends \p E's line, newline included, to a thread's buffer.
-void appendEventLine(std::string &Lines, const Event &E) {
-  appendEventJson(Lines, E);
-  Lines += '\n';
+bool JsonLinesSink::mapWindow(uint64_t Start) {
+  if (!extend(Fd, End, Start + WindowSize))
+    return false;
+  void *M = mmap(nullptr, WindowSize, PROT_READ | PROT_WRITE, MAP_SHARED, Fd,
+                 off_t(Start));
+  if (M == MAP_FAILED)
+    return false;
+  if (Window)
+    munmap(Window, WindowSize);
+  Window = static_cast<char *>(M);
+  WindowStart = Start;
+  return true;
 }
 
-/// The calling thread's buffer, made on first use.
-HeldLines &held() {
-  if (!Held) {
-    (void)&ThreadExit; // armed for this thread
-    Held = new HeldLines;
-    HeldRegistry &R = registry();
-    std::lock_guard<std::mutex> G(R.Lock);
-    R.All.push_back(Held);
-  }
-  return *Held;
-}
-} // namespace
-
-void JsonLinesSink::append(std::string &Lines) {
-  std::lock_guard<std::mutex> G(Lock);
-  if (!File) {
-    Lines.clear(); // nowhere to go
-    return;
-  }
-  if (Lines.empty())
-    return;
-  // One write(2) on the descriptor, as fwrite and fflush did (nothing else
-  // writes through the FILE), without copying into its buffer first.
-  int Fd = fileno(File);
-  const char *P = Lines.data();
-  size_t Left = Lines.size();
-  while (Left) {
-    ssize_t N = ::write(Fd, P, Left);
-    if (N < 0 && errno == EINTR)
+void JsonLinesSink::append(const char *P, size_t N) {
+  while (N && Window) {
+    uint64_t WindowEnd = WindowStart + WindowSize;
+    if (End == WindowEnd) {
+      if (!mapWindow(WindowEnd)) {
+        munmap(Window, WindowSize);
+        Window = nullptr;
+        ftruncate(Fd, off_t(End)); // from here on, write(2)
+      }
       continue;
-    if (N <= 0)
-      break;
-    P += N;
-    Left -= size_t(N);
+    }
+    size_t K = size_t(std::min<uint64_t>(N, WindowEnd - End));
+    std::memcpy(Window + (End - WindowStart), P, K);
+    End += K;
+    P += K;
+    N -= K;
   }
-  Lines.clear();
+  while (N) {
+    ssize_t K = ::pwrite(Fd, P, N, off_t(End));
+    if (K < 0 && errno == EINTR)
+      continue;
+    if (K <= 0)
+      return;
+    End += uint64_t(K);
+    P += K;
+    N -= size_t(K);
+  }
 }
 
 void JsonLinesSink::write(const Event &E) {
-  HeldLines &H = held();
-  std::lock_guard<std::mutex> G(H.Lock);
-  H.Sink = this;
-  appendEventLine(H.Lines, E);
-  append(H.Lines);
-}
-
-void JsonLinesSink::defer(const Event &E) {
-  HeldLines &H = held();
-  std::lock_guard<std::mutex> G(H.Lock);
-  H.Sink = this;
-  appendEventLine(H.Lines, E);
-  if (H.Lines.size() >= DeferLimit)
-    append(H.Lines);
-}
-
-void JsonLinesSink::flushThread() {
-  if (!Held)
+  if (inForkedChild())
     return;
-  std::lock_guard<std::mutex> G(Held->Lock);
-  if (Held->Sink == this)
-    append(Held->Lines);
+  std::lock_guard<std::mutex> G(Lock);
+  if (Fd < 0)
+    return;
+  Line.clear();
+  appendEventJson(Line, E);
+  Line += '\n';
+  if (Trimmed && Window && !extend(Fd, End, WindowStart + WindowSize)) {
+    munmap(Window, WindowSize);
+    Window = nullptr;
+  }
+  append(Line.data(), Line.size());
+  if (Trimmed)
+    ftruncate(Fd, off_t(End));
 }
 
-void JsonLinesSink::flushAll() { flushHeld(/*Forget=*/false); }
-
-void JsonLinesSink::detach() { flushHeld(/*Forget=*/true); }
-
-void JsonLinesSink::flushHeld(bool Forget) {
-  HeldRegistry &R = registry();
-  std::lock_guard<std::mutex> G(R.Lock);
-  for (HeldLines *H : R.All) {
-    std::lock_guard<std::mutex> HG(H->Lock);
-    if (H->Sink != this)
-      continue;
-    append(H->Lines);
-    if (Forget)
-      H->Sink = nullptr;
-  }
+void JsonLinesSink::trim() {
+  if (inForkedChild())
+    return;
+  std::lock_guard<std::mutex> G(Lock);
+  if (Fd < 0)
+    return;
+  ftruncate(Fd, off_t(End));
+  Trimmed = true;
 }
 
 EventSink *processEventLog() {
@@ -394,12 +378,12 @@ EventSink *processEventLog() {
     return S; // lives until exit: callbacks may write during teardown
   }();
   // Registered before the backends' own exit handlers (they start after
-  // the log is open), so it runs after them and writes what they held
-  // back too.
-  static bool FlushAtExit = [] {
-    return std::atexit([] { Sink->flushAll(); }) == 0;
+  // the log is open), so it runs after them: the file is cut to its lines
+  // once they have written theirs.
+  static bool TrimAtExit = [] {
+    return std::atexit([] { Sink->trim(); }) == 0;
   }();
-  (void)FlushAtExit;
+  (void)TrimAtExit;
   return Sink->ok() ? Sink : nullptr;
 }
 
@@ -471,24 +455,31 @@ static bool eventFromJson(const json &J, Event &E, std::string &Why) {
 
 bool readEventLog(const std::string &Path, std::vector<Event> &Out,
                   std::string &Error) {
-  std::ifstream In(Path);
+  std::ifstream In(Path, std::ios::binary);
   if (!In) {
     Error = "cannot read event log '" + Path + "'";
     return false;
   }
-  std::vector<std::string> Lines;
-  for (std::string L; std::getline(In, L);)
+  std::string Text((std::istreambuf_iterator<char>(In)),
+                   std::istreambuf_iterator<char>());
+  // A process that died left zero bytes after its last line (the rest of
+  // the mapped window); a later process appending to the same file writes
+  // after them.
+  std::vector<std::string_view> Lines;
+  for (size_t Pos = 0; Pos < Text.size();) {
+    size_t Nl = Text.find('\n', Pos);
+    size_t Stop = Nl == std::string::npos ? Text.size() : Nl;
+    std::string_view L(Text.data() + Pos, Stop - Pos);
+    while (!L.empty() && L.front() == '\0')
+      L.remove_prefix(1);
+    while (!L.empty() && L.back() == '\0')
+      L.remove_suffix(1);
     Lines.push_back(L);
-  // A line without its newline was being written when the process died.
-  bool LastTorn = false;
-  {
-    std::ifstream Tail(Path, std::ios::binary | std::ios::ate);
-    auto Size = Tail.tellg();
-    if (Size > 0) {
-      Tail.seekg(-1, std::ios::end);
-      LastTorn = Tail.get() != '\n';
-    }
+    Pos = Stop + 1;
   }
+  // A line without its newline was being written when the process died.
+  size_t Last = Text.find_last_not_of('\0');
+  bool LastTorn = Last != std::string::npos && Text[Last] != '\n';
   for (size_t I = 0; I < Lines.size(); ++I) {
     if (Lines[I].empty())
       continue;

@@ -12,12 +12,11 @@
 // probe itself (ProbeCall). The graph lifecycle (instantiations, launches,
 // updates, destruction) is followed whatever is capturing: launches are
 // counted in memory, the first of each executable graph recorded; these
-// records carry no stack and wait in the thread's buffer, like clean
-// captured work. What each callback id and parameter struct means is read by
-// CallbackData.h. Otherwise the backend makes no CUDA call of its own: stream
-// kinds come from the stream-creation calls it watches, error names from a
-// table and cuGetErrorName (a runtime linked into this library would initialise
-// itself inside the program's callbacks).
+// records carry no stack, like clean captured work. What each callback id and
+// parameter struct means is read by CallbackData.h. Otherwise the backend makes
+// no CUDA call of its own: stream kinds come from the stream-creation calls it
+// watches, error names from a table and cuGetErrorName (a runtime linked into
+// this library would initialise itself inside the program's callbacks).
 //
 //===----------------------------------------------------------------------===//
 
@@ -396,25 +395,18 @@ std::vector<std::string> timedFrames() {
   return captureFrames();
 }
 
-/// A lifecycle event the report shows with its call site (a free of memory
-/// a graph holds, the stale launch after it): written through at once.
-void reportLifecycle(EventSink *Sink, Event &E) {
-  E.Frames = timedFrames();
+/// Writes a lifecycle event. Those the report shows with their call site
+/// (a free of memory a graph holds, the stale launch after it) take a
+/// stack; those that only keep count (instantiations, first launches,
+/// updates, launch counts) take none: their sites are never shown, and a
+/// capture-heavy program instantiates after every capture.
+void writeLifecycle(EventSink *Sink, Event &E, bool WithSite) {
+  if (WithSite)
+    E.Frames = timedFrames();
   PhaseTimer T(PhaseWrite);
   E.Seq = nextSequence();
   E.Thread = currentThreadId();
   Sink->write(E);
-}
-
-/// A lifecycle event that only keeps count (instantiations, first launches,
-/// updates, launch counts): its site is never shown, so none is taken, and
-/// it waits in the thread's buffer like clean captured work. A capture-heavy
-/// program instantiates after every capture.
-void countLifecycle(EventSink *Sink, Event &E) {
-  PhaseTimer T(PhaseWrite);
-  E.Seq = nextSequence();
-  E.Thread = currentThreadId();
-  Sink->defer(E);
 }
 
 /// The kernel nodes of the graph \p E instantiates (into E.Count) and the
@@ -490,7 +482,7 @@ void onLifecycle(Lifecycle L, const CUpti_CallbackData *Data, int Result,
       F.Kind = EventKind::FreedWhileHeld;
       F.Exec = X;
       F.Count = Base;
-      reportLifecycle(Sink, F);
+      writeLifecycle(Sink, F, /*WithSite=*/true);
     }
     return;
   }
@@ -513,7 +505,7 @@ void onLifecycle(Lifecycle L, const CUpti_CallbackData *Data, int Result,
       if (Report) {
         Event S = E;
         S.Kind = EventKind::StaleLaunch;
-        reportLifecycle(Sink, S);
+        writeLifecycle(Sink, S, /*WithSite=*/true);
       }
     }
     {
@@ -522,7 +514,7 @@ void onLifecycle(Lifecycle L, const CUpti_CallbackData *Data, int Result,
         return;
     }
     E.Kind = EventKind::FirstLaunch;
-    countLifecycle(Sink, E);
+    writeLifecycle(Sink, E, /*WithSite=*/false);
     return;
   }
   case Lifecycle::Instantiate: {
@@ -545,7 +537,7 @@ void onLifecycle(Lifecycle L, const CUpti_CallbackData *Data, int Result,
       else
         HeldBy[E.Exec] = std::move(Bases);
     }
-    countLifecycle(Sink, E);
+    writeLifecycle(Sink, E, /*WithSite=*/false);
     return;
   }
   case Lifecycle::Update: {
@@ -557,7 +549,7 @@ void onLifecycle(Lifecycle L, const CUpti_CallbackData *Data, int Result,
       auto It = ExecLaunches.find(E.Exec);
       E.Count = It == ExecLaunches.end() ? 0 : It->second; // launches so far
     }
-    countLifecycle(Sink, E);
+    writeLifecycle(Sink, E, /*WithSite=*/false);
     return;
   }
   case Lifecycle::ExecDestroy: {
@@ -576,7 +568,7 @@ void onLifecycle(Lifecycle L, const CUpti_CallbackData *Data, int Result,
       E.Count = It->second;
       ExecLaunches.erase(It);
     }
-    countLifecycle(Sink, E);
+    writeLifecycle(Sink, E, /*WithSite=*/false);
     return;
   }
   case Lifecycle::None:
@@ -601,13 +593,13 @@ void writeLaunchCounts() {
     E.Api = "(exit)";
     E.Exec = KV.first;
     E.Count = KV.second;
-    countLifecycle(Sink, E);
+    writeLifecycle(Sink, E, /*WithSite=*/false);
   }
   Event T;
   T.Kind = EventKind::Totals;
   T.Api = "(exit)";
   T.Count = EagerKernels.load();
-  countLifecycle(Sink, T);
+  writeLifecycle(Sink, T, /*WithSite=*/false);
   if (Prof.On) {
     CallStackCounts Stacks = callStackCounts();
     std::fprintf(stderr,
@@ -816,10 +808,7 @@ void onApi(CUpti_CallbackDomain Domain, CUpti_CallbackId Id,
   E.Thread = currentThreadId();
   ++Prof.Events;
   PhaseTimer T(PhaseWrite);
-  if (Clean)
-    Sink->defer(E);
-  else
-    Sink->write(E);
+  Sink->write(E);
 }
 
 void onResource(CUpti_CallbackId Id, const CUpti_ResourceData *Data) {

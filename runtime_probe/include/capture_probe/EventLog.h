@@ -2,12 +2,12 @@
 //-*-===//
 //
 // Backends write events to an EventSink. The injection library and the HIP
-// interposer use a JSON-lines file, written through after every event that
-// matters, so a program that aborts in the middle of a capture (CUDA_CHECK
-// calling abort() after a capture error is the common case) still leaves a
-// complete log; bookkeeping events (clean captured work, graph lifecycle)
-// are held per thread and written in batches. The test harness keeps events
-// in memory.
+// interposer use a JSON-lines file that is mapped into memory: a line is in
+// the file (the kernel's page cache) as soon as it is copied there, so a
+// program that aborts in the middle of a capture (CUDA_CHECK calling abort()
+// after a capture error is the common case), or is killed, still leaves every
+// line it wrote, and no event costs a system call. The test harness keeps
+// events in memory.
 //
 //===----------------------------------------------------------------------===//
 
@@ -26,41 +26,45 @@ class EventSink {
 public:
   virtual ~EventSink() = default;
   virtual void write(const Event &E) = 0;
-  /// An event with nothing to report (work a capture took in cleanly): it
-  /// may be held back and written with the thread's next event, saving a
-  /// write per call in capture-heavy programs.
-  virtual void defer(const Event &E) { write(E); }
 };
 
-/// Appends one JSON object per line; thread-safe; flushes every line.
+/// Appends one JSON object per line to a file; thread-safe. The file grows
+/// in windows of a few MiB, each mapped while lines are copied into it; the
+/// end of the process (or of the sink) trims it to what was written. A
+/// process that died leaves zero bytes after its last line, which
+/// readEventLog skips. Where the file cannot be mapped, each line is written
+/// with write(2). In a child made by fork() the parent's sinks write nothing:
+/// they would write over the parent's lines (and CUDA does not work there).
 class JsonLinesSink : public EventSink {
 public:
   /// Opens \p Path for appending; "%p" in it becomes the process id.
   /// On failure, ok() is false and error() says why.
   explicit JsonLinesSink(const std::string &Path);
   ~JsonLinesSink() override;
-  bool ok() const { return File != nullptr; }
+  bool ok() const { return Fd >= 0; }
   const std::string &path() const { return ResolvedPath; }
   const std::string &error() const { return Error; }
   void write(const Event &E) override;
-  /// Held in a per-thread buffer until the thread's next write() (or 64
-  /// KiB, or the thread's or the process's exit): a program killed by a
-  /// signal loses only such events.
-  void defer(const Event &E) override;
-  /// Writes the calling thread's held events.
-  void flushThread();
-  /// Writes every thread's held events (at the process's exit).
-  void flushAll();
+  /// Cuts the file to the lines written (the process is exiting). Lines
+  /// written later still land, each followed by a cut of its own.
+  void trim();
 
 private:
-  /// Writes what threads hold for this sink and forgets it (it is ending):
-  /// a thread's buffer then serves whichever sink it writes to next.
-  void detach();
-  /// Writes what threads hold for this sink; with \p Forget, detaches too.
-  void flushHeld(bool Forget);
-  void append(std::string &Lines);
+  /// Copies \p N bytes at the end of the lines, moving the window on as it
+  /// fills (Lock held).
+  void append(const char *P, size_t N);
+  /// Maps the window that starts at file offset \p Start (Lock held).
+  bool mapWindow(uint64_t Start);
+  /// Whether this process is a child forked after the sink was opened.
+  bool inForkedChild() const;
   std::mutex Lock;
-  std::FILE *File = nullptr;
+  int Fd = -1;
+  char *Window = nullptr; // null: lines go out with write(2)
+  uint64_t WindowStart = 0;
+  uint64_t End = 0; // the file offset after the last line
+  bool Trimmed = false;
+  unsigned OpenedAfterForks = 0;
+  std::string Line; // the line being formatted (Lock held)
   std::string ResolvedPath, Error;
 };
 

@@ -2,10 +2,10 @@
 //--===//
 
 #include "capture_probe/EventLog.h"
-#include <condition_variable>
 #include <cstdio>
 #include <fstream>
 #include <gtest/gtest.h>
+#include <sys/wait.h>
 #include <thread>
 #include <unistd.h>
 
@@ -128,63 +128,113 @@ std::vector<uint64_t> seqsIn(const std::string &Path) {
 }
 } // namespace
 
-TEST(EventLog, DeferredEventsGoOutWithTheThreadsNextWrite) {
-  std::string Path = tempPath("deferred.jsonl");
+uint64_t fileSize(const std::string &Path) {
+  std::ifstream In(Path, std::ios::binary | std::ios::ate);
+  return uint64_t(In.tellg());
+}
+
+// A line is in the file once written: a process that dies without closing
+// the log (abort() after a capture error, a signal) leaves all of it, the
+// rest of the mapped window as zero bytes, which the reader skips; and a
+// later process appending to the same file writes after them.
+TEST(EventLog, EveryLineIsInTheFileWhenTheProcessDies) {
+  std::string Path = tempPath("died.jsonl");
   std::remove(Path.c_str());
-  JsonLinesSink Sink(Path);
-  ASSERT_TRUE(Sink.ok()) << Sink.error();
-  Sink.defer(call(1));
-  Sink.defer(call(2));
-  EXPECT_TRUE(seqsIn(Path).empty());
-  Sink.write(call(3));
+  pid_t Child = fork();
+  ASSERT_GE(Child, 0);
+  if (Child == 0) {
+    auto *Sink = new JsonLinesSink(Path); // never closed, never trimmed
+    for (uint64_t Seq = 1; Seq <= 3; ++Seq)
+      Sink->write(call(Seq));
+    std::abort();
+  }
+  int Status = 0;
+  ASSERT_EQ(waitpid(Child, &Status, 0), Child);
+  ASSERT_TRUE(WIFSIGNALED(Status));
   EXPECT_EQ(seqsIn(Path), (std::vector<uint64_t>{1, 2, 3}));
-  std::remove(Path.c_str());
-}
-
-// A program may exit while a thread that captured is still alive: what that
-// thread held back is written by flushAll, which the process's exit runs.
-TEST(EventLog, FlushAllWritesWhatALiveThreadHeldBack) {
-  std::string Path = tempPath("held.jsonl");
-  std::remove(Path.c_str());
-  JsonLinesSink Sink(Path);
-  ASSERT_TRUE(Sink.ok()) << Sink.error();
-  std::mutex M;
-  std::condition_variable CV;
-  bool Deferred = false, Done = false;
-  std::thread Worker([&] {
-    Sink.defer(call(7));
-    std::unique_lock<std::mutex> L(M);
-    Deferred = true;
-    CV.notify_all();
-    CV.wait(L, [&] { return Done; });
-  });
-  {
-    std::unique_lock<std::mutex> L(M);
-    CV.wait(L, [&] { return Deferred; });
-  }
-  EXPECT_TRUE(seqsIn(Path).empty());
-  Sink.flushAll();
-  EXPECT_EQ(seqsIn(Path), (std::vector<uint64_t>{7}));
-  {
-    std::lock_guard<std::mutex> L(M);
-    Done = true;
-  }
-  CV.notify_all();
-  Worker.join();
-  EXPECT_EQ(seqsIn(Path), (std::vector<uint64_t>{7})); // written once
-  std::remove(Path.c_str());
-}
-
-TEST(EventLog, AThreadsExitAndTheSinksEndWriteWhatWasHeld) {
-  std::string Path = tempPath("exit.jsonl");
-  std::remove(Path.c_str());
+  EXPECT_GT(fileSize(Path), 3 * eventToJsonLine(call(1)).size() + 3);
   {
     JsonLinesSink Sink(Path);
     ASSERT_TRUE(Sink.ok()) << Sink.error();
-    std::thread([&] { Sink.defer(call(1)); }).join();
-    EXPECT_EQ(seqsIn(Path), (std::vector<uint64_t>{1}));
-    Sink.defer(call(2));
+    Sink.write(call(4));
   }
+  EXPECT_EQ(seqsIn(Path), (std::vector<uint64_t>{1, 2, 3, 4}));
+  std::remove(Path.c_str());
+}
+
+// Lines cross from one mapped window to the next whole, from several
+// threads; the end of the sink cuts the file to its lines.
+TEST(EventLog, ManyLinesFromManyThreadsAreAllThereInOrder) {
+  std::string Path = tempPath("many.jsonl");
+  std::remove(Path.c_str());
+  Event Big = call(0);
+  for (int I = 0; I < 40; ++I)
+    Big.Frames.push_back("/a/long/path/to/libsomething.so+0x" +
+                         std::to_string(1000000 + I));
+  size_t Bytes = 0;
+  {
+    JsonLinesSink Sink(Path);
+    ASSERT_TRUE(Sink.ok()) << Sink.error();
+    std::vector<std::thread> Threads;
+    for (uint64_t T = 0; T < 4; ++T)
+      Threads.emplace_back([&, T] {
+        for (uint64_t I = 0; I < 1200; ++I) {
+          Event E = Big;
+          E.Seq = T * 100000 + I;
+          Sink.write(E);
+        }
+      });
+    for (std::thread &T : Threads)
+      T.join();
+    Bytes = size_t(fileSize(Path));
+  }
+  std::vector<uint64_t> Seqs = seqsIn(Path);
+  ASSERT_EQ(Seqs.size(), 4800u);
+  std::vector<uint64_t> Next(4, 0);
+  for (uint64_t S : Seqs) {
+    uint64_t T = S / 100000;
+    ASSERT_LT(T, 4u);
+    EXPECT_EQ(S % 100000, Next[T]++) << "thread " << T;
+  }
+  size_t Line = eventToJsonLine(Big).size() + 1;
+  EXPECT_GT(Bytes, 8u << 20) << "crossed windows";
+  EXPECT_NEAR(double(fileSize(Path)), double(Line * 4800), 4800 * 8.0)
+      << "cut to its lines";
+  std::remove(Path.c_str());
+}
+
+TEST(EventLog, LinesWrittenAfterTheExitsCutStillLand) {
+  std::string Path = tempPath("late.jsonl");
+  std::remove(Path.c_str());
+  JsonLinesSink Sink(Path);
+  ASSERT_TRUE(Sink.ok()) << Sink.error();
+  Sink.write(call(1));
+  Sink.trim();
+  EXPECT_EQ(fileSize(Path), eventToJsonLine(call(1)).size() + 1);
+  Sink.write(call(2));
+  EXPECT_EQ(seqsIn(Path), (std::vector<uint64_t>{1, 2}));
+  EXPECT_EQ(fileSize(Path), 2 * (eventToJsonLine(call(1)).size() + 1));
+  std::remove(Path.c_str());
+}
+
+// A child made by fork() shares its parent's mapped window: its lines would
+// land on the parent's. It writes none.
+TEST(EventLog, AForkedChildWritesNothingIntoItsParentsLog) {
+  std::string Path = tempPath("forked.jsonl");
+  std::remove(Path.c_str());
+  JsonLinesSink Sink(Path);
+  ASSERT_TRUE(Sink.ok()) << Sink.error();
+  Sink.write(call(1));
+  pid_t Child = fork();
+  ASSERT_GE(Child, 0);
+  if (Child == 0) {
+    Sink.write(call(99));
+    Sink.trim();
+    _exit(0);
+  }
+  int Status = 0;
+  ASSERT_EQ(waitpid(Child, &Status, 0), Child);
+  Sink.write(call(2));
   EXPECT_EQ(seqsIn(Path), (std::vector<uint64_t>{1, 2}));
   std::remove(Path.c_str());
 }
