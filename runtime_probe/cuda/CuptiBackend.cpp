@@ -295,19 +295,20 @@ struct GraphSummary {
 /// What to read besides the node types.
 enum GraphWalk : unsigned { WalkCollectives = 1, WalkAddresses = 2 };
 
-/// Adds a kernel node's collective name and argument addresses to \p S.
-void inspectKernelNode(CUgraphNode Node, unsigned What, GraphSummary &S) {
+/// Adds a kernel node's collective name and argument addresses to \p S;
+/// false if \p Node is no kernel node.
+bool inspectKernelNode(CUgraphNode Node, unsigned What, GraphSummary &S) {
   CUDA_KERNEL_NODE_PARAMS P;
   std::memset(&P, 0, sizeof P);
   if (cuGraphKernelNodeGetParams(Node, &P) != CUDA_SUCCESS)
-    return;
+    return false;
   if (What & WalkCollectives) {
     auto Name = kernelName(P);
     if (Name && Name->find("nccl") != std::string::npos)
       S.Collectives.push_back(std::move(*Name));
   }
   if (!(What & WalkAddresses) || !P.kernelParams)
-    return;
+    return true;
   if (auto Params = pointerParams(P))
     for (unsigned A : *Params)
       if (P.kernelParams[A]) {
@@ -315,6 +316,7 @@ void inspectKernelNode(CUgraphNode Node, unsigned What, GraphSummary &S) {
         std::memcpy(&V, P.kernelParams[A], sizeof V);
         S.Addresses.push_back(V);
       }
+  return true;
 }
 
 /// Adds a copy's or memset's addresses to \p S.
@@ -348,16 +350,24 @@ GraphSummary inspectGraph(CUgraph Graph, unsigned What) {
   std::vector<CUgraphNode> Nodes(N);
   if (cuGraphGetNodes(Graph, Nodes.data(), &N) != CUDA_SUCCESS)
     return S;
+  // Graphs are mostly kernels: a kernel node's parameters are asked for
+  // first, and only the other nodes' types (one driver call per node
+  // instead of two).
+  int Kernels = 0;
   for (size_t I = 0; I < N; ++I) {
+    if (What && inspectKernelNode(Nodes[I], What, S)) {
+      ++Kernels;
+      continue;
+    }
     CUgraphNodeType Type;
     if (cuGraphNodeGetType(Nodes[I], &Type) != CUDA_SUCCESS)
       continue;
     ++S.Types[nodeTypeName(Type)];
-    if (Type == CU_GRAPH_NODE_TYPE_KERNEL && What)
-      inspectKernelNode(Nodes[I], What, S);
-    else if (What & WalkAddresses)
+    if (What & WalkAddresses)
       inspectMemoryNode(Nodes[I], Type, S);
   }
+  if (Kernels)
+    S.Types[nodeTypeName(CU_GRAPH_NODE_TYPE_KERNEL)] += Kernels;
   return S;
 }
 
