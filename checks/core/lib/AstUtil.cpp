@@ -8,6 +8,7 @@
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/ParentMap.h"
 #include "clang/Basic/SourceManager.h"
+#include "clang/Index/USRGeneration.h"
 #include "clang/Lex/Lexer.h"
 
 using namespace clang;
@@ -397,6 +398,29 @@ const ParmVarDecl *invokedParam(const CallExpr *Call) {
         FD->getName() == "invoke" && Call->getNumArgs() > 0)
       return ParamOf(Call->getArg(0));
   return ParamOf(Call->getCallee());
+}
+
+std::string usrOf(const Decl *D) {
+  llvm::SmallString<128> Usr;
+  if (!D || index::generateUSRForDecl(D->getCanonicalDecl(), Usr))
+    return "";
+  return std::string(Usr);
+}
+
+llvm::SmallVector<const CXXMethodDecl *, 4>
+allOverridden(const CXXMethodDecl *MD) {
+  llvm::SmallVector<const CXXMethodDecl *, 4> Out;
+  llvm::SmallVector<const CXXMethodDecl *, 4> Up(
+      MD->overridden_methods().begin(), MD->overridden_methods().end());
+  while (!Up.empty()) {
+    const CXXMethodDecl *Base = Up.pop_back_val()->getCanonicalDecl();
+    if (llvm::is_contained(Out, Base))
+      continue;
+    Out.push_back(Base);
+    Up.append(Base->overridden_methods().begin(),
+              Base->overridden_methods().end());
+  }
+  return Out;
 }
 
 } // namespace capture_lint

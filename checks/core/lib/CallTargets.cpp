@@ -123,17 +123,9 @@ void CallTargets::buildIndex() {
       const FunctionDecl *FD = D->getAsFunction();
       if (!FD)
         continue;
-      if (const auto *MD = dyn_cast<CXXMethodDecl>(FD)) {
-        // Every method this one overrides, up the hierarchy.
-        llvm::SmallVector<const CXXMethodDecl *, 4> Up(
-            MD->overridden_methods().begin(), MD->overridden_methods().end());
-        while (!Up.empty()) {
-          const CXXMethodDecl *Base = Up.pop_back_val();
-          Overrides[Base->getCanonicalDecl()].push_back(MD);
-          Up.append(Base->overridden_methods().begin(),
-                    Base->overridden_methods().end());
-        }
-      }
+      if (const auto *MD = dyn_cast<CXXMethodDecl>(FD))
+        for (const CXXMethodDecl *Base : allOverridden(MD))
+          Overrides[Base].push_back(MD);
       if (const auto *Ctor = dyn_cast<CXXConstructorDecl>(FD))
         for (const CXXCtorInitializer *I : Ctor->inits())
           if (I->getMember())

@@ -25,7 +25,6 @@
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/StmtCXX.h"
 #include "clang/Basic/SourceManager.h"
-#include "clang/Index/USRGeneration.h"
 
 using namespace clang;
 
@@ -345,13 +344,6 @@ static ParamBindings constantArguments(const CallExpr *Call,
 }
 
 /// The USR a summary keys \p FD by (its canonical declaration), or "".
-static std::string usrOf(const FunctionDecl *FD) {
-  llvm::SmallString<128> Usr;
-  if (index::generateUSRForDecl(FD->getCanonicalDecl(), Usr))
-    return "";
-  return std::string(Usr);
-}
-
 /// A call the whole-program phase resolves: \p Kind External or Overrides,
 /// to \p Callee (named by \p Usr), made by \p Caller.
 static RawHazard crossFileCall(RawHazard::Form Kind, const FunctionDecl *Callee,

@@ -25,7 +25,6 @@
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
-#include "clang/Index/USRGeneration.h"
 
 using namespace clang;
 
@@ -87,10 +86,10 @@ bool RoleAnalyzer::mayHaveRole(const FunctionDecl *FD) {
 const SummaryRole *RoleAnalyzer::importedRole(const FunctionDecl *FD) const {
   if (!Imports || Imports->empty() || FD->isDefined())
     return nullptr;
-  llvm::SmallString<128> Usr;
-  if (index::generateUSRForDecl(FD->getCanonicalDecl(), Usr))
+  std::string Usr = usrOf(FD);
+  if (Usr.empty())
     return nullptr;
-  auto It = Imports->find(std::string(Usr));
+  auto It = Imports->find(Usr);
   return It == Imports->end() ? nullptr : &It->second;
 }
 

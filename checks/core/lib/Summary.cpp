@@ -6,7 +6,6 @@
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
-#include "clang/Index/USRGeneration.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 
@@ -178,9 +177,8 @@ bodilessCallees(const std::vector<const FunctionDecl *> &Functions,
         !FD->isExternallyVisible() || FD->getBuiltinID() ||
         SM.isInSystemHeader(SM.getExpansionLoc(FD->getLocation())))
       return;
-    llvm::SmallString<128> Usr;
-    if (!index::generateUSRForDecl(FD->getCanonicalDecl(), Usr))
-      Out.push_back(std::string(Usr));
+    if (std::string Usr = usrOf(FD); !Usr.empty())
+      Out.push_back(std::move(Usr));
   };
   for (const FunctionDecl *Fn : Functions)
     walkStatements(Fn->getBody(), [&](const Stmt *S) {
@@ -292,20 +290,11 @@ static bool calledWithoutBodyElsewhere(const FunctionDecl *FD) {
 /// The USRs of every method \p FD overrides, up the hierarchy.
 static std::vector<std::string> overriddenUsrs(const FunctionDecl *FD) {
   std::vector<std::string> Out;
-  const auto *MD = dyn_cast<CXXMethodDecl>(FD);
-  if (!MD)
-    return Out;
-  llvm::SmallVector<const CXXMethodDecl *, 4> Up(
-      MD->overridden_methods().begin(), MD->overridden_methods().end());
-  while (!Up.empty()) {
-    const CXXMethodDecl *Base = Up.pop_back_val();
-    llvm::SmallString<128> Usr;
-    if (!index::generateUSRForDecl(Base->getCanonicalDecl(), Usr) &&
-        std::find(Out.begin(), Out.end(), Usr.str()) == Out.end())
-      Out.push_back(std::string(Usr));
-    Up.append(Base->overridden_methods().begin(),
-              Base->overridden_methods().end());
-  }
+  if (const auto *MD = dyn_cast<CXXMethodDecl>(FD))
+    for (const CXXMethodDecl *Base : allOverridden(MD))
+      if (std::string Usr = usrOf(Base);
+          !Usr.empty() && !llvm::is_contained(Out, Usr))
+        Out.push_back(std::move(Usr));
   return Out;
 }
 
@@ -332,8 +321,8 @@ TuSummary summarizeTranslationUnit(ASTContext &Ctx, const Catalog &Cat,
     Analyzer.analyzeFunction(FD);
     if (!calledWithoutBodyElsewhere(FD) && !overrideOnlyHere(FD, SM))
       continue;
-    llvm::SmallString<128> Usr;
-    if (index::generateUSRForDecl(FD->getCanonicalDecl(), Usr))
+    std::string Usr = usrOf(FD);
+    if (Usr.empty())
       continue;
     // Listed also without hazards: the second phase then knows the body
     // was seen, and says which calls it could not follow.

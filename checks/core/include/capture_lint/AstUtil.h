@@ -1,8 +1,9 @@
 //===- AstUtil.h - Small AST helpers for the capture analysis ---*- C++ -*-===//
 //
-// Naming callees the way the catalog does, reading source text through
-// macros, unwrapping implicit conversions, and telling whether a stream
-// argument means the legacy default stream.
+// Naming callees the way the catalog does (and across translation units, by
+// USR), reading source text through macros, unwrapping implicit conversions,
+// walking up overridden methods, and telling whether a stream argument means
+// the legacy default stream.
 //
 //===----------------------------------------------------------------------===//
 
@@ -12,6 +13,7 @@
 #include "clang/AST/Expr.h"
 #include "clang/AST/ExprCXX.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
+#include "llvm/ADT/SmallVector.h"
 #include <optional>
 #include <string>
 
@@ -96,6 +98,14 @@ const clang::FieldDecl *thisMember(const clang::Expr *E);
 /// Evaluates an integer constant (an enumerator, a literal), if possible.
 std::optional<int64_t> constantInt(const clang::Expr *E,
                                    const clang::ASTContext &Ctx);
+
+/// The USR of \p D's canonical declaration (what names a function in every
+/// translation unit alike), or "" where it has none.
+std::string usrOf(const clang::Decl *D);
+
+/// Every method \p MD overrides, up the hierarchy, each once.
+llvm::SmallVector<const clang::CXXMethodDecl *, 4>
+allOverridden(const clang::CXXMethodDecl *MD);
 
 /// True when every use of \p VD in \p Body only reads its value (no
 /// write, address taken or reference bound).
