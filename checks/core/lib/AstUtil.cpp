@@ -5,6 +5,7 @@
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/DeclCXX.h"
+#include "clang/AST/DeclTemplate.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/ParentMap.h"
 #include "clang/Basic/SourceManager.h"
@@ -398,6 +399,30 @@ const ParmVarDecl *invokedParam(const CallExpr *Call) {
         FD->getName() == "invoke" && Call->getNumArgs() > 0)
       return ParamOf(Call->getArg(0));
   return ParamOf(Call->getCallee());
+}
+
+bool inUserCode(const Decl *D) {
+  const SourceManager &SM = D->getASTContext().getSourceManager();
+  return !SM.isInSystemHeader(SM.getExpansionLoc(D->getLocation()));
+}
+
+void forEachUserDecl(const ASTContext &Ctx, bool IntoClassTemplates,
+                     llvm::function_ref<void(const Decl *)> Visit) {
+  llvm::SmallVector<const DeclContext *, 16> Contexts = {
+      Ctx.getTranslationUnitDecl()};
+  while (!Contexts.empty()) {
+    const DeclContext *DC = Contexts.pop_back_val();
+    for (const Decl *D : DC->decls()) {
+      if (!inUserCode(D))
+        continue;
+      if (const auto *CT = dyn_cast<ClassTemplateDecl>(D);
+          CT && IntoClassTemplates)
+        D = CT->getTemplatedDecl();
+      if (isa<NamespaceDecl, LinkageSpecDecl, CXXRecordDecl>(D))
+        Contexts.push_back(cast<DeclContext>(D));
+      Visit(D);
+    }
+  }
 }
 
 std::string usrOf(const Decl *D) {

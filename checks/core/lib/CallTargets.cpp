@@ -12,11 +12,6 @@ using namespace clang;
 
 namespace capture_lint {
 
-static bool inUserCode(const Decl *D) {
-  const SourceManager &SM = D->getASTContext().getSourceManager();
-  return !SM.isInSystemHeader(SM.getExpansionLoc(D->getLocation()));
-}
-
 /// The call operator of a user functor class (not a lambda, which
 /// callableOf handles on its own), if it has exactly one.
 static const FunctionDecl *functorCall(const Expr *E) {
@@ -102,37 +97,26 @@ void CallTargets::addValue(const ValueDecl *To, const Expr *Value) {
 
 void CallTargets::buildIndex() {
   Built = true;
-  llvm::SmallVector<const DeclContext *, 16> Contexts = {
-      Ctx.getTranslationUnitDecl()};
   llvm::SmallVector<const Stmt *, 64> Work;
-  while (!Contexts.empty()) {
-    const DeclContext *DC = Contexts.pop_back_val();
-    for (const Decl *D : DC->decls()) {
-      if (!inUserCode(D))
-        continue;
-      if (isa<NamespaceDecl, LinkageSpecDecl>(D))
-        Contexts.push_back(cast<DeclContext>(D));
-      if (const auto *RD = dyn_cast<CXXRecordDecl>(D)) {
-        Contexts.push_back(RD);
-        for (const FieldDecl *F : RD->fields())
-          if (F->hasInClassInitializer())
-            addValue(F, F->getInClassInitializer());
-      }
-      if (const auto *VD = dyn_cast<VarDecl>(D))
-        addValue(VD, VD->getInit());
-      const FunctionDecl *FD = D->getAsFunction();
-      if (!FD)
-        continue;
-      if (const auto *MD = dyn_cast<CXXMethodDecl>(FD))
-        for (const CXXMethodDecl *Base : allOverridden(MD))
-          Overrides[Base].push_back(MD);
-      if (const auto *Ctor = dyn_cast<CXXConstructorDecl>(FD))
-        for (const CXXCtorInitializer *I : Ctor->inits())
-          if (I->getMember())
-            addValue(I->getMember(), I->getInit());
-      Work.push_back(FD->getBody());
-    }
-  }
+  forEachUserDecl(Ctx, /*IntoClassTemplates=*/false, [&](const Decl *D) {
+    if (const auto *RD = dyn_cast<CXXRecordDecl>(D))
+      for (const FieldDecl *F : RD->fields())
+        if (F->hasInClassInitializer())
+          addValue(F, F->getInClassInitializer());
+    if (const auto *VD = dyn_cast<VarDecl>(D))
+      addValue(VD, VD->getInit());
+    const FunctionDecl *FD = D->getAsFunction();
+    if (!FD)
+      return;
+    if (const auto *MD = dyn_cast<CXXMethodDecl>(FD))
+      for (const CXXMethodDecl *Base : allOverridden(MD))
+        Overrides[Base].push_back(MD);
+    if (const auto *Ctor = dyn_cast<CXXConstructorDecl>(FD))
+      for (const CXXCtorInitializer *I : Ctor->inits())
+        if (I->getMember())
+          addValue(I->getMember(), I->getInit());
+    Work.push_back(FD->getBody());
+  });
   while (!Work.empty()) {
     const Stmt *S = Work.pop_back_val();
     if (!S)

@@ -13,11 +13,6 @@ using namespace clang;
 
 namespace capture_lint {
 
-static bool inUserCode(const Decl *D) {
-  const SourceManager &SM = D->getASTContext().getSourceManager();
-  return !SM.isInSystemHeader(SM.getExpansionLoc(D->getLocation()));
-}
-
 static bool inMainFile(const Decl *D) {
   const SourceManager &SM = D->getASTContext().getSourceManager();
   return SM.isInMainFile(SM.getExpansionLoc(D->getLocation()));
@@ -31,35 +26,24 @@ void TuConstants::buildIndex() {
   if (Built)
     return;
   Built = true;
-  llvm::SmallVector<const DeclContext *, 16> Contexts = {
-      Ctx.getTranslationUnitDecl()};
-  while (!Contexts.empty()) {
-    const DeclContext *DC = Contexts.pop_back_val();
-    for (const Decl *D : DC->decls()) {
-      if (D->isImplicit() || !inUserCode(D))
-        continue; // implicit copies keep every member's value
-      if (isa<NamespaceDecl, LinkageSpecDecl>(D))
-        Contexts.push_back(cast<DeclContext>(D));
-      if (const auto *CT = dyn_cast<ClassTemplateDecl>(D))
-        D = CT->getTemplatedDecl();
-      if (const auto *RD = dyn_cast<CXXRecordDecl>(D)) {
-        Contexts.push_back(RD);
-        for (const FieldDecl *F : RD->fields())
-          if (F->hasInClassInitializer())
-            indexBody(F->getInClassInitializer(), nullptr);
-      }
-      if (const auto *VD = dyn_cast<VarDecl>(D))
-        indexBody(VD->getInit(), nullptr);
-      const FunctionDecl *FD = D->getAsFunction();
-      if (!FD || !FD->doesThisDeclarationHaveABody())
-        continue;
-      if (const auto *Ctor = dyn_cast<CXXConstructorDecl>(FD))
-        for (const CXXCtorInitializer *I : Ctor->inits())
-          if (I->isWritten())
-            indexBody(I->getInit(), FD);
-      indexBody(FD->getBody(), FD);
-    }
-  }
+  forEachUserDecl(Ctx, /*IntoClassTemplates=*/true, [&](const Decl *D) {
+    if (D->isImplicit())
+      return; // implicit copies keep every member's value
+    if (const auto *RD = dyn_cast<CXXRecordDecl>(D))
+      for (const FieldDecl *F : RD->fields())
+        if (F->hasInClassInitializer())
+          indexBody(F->getInClassInitializer(), nullptr);
+    if (const auto *VD = dyn_cast<VarDecl>(D))
+      indexBody(VD->getInit(), nullptr);
+    const FunctionDecl *FD = D->getAsFunction();
+    if (!FD || !FD->doesThisDeclarationHaveABody())
+      return;
+    if (const auto *Ctor = dyn_cast<CXXConstructorDecl>(FD))
+      for (const CXXCtorInitializer *I : Ctor->inits())
+        if (I->isWritten())
+          indexBody(I->getInit(), FD);
+    indexBody(FD->getBody(), FD);
+  });
 }
 
 /// Parents are visited before their children, so a call marks its callee

@@ -99,6 +99,16 @@ const clang::FieldDecl *thisMember(const clang::Expr *E);
 std::optional<int64_t> constantInt(const clang::Expr *E,
                                    const clang::ASTContext &Ctx);
 
+/// Whether \p D is written outside system headers.
+bool inUserCode(const clang::Decl *D);
+
+/// Calls \p Visit on every declaration of the translation unit outside
+/// system headers, descending into namespaces, linkage specifications and
+/// classes; with \p IntoClassTemplates, a class template is visited as (and
+/// descended into through) the class it declares.
+void forEachUserDecl(const clang::ASTContext &Ctx, bool IntoClassTemplates,
+                     llvm::function_ref<void(const clang::Decl *)> Visit);
+
 /// The USR of \p D's canonical declaration (what names a function in every
 /// translation unit alike), or "" where it has none.
 std::string usrOf(const clang::Decl *D);
