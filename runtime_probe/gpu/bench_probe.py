@@ -4,7 +4,8 @@ under `capture-probe run`, and under compute-sanitizer (the reference
 point), in alternating order, ROUNDS times (default 7); medians of the
 workload's own time (CUDA events), of the CPU time of its thread (the
 capture workload is host-bound: a run preempted on a shared machine is not
-charged for the wait) and of the whole process's wall time.
+charged for the wait) and of the whole process's wall time, and the median
+of each round's ratio to the plain run of the same round.
 Every run is pinned to the same CPU core (taskset, where present): the
 capture workload is host-bound, and a run moved between cores, or sharing
 one with a neighbour, varies more than the probe costs.
@@ -55,7 +56,8 @@ if baseline:
 def measure(w):
     """Runs every runner ROUNDS times on workload w, alternating the order;
     returns {runner: {"workload": [...], "cpu": [...], "wall": [...]}}."""
-    got = {k: {"workload": [], "cpu": [], "wall": []} for k in runners}
+    got = {k: {"workload": [], "cpu": [], "wall": [], "round": []}
+           for k in runners}
     for r in range(rounds):
         order = list(runners) if r % 2 == 0 else list(reversed(runners))
         for k in order:
@@ -73,16 +75,31 @@ def measure(w):
             got[k]["workload"].append(float(m.group(1)) * scale)
             got[k]["cpu"].append(float(m.group(2)) * scale)
             got[k]["wall"].append(wall)
+            got[k]["round"].append(r)
     return got
 
 
+def paired(got, k):
+    """The workload's time over plain's in the same round: the median and
+    quartiles of those ratios (a round's neighbours share the machine's
+    state of the moment, which drifts more than the probe costs)."""
+    plain = dict(zip(got["plain"]["round"], got["plain"]["workload"]))
+    ratios = sorted(v / plain[r] for r, v in zip(got[k]["round"], got[k]["workload"])
+                    if r in plain)
+    if len(ratios) < 4:
+        return ""
+    q = statistics.quantiles(ratios, n=4)
+    return (f"   paired rounds: median {statistics.median(ratios):.3f}x"
+            f" (quartiles {q[0]:.3f}-{q[2]:.3f}, {len(ratios)} rounds)")
+
+
 def ratio_line(w, name, got, k):
-    med = {m: statistics.median(v) for m, v in got[k].items()}
-    base = {m: statistics.median(v) for m, v in got["plain"].items()}
+    med = {m: statistics.median(v) for m, v in got[k].items() if m != "round"}
+    base = {m: statistics.median(v) for m, v in got["plain"].items() if m != "round"}
     scaled = " (scaled from N/10)" if k == "compute-sanitizer" else ""
     return (f"{w[0]:<8} {name} / plain{scaled}: workload {med['workload'] / base['workload']:.3f}x"
             f"   thread CPU {med['cpu'] / base['cpu']:.3f}x"
-            f"   process wall {med['wall'] / base['wall']:.3f}x")
+            f"   process wall {med['wall'] / base['wall']:.3f}x" + paired(got, k))
 
 
 lines = []
