@@ -46,8 +46,7 @@ public:
     if (Call.Kind != "overrides" || It == OverridersOf.end())
       return Out;
     for (const SummaryFunction *F : It->second)
-      if (std::find(Call.Followed.begin(), Call.Followed.end(), F->Usr) ==
-          Call.Followed.end())
+      if (!llvm::is_contained(Call.Followed, F->Usr))
         Out.push_back(F);
     return Out;
   }

@@ -343,7 +343,6 @@ static ParamBindings constantArguments(const CallExpr *Call,
   return Out;
 }
 
-/// The USR a summary keys \p FD by (its canonical declaration), or "".
 /// A call the whole-program phase resolves: \p Kind External or Overrides,
 /// to \p Callee (named by \p Usr), made by \p Caller.
 static RawHazard crossFileCall(RawHazard::Form Kind, const FunctionDecl *Callee,

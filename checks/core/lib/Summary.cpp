@@ -292,9 +292,8 @@ static std::vector<std::string> overriddenUsrs(const FunctionDecl *FD) {
   std::vector<std::string> Out;
   if (const auto *MD = dyn_cast<CXXMethodDecl>(FD))
     for (const CXXMethodDecl *Base : allOverridden(MD))
-      if (std::string Usr = usrOf(Base);
-          !Usr.empty() && !llvm::is_contained(Out, Usr))
-        Out.push_back(std::move(Usr));
+      if (std::string Usr = usrOf(Base); !Usr.empty())
+        Out.push_back(std::move(Usr)); // one method each: distinct USRs
   return Out;
 }
 
@@ -328,13 +327,13 @@ TuSummary summarizeTranslationUnit(ASTContext &Ctx, const Catalog &Cat,
     // was seen, and says which calls it could not follow.
     if (const FunctionRole *R = Analyzer.roleOf(FD))
       if (auto Role = summarizeRole(*R, Loc)) {
-        Role->Usr = std::string(Usr);
+        Role->Usr = Usr;
         Role->Name = catalogName(FD);
         Out.Roles.push_back(std::move(*Role));
       }
     std::vector<RawHazard> Hazards = Analyzer.calleeHazards(FD);
     SummaryFunction F;
-    F.Usr = std::string(Usr);
+    F.Usr = Usr;
     F.Name = catalogName(FD);
     F.Overrides = overriddenUsrs(FD);
     for (const RawHazard &H : Hazards)

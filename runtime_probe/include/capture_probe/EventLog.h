@@ -15,7 +15,6 @@
 #define CAPTURE_PROBE_EVENTLOG_H
 
 #include "capture_probe/Event.h"
-#include <cstdio>
 #include <mutex>
 #include <string>
 #include <vector>
