@@ -65,12 +65,48 @@ class FileScan:
         self.toks = self.src.tokens
         self.pairs = tk.match_brackets(self.toks)
         self.funcs = find_functions(self)
-        self.calls = find_calls(self.toks)
+        self.deferred = deferred_lambdas(self.toks, self.pairs)
+        self.calls = [c for c in find_calls(self.toks)
+                      if not any(o < c.index < e for o, e in self.deferred)]
         self._owner = owner_index(self)
 
     def func_at(self, index):
         """The innermost named function whose body holds token index."""
         return self._owner.get(index)
+
+
+DEFERRING = re.compile(r"guard|defer|scope_?exit|finally|cleanup", re.I)
+
+
+def deferred_lambdas(toks, pairs):
+    """[(open, close)] of lambda bodies that run later, not where they are
+    written: returned (`return ScopeGuard{[=] { end(); }}`) or handed to a
+    guard (`auto g = make_scope_exit([&] { end(); })`).  Calls in them are
+    left out of the events."""
+    out = []
+    for i, t in enumerate(toks):
+        if t.text != "{" or i not in pairs or i == 0:
+            continue
+        k = i - 1
+        while k > 0 and (toks[k].text in ("mutable", "noexcept", "->") or
+                         toks[k].kind == "ident"
+                         and toks[k - 1].text in ("->", "::")):
+            k -= 1
+        if toks[k].text == ")" and k in pairs:
+            k = pairs[k] - 1
+        if toks[k].text != "]" or k not in pairs:
+            continue
+        j = pairs[k] - 1
+        words = []
+        while j >= 0 and toks[j].text not in (";", "}") and not (
+                toks[j].text == "{" and j > 0
+                and toks[j - 1].text in (")", ";", "{", "}", "else", "do")):
+            words.append(toks[j].text)
+            j -= 1
+        if words and (words[-1] == "return" or any(
+                DEFERRING.search(w) for w in words if w[:1].isalpha())):
+            out.append((i, pairs[i]))
+    return out
 
 
 def owner_index(scan):
@@ -334,6 +370,7 @@ class RepoIndex:
         self._texts = {}
         self.role_files = set()
         self.raii = {}                       # class -> {group} (ctor opens)
+        self.guard_openers = set()           # openers returning a guard
 
     def scan(self, rel):
         """The FileScan of a file (cached)."""
@@ -407,6 +444,9 @@ class RepoIndex:
                     i + 1 < len(scan.toks) and scan.toks[i + 1].text == "("
                     and any(c.index == i for c in scan.calls)):
                 out += self._call_events(t.text, i)
+        out += [guard_end(scan, e) for e in out
+                if e[3] == "role" and e[1] == "begin"
+                and e[4] in self.guard_openers]
         return sorted(out)
 
     def _call_events(self, name, index):
@@ -424,6 +464,18 @@ class RepoIndex:
                 out.append((index, kind, r.group, "macro", name))
         return out
 
+    def _ends_later(self, scan, fn):
+        """Whether fn's body holds a deferred lambda that ends a capture
+        (an opener that returns a guard)."""
+        for o, e in scan.deferred:
+            if fn.open < o < e < fn.close and any(
+                    self.apis.get(t.text, ("",))[0] == "end"
+                    or Role("close", g) in self.roles.get(t.text, ())
+                    for t in scan.toks[o:e] for g in ("cuda-stream",
+                                                      "hip-stream")):
+                return True
+        return False
+
     def _roles_in(self, scan):
         """Adds the roles of scan's functions and #defines."""
         for fn in scan.funcs:
@@ -433,6 +485,8 @@ class RepoIndex:
                 self.roles.setdefault(fn.name, set()).add(role)
                 if fn not in self.role_defs[fn.name]:
                     self.role_defs[fn.name].append(fn)
+                if role.kind == "open" and self._ends_later(scan, fn):
+                    self.guard_openers.add(fn.name)
                 parts = fn.qual.split("::")
                 if (role.kind == "open" and len(parts) > 1
                         and parts[-1] == parts[-2]):
@@ -450,6 +504,33 @@ class RepoIndex:
             if roles:
                 self.macros.setdefault(d.name, set()).update(roles)
                 self.macro_defs[d.name] = (scan.rel, d)
+
+
+def guard_end(scan, event):
+    """The end event for a call of an opener that returns a guard: the end
+    of the block when the guard is bound to a local (`auto g =
+    graph.capture_guard(s);`), else the end of the statement (a
+    temporary)."""
+    toks, pairs = scan.toks, scan.pairs
+    i = event[0]
+    k, bound = i - 1, False
+    while k > 0 and toks[k].text not in (";", "{", "}"):
+        if toks[k].text in (")", "]") and k in pairs:
+            k = pairs[k]
+        elif (toks[k].text == "=" and toks[k - 1].kind == "ident"
+              and (toks[k - 2].kind == "ident"
+                   or toks[k - 2].text in (">", "&", "&&", "*"))):
+            bound = True
+        k -= 1
+    end = i
+    if bound:
+        blocks = enclosing_blocks(scan, i)
+        end = blocks[0][1] if blocks else len(toks) - 1
+    else:
+        while end < len(toks) - 1 and toks[end].text != ";":
+            end = pairs.get(end, end) + 1 if toks[end].text in "([{" \
+                else end + 1
+    return (end, "end", event[2], "guard", event[4])
 
 
 def body_roles(events):
