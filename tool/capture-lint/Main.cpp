@@ -367,6 +367,11 @@ int main(int Argc, char **Argv) {
   if (!checksEnabled(O))
     return 2;
   if (O.ListChecks) {
+    if (std::string Why = noCaptureCheckError(O.Run, configSubject(O));
+        !Why.empty()) {
+      llvm::errs() << "capture-lint: error: " << Why << "\n";
+      return 2;
+    }
     std::string Text;
     for (const std::string &C : configuredChecks(O.Run, configSubject(O)))
       Text += C + "\n";

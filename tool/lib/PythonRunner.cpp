@@ -55,6 +55,7 @@ void runPython(const std::vector<std::string> &Inputs, const RunConfig &Config,
   };
   python::PyResult PR = python::analyzePython(Files, **Cat, Opts);
   R.FilesAnalyzed += PR.FilesAnalyzed;
+  R.AnalyzedFiles.insert(R.AnalyzedFiles.end(), Files.begin(), Files.end());
   for (const python::PyError &E : PR.Errors)
     R.Errors.push_back({{E.File}, E.Message});
   for (std::string &W : PR.Warnings)

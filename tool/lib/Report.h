@@ -81,6 +81,10 @@ struct Report {
   /// the findings stand, but the run exits 2 so the broken cache is seen.
   std::vector<std::string> CacheErrors;
   unsigned FilesAnalyzed = 0;
+  /// The source files analysed (C++ translation units and Python files), in
+  /// the order of the run, for the filters that depend on each file's
+  /// configuration.
+  std::vector<std::string> AnalyzedFiles;
   unsigned FilesFromCache = 0; // of FilesAnalyzed, taken from the cache
   /// Other files of the compile database analysed for their summaries only
   /// (with -p and FILEs, where the cache had none).

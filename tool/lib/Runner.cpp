@@ -704,6 +704,7 @@ static void reportUnits(const std::vector<std::string> &Files, UnitRun &Run,
                         Report &R) {
   for (size_t I = 0; I < Files.size(); ++I) {
     ++R.FilesAnalyzed;
+    R.AnalyzedFiles.push_back(Files[I]);
     R.FilesFromCache += Run.FromCache[I];
     if (Run.TooDeep[I]) {
       R.Errors.push_back({{Files[I]},

@@ -102,9 +102,67 @@ static ClangTidyOptions captureDefaults() {
   return O;
 }
 
-std::unique_ptr<ClangTidyOptionsProvider>
-tidyOptionsProvider(const RunConfig &Config, const ClangTidyOptions &Forced,
-                    llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> FS) {
+/// The patterns of a `Checks:` value that name capture checks, in order.
+static std::vector<std::string> capturePatterns(llvm::StringRef Checks) {
+  std::vector<std::string> Patterns;
+  llvm::SmallVector<llvm::StringRef, 16> Parts;
+  Checks.split(Parts, ',');
+  for (llvm::StringRef P : Parts)
+    for (llvm::StringRef Line : llvm::split(P, '\n'))
+      if (llvm::StringRef T = Line.trim();
+          T.drop_while([](char C) { return C == '-'; })
+              .trim()
+              .starts_with("capture"))
+        Patterns.push_back(T.str());
+  return Patterns;
+}
+
+/// What one source's `Checks:` says about the capture checks: nothing
+/// unless it has `capture-*` patterns (`-*,bugprone-*` is about clang-tidy's
+/// own checks, and leaves capture-lint's defaults on); a positive pattern
+/// selects (`-*,capture-sync-call` enables that check only); negative ones
+/// alone take checks away.
+static std::optional<std::string> captureChecksOf(llvm::StringRef Checks) {
+  std::vector<std::string> Patterns = capturePatterns(Checks);
+  if (Patterns.empty())
+    return std::nullopt;
+  bool Selects = llvm::any_of(
+      Patterns, [](const std::string &P) { return P.front() != '-'; });
+  // A selection starts from none (`capture-*` first selects them all).
+  std::string Glob = Selects && Patterns.front() != "capture-*" ? "-capture-*"
+                                                                 : "";
+  for (const std::string &P : Patterns)
+    Glob += (Glob.empty() ? "" : ",") + P;
+  return Glob;
+}
+
+namespace {
+/// clang-tidy's providers, with each source's `Checks:` read for the
+/// capture checks only (captureChecksOf).
+class CaptureChecksProvider : public ClangTidyOptionsProvider {
+public:
+  explicit CaptureChecksProvider(
+      std::unique_ptr<ClangTidyOptionsProvider> Inner)
+      : Inner(std::move(Inner)) {}
+  const ClangTidyGlobalOptions &getGlobalOptions() override {
+    return Inner->getGlobalOptions();
+  }
+  std::vector<OptionsSource> getRawOptions(llvm::StringRef File) override {
+    std::vector<OptionsSource> Sources = Inner->getRawOptions(File);
+    for (OptionsSource &S : Sources)
+      if (S.first.Checks)
+        S.first.Checks = captureChecksOf(*S.first.Checks);
+    return Sources;
+  }
+
+private:
+  std::unique_ptr<ClangTidyOptionsProvider> Inner;
+};
+} // namespace
+
+static std::unique_ptr<ClangTidyOptionsProvider>
+clangTidyProvider(const RunConfig &Config, const ClangTidyOptions &Forced,
+                  llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> FS) {
   ClangTidyOptions Over = Forced;
   if (Config.ChecksGiven)
     Over.Checks =
@@ -118,6 +176,38 @@ tidyOptionsProvider(const RunConfig &Config, const ClangTidyOptions &Forced,
   return std::make_unique<clang::tidy::ConfigOptionsProvider>(
       ClangTidyGlobalOptions(), captureDefaults(),
       Parsed ? *Parsed : ClangTidyOptions(), Over, FS);
+}
+
+std::unique_ptr<ClangTidyOptionsProvider>
+tidyOptionsProvider(const RunConfig &Config, const ClangTidyOptions &Forced,
+                    llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> FS) {
+  return std::make_unique<CaptureChecksProvider>(
+      clangTidyProvider(Config, Forced, FS));
+}
+
+std::string noCaptureCheckError(const RunConfig &Config,
+                                llvm::StringRef File) {
+  auto Provider = tidyOptionsProvider(Config);
+  std::string Path = absolute(File);
+  if (!enabledChecks(Provider->getOptions(Path).Checks.value_or("")).empty())
+    return "";
+  // The last source that said something about capture checks did it.
+  auto Raw = clangTidyProvider(Config, {}, nullptr)->getRawOptions(Path);
+  for (auto It = Raw.rbegin(); It != Raw.rend(); ++It)
+    if (It->first.Checks && captureChecksOf(*It->first.Checks)) {
+      llvm::StringRef Name = It->second;
+      std::string Source = Name == "command-line option" ? "--checks"
+                           : Name.starts_with("command-line option")
+                               ? "--config-file (or --config)"
+                               : "'" + Name.str() + "'";
+      return Source + " enables no capture check for '" + File.str() +
+             "' (Checks: '" + llvm::StringRef(*It->first.Checks).trim().str() +
+             "'); only capture-* patterns select among capture-lint's "
+             "checks, so name one to enable, or leave them out for the "
+             "defaults";
+    }
+  return "the configuration enables no capture check for '" + File.str() +
+         "'";
 }
 
 llvm::Error checkConfigText(llvm::StringRef Text, llvm::StringRef Origin) {
@@ -178,12 +268,13 @@ std::string dumpConfig(const RunConfig &Config, llvm::StringRef File) {
 void applyConfiguredChecks(Report &R, const RunConfig &Config) {
   auto Provider = tidyOptionsProvider(Config);
   std::map<std::string, std::set<std::string>> ByDirectory;
+  std::set<std::string> Reported;
   auto Enabled = [&](const std::string &File) -> const std::set<std::string> & {
     std::string Dir = llvm::sys::path::parent_path(absolute(File)).str();
     auto It = ByDirectory.find(Dir);
     if (It == ByDirectory.end()) {
       ClangTidyOptions O = Provider->getOptions(absolute(File));
-      std::vector<std::string> Checks = enabledChecks(*O.Checks);
+      std::vector<std::string> Checks = enabledChecks(O.Checks.value_or(""));
       It =
           ByDirectory
               .emplace(Dir, std::set<std::string>(Checks.begin(), Checks.end()))
@@ -191,6 +282,12 @@ void applyConfiguredChecks(Report &R, const RunConfig &Config) {
     }
     return It->second;
   };
+  // A configuration that turns every check off is bad input, not silence.
+  for (const std::string &File : R.AnalyzedFiles)
+    if (Enabled(File).empty())
+      if (std::string Why = noCaptureCheckError(Config, File);
+          Reported.insert(Why.substr(0, Why.find(" enables"))).second)
+        R.Errors.push_back({{File}, Why});
   llvm::erase_if(R.Findings, [&](const ReportFinding &F) {
     const std::string &File =
         F.HasRegion && !F.RegionFile.empty() ? F.RegionFile : F.Loc.File;

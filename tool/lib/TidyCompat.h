@@ -57,7 +57,8 @@ void applyHeaderFilter(Report &R, llvm::StringRef Regex,
 /// The one reader of clang-tidy configuration: capture-lint's defaults
 /// (Checks: capture-*), then RunConfig::ConfigText (--config-file) or else
 /// the `.clang-tidy` files above each file, then \p Forced. The command
-/// line's --checks replaces the configured checks.
+/// line's --checks replaces the configured checks. Of each `Checks:` value
+/// only the `capture-*` patterns count (noCaptureCheckError).
 std::unique_ptr<clang::tidy::ClangTidyOptionsProvider> tidyOptionsProvider(
     const RunConfig &Config, const clang::tidy::ClangTidyOptions &Forced = {},
     llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> FS = nullptr);
@@ -66,6 +67,12 @@ std::unique_ptr<clang::tidy::ClangTidyOptionsProvider> tidyOptionsProvider(
 /// --config-file, whose text is part of the run's settings).
 std::vector<std::string> tidyConfigFiles(const RunConfig &Config,
                                          llvm::StringRef File);
+
+/// Why the configuration of \p File enables no capture check, naming the
+/// configuration file (or --checks) that turned the last one off; "" when
+/// some check is on. Only `capture-*` patterns of a `Checks:` value select
+/// among the capture checks: `-*,bugprone-*` leaves the defaults on.
+std::string noCaptureCheckError(const RunConfig &Config, llvm::StringRef File);
 
 /// The capture checks the configuration of \p File enables.
 std::vector<std::string> configuredChecks(const RunConfig &Config,
@@ -83,7 +90,8 @@ llvm::Error checkConfigText(llvm::StringRef Text, llvm::StringRef Origin);
 std::string dumpConfig(const RunConfig &Config, llvm::StringRef File);
 
 /// Drops findings of checks that the configuration of the file they are
-/// reported for (the region's file when there is one) does not enable.
+/// reported for (the region's file when there is one) does not enable; an
+/// analysed file whose configuration enables none is an error in \p R.
 void applyConfiguredChecks(Report &R, const RunConfig &Config);
 
 /// Keeps findings in headers only where the header filter matches: the
