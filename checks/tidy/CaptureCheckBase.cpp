@@ -9,6 +9,8 @@
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/ASTMatchers/ASTMatchFinder.h"
+#include "clang/Basic/FileManager.h"
+#include "clang/Basic/SourceManager.h"
 #include "llvm/ADT/StringExtras.h"
 
 #include <map>
@@ -68,16 +70,6 @@ void CaptureCheckBase::storeOptions(
 }
 
 void CaptureCheckBase::registerMatchers(MatchFinder *Finder) {
-  auto Loaded =
-      effectiveCatalog(getCurrentMainFile(), splitCatalogList(CatalogOption));
-  if (!Loaded && ConfigError.empty())
-    ConfigError =
-        "invalid capture catalog: " + llvm::toString(Loaded.takeError()) +
-        "; the capture checks did not run";
-  else if (!Loaded)
-    llvm::consumeError(Loaded.takeError());
-  if (ConfigError.empty())
-    Cat = *Loaded;
   // Every function definition outside system headers: regions begin in
   // functions that call the catalog's begin calls, openers, RAII guards and
   // wrappers, or that are declared to run under capture. The analyzer
@@ -109,10 +101,33 @@ void CaptureCheckBase::check(const MatchFinder::MatchResult &Result) {
   emitNew();
 }
 
+/// The main file's absolute path: a compile database's `"file":
+/// "../src/a.cu"` is relative to the command's directory, which is the
+/// file manager's working directory, not the process's.
+static std::string absoluteMainFile(const SourceManager &SM,
+                                    StringRef Fallback) {
+  OptionalFileEntryRef Main = SM.getFileEntryRefForID(SM.getMainFileID());
+  llvm::SmallString<256> Path(Main ? Main->getName() : Fallback);
+  SM.getFileManager().makeAbsolutePath(Path);
+  return std::string(Path);
+}
+
 void CaptureCheckBase::registerPPCallbacks(const SourceManager &SM,
                                            Preprocessor *P, Preprocessor *) {
   FileSM = &SM;
   PP = P; // for the toolkit's version
+  // The catalog: the nearest .capture-lint.json above the file, and the
+  // CaptureCatalog option's files.
+  auto Loaded = effectiveCatalog(absoluteMainFile(SM, getCurrentMainFile()),
+                                 splitCatalogList(CatalogOption));
+  if (!Loaded && ConfigError.empty())
+    ConfigError =
+        "invalid capture catalog: " + llvm::toString(Loaded.takeError()) +
+        "; the capture checks did not run";
+  else if (!Loaded)
+    llvm::consumeError(Loaded.takeError());
+  if (ConfigError.empty())
+    Cat = *Loaded;
 }
 
 void CaptureCheckBase::onEndOfTranslationUnit() {
