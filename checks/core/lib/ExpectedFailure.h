@@ -7,10 +7,16 @@
 // HIP_CHECK_ERROR expands. Such a call begins no capture.
 //
 // The rule: the call's result (directly, or through a local initialised
-// with it) is compared with, or passed together with, an integer or enum
-// constant of an enum type other than 0 (success), within a few levels of
-// expression parents: a comparison operator, a comparison helper such as
-// gtest's EqHelper::Compare, or an overloaded operator of a test decomposer.
+// with it) is compared with, or passed together with, a constant of an enum
+// type other than 0 (success), within a few levels of expression parents (a
+// comparison operator, a comparison helper such as gtest's
+// EqHelper::Compare, or an overloaded operator of a test decomposer; not
+// `if (e == cudaErrorX)`, a branch), and no use compares it with success or
+// tests it as a truth value. A begin
+// starts a capture on every path where its result may be success: a check
+// that tolerates some errors (`e != cudaSuccess && e != cudaErrorNotReady`,
+// as HIP_CHECK expands) expects success, and the CFG's paths decide where
+// the capture runs (RegionFinder::beginFailedOn).
 //
 //===----------------------------------------------------------------------===//
 

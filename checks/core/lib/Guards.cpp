@@ -258,6 +258,9 @@ std::optional<bool> GuardRecognizer::notCapturingWhen(const Expr *Cond) const {
     auto It = V && namesDecl(Cond, V) ? BoolVars.find(V) : BoolVars.end();
     if (It != BoolVars.end())
       return It->second;
+    // A capture flag holds while the capture its setter began is active.
+    if (V && namesDecl(Cond, V) && Roles && Roles->isCaptureFlag(V))
+      return false;
   }
   if (const auto *U = dyn_cast<UnaryOperator>(Cond)) {
     if (U->getOpcode() == UO_LNot) {

@@ -280,18 +280,15 @@ void RegionFinder::collectRegions(const Stmt *Body) {
       if (const RegionApi *Api = regionApiOf(Call, Cat)) {
         if (Api->Kind == RegionApi::Destroy)
           continue;
+        // An end ends the capture even when it fails (904, unjoined: the
+        // stream leaves capture mode with a NULL graph); a begin a test
+        // expects to fail begins none.
         if (Api->Kind == RegionApi::End) {
-          if (resultExpectedToFail(Call, PM, Ctx)) {
-            ExpectedToFail.insert(Call);
-            continue;
-          }
           EndSites.push_back({Call->getBeginLoc(), Api->Group});
           continue;
         }
-        if (resultExpectedToFail(Call, PM, Ctx)) {
-          ExpectedToFail.insert(Call); // a test of the error: no capture
+        if (resultExpectedToFail(Call, PM, Ctx))
           continue;
-        }
         CaptureRegion R;
         R.Begin = Call;
         R.BeginStmt = Call;
@@ -388,8 +385,6 @@ void RegionFinder::transferCall(const CallExpr *Call, FlowState &State) const {
       activate(Call, State);
       return;
     }
-    if (ExpectedToFail.count(Call))
-      return;
     if (Api->Kind == RegionApi::Destroy) {
       endStreamLife(State, baseDeclOf(regionStreamExpr(Call, *Api)));
       return;
@@ -552,9 +547,15 @@ void RegionFinder::refineEdge(const CFGBlock &B, unsigned SuccIndex,
     State.Reached = false; // the constant argument rules this side out
     return;
   }
+  // Where a guard says the stream is not capturing, no capture of it is
+  // active on that path: `if (r.capturing()) r.stop(s, g);` ends the region
+  // on both edges, so it does not leak past the test (or around a loop).
   if (auto NotCapturingWhenTrue = Guards.notCapturingWhen(Cond))
-    if ((SuccIndex == 0) == *NotCapturingWhenTrue && guardApplies(Cond, State))
+    if ((SuccIndex == 0) == *NotCapturingWhenTrue &&
+        guardApplies(Cond, State)) {
       State.Guarded = true;
+      endGuardedRegions(Cond, State);
+    }
   // A static cache's miss branch runs once, on the first use (warm-up).
   if (auto FirstUseWhenTrue = factsOf(Cond, false).FirstUseWhenTrue)
     if ((SuccIndex == 0) == *FirstUseWhenTrue)
@@ -565,6 +566,7 @@ void RegionFinder::refineEdge(const CFGBlock &B, unsigned SuccIndex,
   for (unsigned I = 0; I < Regions.size(); ++I)
     if (State.Active.test(I) && beginFailedOn(Regions[I], Cond, SuccIndex == 0))
       State.Active.reset(I);
+  endWhereCheckedCallSucceeds(Cond, SuccIndex == 0, State);
   const ConditionFacts &Facts = factsOf(Cond, true);
   bool Value = Facts.KeyValue;
   const std::string &Key = Facts.Key;
@@ -610,9 +612,41 @@ const RegionApi *RegionFinder::cachedRegionApi(const CallExpr *Call) const {
   return It->second;
 }
 
+/// The value \p Cond has when the result it tests is success (0), where
+/// \p Cond tests a result (as \p IsResult says) in one of the shapes
+/// `result`, `result == K`, `result != K` for a constant K, maybe negated;
+/// nullopt for any other condition.
+template <typename IsResultFn>
+static std::optional<bool> valueAtSuccess(const Expr *Cond,
+                                          IsResultFn IsResult,
+                                          const ASTContext &Ctx) {
+  if (!Cond)
+    return std::nullopt;
+  Cond = Cond->IgnoreParenImpCasts();
+  bool Negated = false;
+  while (const auto *U = dyn_cast<UnaryOperator>(Cond)) {
+    if (U->getOpcode() != UO_LNot)
+      return std::nullopt;
+    Negated = !Negated;
+    Cond = U->getSubExpr()->IgnoreParenImpCasts();
+  }
+  if (IsResult(Cond))
+    return Negated;
+  const auto *B = dyn_cast<BinaryOperator>(Cond);
+  if (!B || !B->isEqualityOp())
+    return std::nullopt;
+  const Expr *Other = IsResult(B->getLHS())   ? B->getRHS()
+                      : IsResult(B->getRHS()) ? B->getLHS()
+                                              : nullptr;
+  auto V = Other ? constantInt(Other, Ctx) : std::nullopt;
+  if (!V)
+    return std::nullopt;
+  return ((*V == 0) == (B->getOpcode() == BO_EQ)) != Negated;
+}
+
 bool RegionFinder::beginFailedOn(const CaptureRegion &R, const Expr *Cond,
                                  bool CondTrue) const {
-  if (!Cond || !R.Begin)
+  if (!R.Begin)
     return false;
   auto IsResult = [&](const Expr *E) {
     E = E->IgnoreParenImpCasts();
@@ -621,32 +655,57 @@ bool RegionFinder::beginFailedOn(const CaptureRegion &R, const Expr *Cond,
     const auto *DRE = dyn_cast<DeclRefExpr>(E);
     return R.ResultVar && DRE && DRE->getDecl() == R.ResultVar;
   };
-  Cond = Cond->IgnoreParenImpCasts();
-  bool Negated = false;
-  while (const auto *U = dyn_cast<UnaryOperator>(Cond)) {
-    if (U->getOpcode() != UO_LNot)
-      return false;
-    Negated = !Negated;
-    Cond = U->getSubExpr()->IgnoreParenImpCasts();
-  }
-  // Failure when the condition is: result (non-zero), result != success,
-  // or !(result == success); the edge that takes it has no capture.
-  bool FailureWhenTrue;
-  if (IsResult(Cond)) {
-    FailureWhenTrue = true;
-  } else if (const auto *B = dyn_cast<BinaryOperator>(Cond);
-             B && B->isEqualityOp()) {
-    const Expr *Other = IsResult(B->getLHS())   ? B->getRHS()
-                        : IsResult(B->getRHS()) ? B->getLHS()
-                                                : nullptr;
-    auto V = Other ? constantInt(Other, Ctx) : std::nullopt;
-    if (!V || *V != 0)
-      return false;
-    FailureWhenTrue = B->getOpcode() == BO_NE;
-  } else {
-    return false;
-  }
-  return CondTrue == (FailureWhenTrue != Negated);
+  // The edge that needs a value other than success's has a failed begin.
+  auto V = valueAtSuccess(Cond, IsResult, Ctx);
+  return V && CondTrue != *V;
+}
+
+/// The call whose result \p E is: the call itself, or a local initialised
+/// with it (`cudaError_t e = (call);`, as error-check macros expand).
+static const CallExpr *resultCall(const Expr *E) {
+  E = E->IgnoreParenImpCasts();
+  if (const auto *Call = dyn_cast<CallExpr>(E))
+    return Call;
+  const auto *DRE = dyn_cast<DeclRefExpr>(E);
+  const auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+  if (!VD || !VD->isLocalVarDecl() || !VD->getInit())
+    return nullptr;
+  return dyn_cast<CallExpr>(VD->getInit()->IgnoreParenImpCasts());
+}
+
+void RegionFinder::endWhereCheckedCallSucceeds(const Expr *Cond, bool CondTrue,
+                                               FlowState &State) const {
+  const CallExpr *Checked = nullptr;
+  auto IsResult = [&](const Expr *E) {
+    const CallExpr *Call = resultCall(E);
+    if (Call)
+      Checked = Call;
+    return Call != nullptr;
+  };
+  auto V = valueAtSuccess(Cond, IsResult, Ctx);
+  if (!V || CondTrue != *V || !Checked)
+    return;
+  // A synchronization or allocation the capture's mode refuses returns an
+  // error under that capture: its success edge runs without it. Not so the
+  // synchronous copies on the legacy stream (906): with a non-blocking
+  // capture stream they succeed, eagerly.
+  const ApiEntry *Entry = matchApi(Checked, Cat);
+  if (!Entry ||
+      (Entry->Class != Hazard::Sync && Entry->Class != Hazard::Allocation) ||
+      llvm::StringRef(Entry->Error).contains("Implicit"))
+    return;
+  for (unsigned I = 0; I < Regions.size(); ++I)
+    if (State.Active.test(I) &&
+        Entry->behaviourIn(Regions[I].Mode) == Behaviour::Illegal)
+      endOnPath(I, State, Checked->getBeginLoc());
+}
+
+void RegionFinder::endOnPath(unsigned I, FlowState &State,
+                             SourceLocation At) const {
+  State.Active.reset(I);
+  auto &Ends = Regions[I].Ends;
+  if (At.isValid() && !llvm::is_contained(Ends, At))
+    Ends.push_back(At);
 }
 
 std::optional<int64_t> RegionFinder::boundValue(const Expr *Cond) const {
@@ -717,6 +776,15 @@ bool RegionFinder::guardApplies(const Expr *Cond,
         (Regions[I].Key.empty() || Regions[I].Key == Key))
       return true;
   return false;
+}
+
+void RegionFinder::endGuardedRegions(const Expr *Cond,
+                                     FlowState &State) const {
+  std::string Key = answerStream(Cond, State);
+  for (unsigned I = 0; I < Regions.size(); ++I)
+    if (State.Active.test(I) &&
+        (Key.empty() || Regions[I].Key.empty() || Regions[I].Key == Key))
+      endOnPath(I, State, Cond->getBeginLoc());
 }
 
 void RegionFinder::solve() {

@@ -75,6 +75,11 @@ bool RoleAnalyzer::mayHaveRole(const FunctionDecl *FD) {
             if (RD->getDestructor() && mayHaveRole(RD->getDestructor()))
               Result = true;
       }
+      // A predicate reading a capture flag (`return capturing_;`).
+      if (const auto *E = dyn_cast<Expr>(S);
+          E && isa<DeclRefExpr, MemberExpr>(E) && E->getType()->isBooleanType())
+        if (const ValueDecl *V = baseDeclOf(E); V && namesDecl(E, V))
+          Result = Result || isCaptureFlag(V);
       for (const Stmt *C : S->children())
         Work.push_back(C);
     }
@@ -368,6 +373,102 @@ bool RoleAnalyzer::isCaptureRegistry(const VarDecl *V) {
       if (const FunctionRole *R = roleOf(FD); R && R->Opens)
         Result = true;
   Registries[V] = Result;
+  return Result;
+}
+
+namespace {
+/// Collects, for each bool member or static, the user functions (outside
+/// system headers) that assign it true.
+class TrueSetterIndex : public RecursiveASTVisitor<TrueSetterIndex> {
+public:
+  using Map =
+      llvm::DenseMap<const ValueDecl *, std::vector<const FunctionDecl *>>;
+  TrueSetterIndex(const ASTContext &Ctx, Map &Out) : Ctx(Ctx), Out(Out) {}
+
+  bool TraverseDecl(Decl *D) {
+    if (D && !isa<TranslationUnitDecl>(D) &&
+        Ctx.getSourceManager().isInSystemHeader(D->getLocation()))
+      return true;
+    return RecursiveASTVisitor::TraverseDecl(D);
+  }
+  bool VisitFunctionDecl(FunctionDecl *FD) {
+    if (!FD->doesThisDeclarationHaveABody())
+      return true;
+    llvm::SmallVector<const Stmt *, 32> Work = {FD->getBody()};
+    while (!Work.empty()) {
+      const Stmt *S = Work.pop_back_val();
+      if (!S)
+        continue;
+      if (const auto *B = dyn_cast<BinaryOperator>(S);
+          B && B->getOpcode() == BO_Assign && B->getType()->isBooleanType())
+        if (const ValueDecl *V = flagTarget(B->getLHS()))
+          if (auto C = constantInt(B->getRHS(), Ctx); C && *C != 0)
+            if (!llvm::is_contained(Out[V], FD))
+              Out[V].push_back(FD);
+      for (const Stmt *C : S->children())
+        Work.push_back(C);
+    }
+    return true;
+  }
+
+private:
+  /// The member or static \p LHS names (not a local), or null.
+  static const ValueDecl *flagTarget(const Expr *LHS) {
+    LHS = LHS->IgnoreParenImpCasts();
+    if (const auto *M = dyn_cast<MemberExpr>(LHS))
+      return dyn_cast<FieldDecl>(M->getMemberDecl());
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(LHS))
+      if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
+          VD && VD->hasGlobalStorage())
+        return VD->getCanonicalDecl();
+    return nullptr;
+  }
+  const ASTContext &Ctx;
+  Map &Out;
+};
+} // namespace
+
+/// Whether \p FD's body begins a capture itself (a catalog begin, or a call
+/// to an opener), whatever else it does.
+static bool beginsCapture(const FunctionDecl *FD, const Catalog &Cat,
+                          RoleOracle &Roles) {
+  if (const FunctionRole *R = Roles.roleOf(FD); R && R->Opens)
+    return true;
+  llvm::SmallVector<const Stmt *, 32> Work = {FD->getBody()};
+  while (!Work.empty()) {
+    const Stmt *S = Work.pop_back_val();
+    if (!S)
+      continue;
+    if (const auto *Call = dyn_cast<CallExpr>(S)) {
+      const RegionApi *Api =
+          Cat.findRegionApi(listedName(directCallee(Call), Cat));
+      if (Api && Api->Kind == RegionApi::Begin)
+        return true;
+    }
+    for (const Stmt *C : S->children())
+      Work.push_back(C);
+  }
+  return false;
+}
+
+bool RoleAnalyzer::isCaptureFlag(const ValueDecl *V) {
+  if (!V || !V->getType()->isBooleanType())
+    return false;
+  if (const auto *VD = dyn_cast<VarDecl>(V))
+    V = VD->getCanonicalDecl();
+  if (auto It = Flags.find(V); It != Flags.end())
+    return It->second;
+  Flags[V] = false; // asked again while answering: not (yet) known
+  if (!TrueSetters) {
+    TrueSetters.emplace();
+    TrueSetterIndex(Ctx, *TrueSetters)
+        .TraverseDecl(Ctx.getTranslationUnitDecl());
+  }
+  bool Result = false;
+  if (auto It = TrueSetters->find(V); It != TrueSetters->end())
+    for (const FunctionDecl *FD : It->second)
+      Result = Result || beginsCapture(FD, Cat, *this);
+  Flags[V] = Result;
   return Result;
 }
 

@@ -25,6 +25,7 @@
 
 namespace clang {
 class ASTContext;
+class ValueDecl;
 class VarDecl;
 } // namespace clang
 
@@ -40,6 +41,7 @@ public:
 
   const FunctionRole *roleOf(const clang::FunctionDecl *FD) override;
   bool isCaptureRegistry(const clang::VarDecl *V) override;
+  bool isCaptureFlag(const clang::ValueDecl *V) override;
 
   /// Cheap and conservative: false when nothing \p FD reaches could begin,
   /// end or guard a capture, so it can have no role from its body.
@@ -72,6 +74,12 @@ private:
                                std::vector<const clang::FunctionDecl *>>>
       Inserters;
   llvm::DenseMap<const clang::VarDecl *, bool> Registries;
+  /// Bool members and statics and the user functions that set them to
+  /// true, built on the first flag question; then the answers.
+  std::optional<llvm::DenseMap<const clang::ValueDecl *,
+                               std::vector<const clang::FunctionDecl *>>>
+      TrueSetters;
+  llvm::DenseMap<const clang::ValueDecl *, bool> Flags;
 };
 
 } // namespace capture_lint

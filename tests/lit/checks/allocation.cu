@@ -14,8 +14,8 @@ void global(cudaStream_t s) {
   float *p = nullptr, *q = nullptr;
   CUDA_CHECK(cudaMalloc(&q, 64)); // before the region: fine
   CUDA_CHECK(cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal));
-  CUDA_CHECK(cudaMalloc(&p, 64));
-  // CHECK: :[[@LINE-1]]:14: error: 'cudaMalloc' allocates device memory: in a global-mode capture it fails with cudaErrorStreamCaptureUnsupported (900) and invalidates the capture; allocate before the capture begins
+  cudaMalloc(&p, 64); // unchecked: a checked one ends the paths here
+  // CHECK: :[[@LINE-1]]:3: error: 'cudaMalloc' allocates device memory: in a global-mode capture it fails with cudaErrorStreamCaptureUnsupported (900) and invalidates the capture; allocate before the capture begins
   // CHECK: :[[@LINE-3]]:14: note: capture of stream 's' begins here, mode global
   cudaFree(q);
   // CHECK: :[[@LINE-1]]:3: error: 'cudaFree' frees device memory

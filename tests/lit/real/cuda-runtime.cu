@@ -29,8 +29,8 @@ void capture(cudaStream_t s, float *d, int n) {
   scale<<<(n + 255) / 256, 256, 0, s>>>(d, 2.f, n);
   scale<<<(n + 255) / 256, 256>>>(d, 2.f, n);
   // CHECK: :[[@LINE-1]]:3: error: kernel launch 'scale' runs on the legacy default stream
-  CUDA_CHECK(cudaMalloc(&tmp, n * sizeof(float)));
-  // CHECK: :[[@LINE-1]]:14: error: 'cudaMalloc' allocates device memory
+  cudaMalloc(&tmp, n * sizeof(float)); // unchecked: a checked one ends paths
+  // CHECK: :[[@LINE-1]]:3: error: 'cudaMalloc' allocates device memory
   CUDA_CHECK(cudaMemcpyAsync(&flag, d, sizeof(int), cudaMemcpyDeviceToHost, s));
   if (flag)
     // CHECK: :[[@LINE-1]]:3: warning: 'if' condition depends on 'flag' (a value read back from the device)

@@ -35,6 +35,7 @@
 
 namespace clang {
 class FunctionDecl;
+class ValueDecl;
 class VarDecl;
 } // namespace clang
 
@@ -93,6 +94,14 @@ public:
   /// opener fills after its begin, so it is not empty while that capture is
   /// active (StaticState.h).
   virtual bool isCaptureRegistry(const clang::VarDecl *V) {
+    (void)V;
+    return false;
+  }
+  /// Whether \p V is a capture flag: a bool (a member or a static) that a
+  /// function beginning a capture sets to true (`capturing_ = true;` in
+  /// Recorder::start), so it holds while that capture is active and
+  /// `if (capturing_)` or a predicate returning it is a guard.
+  virtual bool isCaptureFlag(const clang::ValueDecl *V) {
     (void)V;
     return false;
   }

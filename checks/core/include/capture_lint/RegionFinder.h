@@ -25,8 +25,9 @@
 //  - a region is closed when a loop whose body ends it exits ("begin in the
 //    first iteration, end in the last", or a loop of ends over streams);
 //  - a begin in statically dead code (the copy a test macro keeps in
-//    `false && (x)`) begins nothing, and a begin or end whose result a test
-//    compares with an expected error (ExpectedFailure.h) does nothing;
+//    `false && (x)`) begins nothing, nor does a begin whose result a test
+//    compares with an expected error (ExpectedFailure.h); an end ends the
+//    capture even when a test expects it to fail (904, unjoined);
 //  - the stream's life bounds its captures: cudaStreamDestroy (catalog
 //    role "destroy") or the end of the scope of the object holding it;
 //  - a capture-status guard counts only when its answer was computed after
@@ -214,6 +215,9 @@ private:
   /// Whether a capture-status guard in \p Cond speaks for the regions
   /// active here: its answer is fresh and about their stream.
   bool guardApplies(const clang::Expr *Cond, const FlowState &State) const;
+  /// On the edge where the guard \p Cond says the stream is not capturing:
+  /// the active regions of that stream (of any, when it is unknown) end.
+  void endGuardedRegions(const clang::Expr *Cond, FlowState &State) const;
   /// The stream a guard expression's answer is about, from the state for
   /// local status and bool variables.
   std::string answerStream(const clang::Expr *E, const FlowState &State) const;
@@ -225,6 +229,15 @@ private:
 
   /// Whether \p Cond, taken the \p CondTrue way, says \p R's begin failed
   /// (`if (e != cudaSuccess)` after `e = cudaStreamBeginCapture(...)`).
+  /// Region \p I is not active past \p At on this path, and counts as
+  /// ended there (no capture is left open).
+  void endOnPath(unsigned I, FlowState &State, clang::SourceLocation At) const;
+  /// On the edge where \p Cond says a checked call succeeded
+  /// (`CHECK(cudaDeviceSynchronize());`) and that call always fails under a
+  /// region's capture (a sync or allocation its mode refuses): that region
+  /// is not active there (the path runs only without it).
+  void endWhereCheckedCallSucceeds(const clang::Expr *Cond, bool CondTrue,
+                                   FlowState &State) const;
   bool beginFailedOn(const CaptureRegion &R, const clang::Expr *Cond,
                      bool CondTrue) const;
   /// The value of \p Cond under the parameter bindings, when they decide it.
@@ -260,7 +273,6 @@ private:
   /// Which variable each constructor call initialises (RAII guards).
   llvm::DenseMap<const clang::Stmt *, const clang::VarDecl *> ConstructedVar;
   /// Begin and end calls whose result a test expects to be an error.
-  llvm::SmallPtrSet<const clang::Stmt *, 4> ExpectedToFail;
   /// Mutable: the end calls of each region are recorded while solving.
   mutable std::vector<CaptureRegion> Regions;
   std::vector<FlowState> BlockEntry; // indexed by block ID

@@ -25,7 +25,8 @@ enum cudaError {
   cudaErrorIllegalState = 401,
   cudaErrorNotReady = 600,
   cudaErrorStreamCaptureUnsupported = 900,
-  cudaErrorStreamCaptureUnmatched = 903
+  cudaErrorStreamCaptureUnmatched = 903,
+  cudaErrorStreamCaptureUnjoined = 904
 };
 typedef enum cudaError cudaError_t;
 enum cudaStreamCaptureMode {
