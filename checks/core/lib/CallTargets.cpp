@@ -136,7 +136,8 @@ void CallTargets::buildIndex() {
 }
 
 void CallTargets::targetsOfValue(const ValueDecl *V,
-                                 std::vector<const FunctionDecl *> &Out) {
+                                 std::vector<const FunctionDecl *> &Out,
+                                 std::optional<int64_t> Index) {
   auto Add = [&](const Expr *E) {
     if (const FunctionDecl *F = callableOf(E))
       if (std::find(Out.begin(), Out.end(), F) == Out.end())
@@ -153,6 +154,10 @@ void CallTargets::targetsOfValue(const ValueDecl *V,
   }
   for (const Expr *E : It->second) {
     if (const auto *List = dyn_cast<InitListExpr>(E->IgnoreParenImpCasts())) {
+      if (Index && *Index >= 0 && *Index < List->getNumInits()) {
+        Add(List->getInit(*Index)); // `table[0](s)` runs that entry
+        continue;
+      }
       for (const Expr *Init : List->inits())
         Add(Init); // a table of functions
       continue;
@@ -161,15 +166,113 @@ void CallTargets::targetsOfValue(const ValueDecl *V,
   }
 }
 
+/// The class of the object \p Value makes a holder point or refer to:
+/// `&gemm`, `new Gemm(...)`, `std::make_unique<Gemm>(...)`, a smart pointer
+/// built from one of these, or an object of a class type; null otherwise.
+static const CXXRecordDecl *classGiven(const Expr *Value) {
+  if (!Value)
+    return nullptr;
+  Value = Value->IgnoreParenImpCasts();
+  if (const auto *C = dyn_cast<CXXConstructExpr>(Value)) {
+    // A smart pointer from `new T` or from another smart pointer.
+    if (C->getNumArgs() == 1)
+      return classGiven(C->getArg(0));
+    return C->getConstructor()->getParent();
+  }
+  if (const auto *B = dyn_cast<CXXBindTemporaryExpr>(Value))
+    return classGiven(B->getSubExpr());
+  if (const auto *M = dyn_cast<MaterializeTemporaryExpr>(Value))
+    return classGiven(M->getSubExpr());
+  if (const auto *U = dyn_cast<UnaryOperator>(Value);
+      U && U->getOpcode() == UO_AddrOf) {
+    const auto *DRE = dyn_cast<DeclRefExpr>(U->getSubExpr()->IgnoreParens());
+    const auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+    if (!VD || VD->getType()->isReferenceType())
+      return nullptr;
+    return VD->getType()->getAsCXXRecordDecl();
+  }
+  if (const auto *New = dyn_cast<CXXNewExpr>(Value))
+    return New->isArray() ? nullptr
+                          : New->getAllocatedType()->getAsCXXRecordDecl();
+  if (const auto *Call = dyn_cast<CallExpr>(Value)) {
+    const FunctionDecl *F = Call->getDirectCallee();
+    if (!F || !F->getIdentifier() ||
+        !llvm::is_contained({"make_unique", "make_shared"}, F->getName()))
+      return nullptr;
+    const TemplateArgumentList *Args = F->getTemplateSpecializationArgs();
+    if (!Args || Args->size() == 0 ||
+        Args->get(0).getKind() != TemplateArgument::Type)
+      return nullptr;
+    return Args->get(0).getAsType()->getAsCXXRecordDecl();
+  }
+  return nullptr;
+}
+
+std::optional<llvm::SmallVector<const CXXRecordDecl *, 2>>
+CallTargets::dynamicClasses(const Expr *Object) {
+  const Expr *E = Object->IgnoreParenImpCasts();
+  bool Holder = true; // E names what holds the object, not the object
+  if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(E);
+      Op && (Op->getOperator() == OO_Arrow || Op->getOperator() == OO_Star) &&
+      Op->getNumArgs() >= 1)
+    E = Op->getArg(0)->IgnoreParenImpCasts(); // a smart pointer
+  else if (const auto *U = dyn_cast<UnaryOperator>(E);
+           U && U->getOpcode() == UO_Deref)
+    E = U->getSubExpr()->IgnoreParenImpCasts();
+  else
+    Holder = E->getType()->isPointerType();
+  const auto *DRE = dyn_cast<DeclRefExpr>(E);
+  const auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+  if (!VD || isa<ParmVarDecl>(VD))
+    return std::nullopt; // a parameter or member: its callers decide
+  if (!Holder && !VD->getType()->isReferenceType())
+    if (const CXXRecordDecl *RD = VD->getType()->getAsCXXRecordDecl())
+      return llvm::SmallVector<const CXXRecordDecl *, 2>{RD}; // an object
+  if (!Built)
+    buildIndex();
+  auto It = Assigned.find(VD);
+  if (It == Assigned.end() || It->second.empty())
+    return std::nullopt;
+  llvm::SmallVector<const CXXRecordDecl *, 2> Classes;
+  for (const Expr *Value : It->second) {
+    if (isa<CXXNullPtrLiteralExpr>(Value->IgnoreParenImpCasts()))
+      continue;
+    const CXXRecordDecl *RD = classGiven(Value);
+    if (!RD)
+      return std::nullopt;
+    if (!llvm::is_contained(Classes, RD))
+      Classes.push_back(RD);
+  }
+  if (Classes.empty())
+    return std::nullopt;
+  return Classes;
+}
+
 std::vector<const FunctionDecl *>
-CallTargets::indirectTargets(const CallExpr *Call) {
+CallTargets::indirectTargets(const CallExpr *Call, bool *Exact) {
   std::vector<const FunctionDecl *> Out;
+  if (Exact)
+    *Exact = false;
   if (const auto *M = dyn_cast<CXXMemberCallExpr>(Call)) {
     const CXXMethodDecl *MD = M->getMethodDecl();
     const auto *Callee =
         dyn_cast<MemberExpr>(M->getCallee()->IgnoreParenImpCasts());
     if (!MD || !MD->isVirtual() || (Callee && Callee->hasQualifier()))
       return Out;
+    if (auto Classes = dynamicClasses(M->getImplicitObjectArgument())) {
+      for (const CXXRecordDecl *RD : *Classes)
+        if (const CXXMethodDecl *Final =
+                RD->hasDefinition()
+                    ? MD->getCorrespondingMethodInClass(RD->getDefinition(),
+                                                        /*MayBeBase=*/true)
+                    : nullptr)
+          if (!llvm::is_contained(Out, Final))
+            Out.push_back(Final);
+      if (!Out.empty() && Exact)
+        *Exact = true;
+      if (!Out.empty())
+        return Out;
+    }
     if (!Built)
       buildIndex();
     auto It = Overrides.find(MD->getCanonicalDecl());
@@ -193,7 +296,11 @@ CallTargets::indirectTargets(const CallExpr *Call) {
     return Out;
   if (!Built)
     buildIndex();
-  targetsOfValue(V, Out);
+  std::optional<int64_t> Index;
+  if (const auto *A =
+          dyn_cast_or_null<ArraySubscriptExpr>(Holder->IgnoreParenImpCasts()))
+    Index = constantInt(A->getIdx(), Ctx);
+  targetsOfValue(V, Out, Index);
   return Out;
 }
 

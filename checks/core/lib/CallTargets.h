@@ -1,11 +1,14 @@
 //===- CallTargets.h - Which functions an indirect call may run -*- C++ -*-===//
 //
 // Calls without a direct callee still run known code more often than not:
-//  - a virtual call runs the method or any override visible in the TU;
+//  - a virtual call runs the method or any override visible in the TU, or,
+//    on an object whose dynamic class the TU shows, that class's final
+//    overrider;
 //  - a call through a function pointer runs what the pointer was given: a
 //    local or global initialised or assigned with a function, a member
 //    assigned one (in a constructor's initializers or anywhere in the TU),
-//    an element of a table initialised with functions;
+//    an element of a table initialised with functions (the entry a
+//    constant index names);
 //  - a call of a std::function (or other callable object) held in a member
 //    or local runs the lambdas and functions assigned to it;
 //  - a library algorithm (std::for_each, std::transform, ...) runs the
@@ -23,12 +26,15 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallVector.h"
 
+#include <cstdint>
+#include <optional>
 #include <vector>
 
 namespace clang {
 class ASTContext;
 class CallExpr;
 class CXXMethodDecl;
+class CXXRecordDecl;
 class Expr;
 class FunctionDecl;
 class ValueDecl;
@@ -47,9 +53,13 @@ public:
 
   /// The user functions a call with no single known target may run:
   /// overrides of a virtual callee, what a called pointer or callable
-  /// object was given. Empty for a direct non-virtual call.
+  /// object was given. Empty for a direct non-virtual call. \p Exact, when
+  /// given, is set when these are all the call may run: a virtual call on
+  /// an object whose dynamic types are known (`Op *p = &gemm;`,
+  /// `std::make_unique<DebugOp>()`) runs their final overriders only, so
+  /// neither the method called nor other overrides need following.
   std::vector<const clang::FunctionDecl *>
-  indirectTargets(const clang::CallExpr *Call);
+  indirectTargets(const clang::CallExpr *Call, bool *Exact = nullptr);
 
   /// For a call into code capture-lint does not enter (a library
   /// algorithm), the user callables passed to it as arguments.
@@ -59,8 +69,15 @@ public:
 private:
   void buildIndex();
   void addValue(const clang::ValueDecl *To, const clang::Expr *Value);
+  /// What \p V was given; of a table, entry \p Index only when known.
   void targetsOfValue(const clang::ValueDecl *V,
-                      std::vector<const clang::FunctionDecl *> &Out);
+                      std::vector<const clang::FunctionDecl *> &Out,
+                      std::optional<int64_t> Index = std::nullopt);
+  /// The classes the object of a virtual call may have, when every value
+  /// its holder (a local or global pointer, reference or smart pointer, or
+  /// an object) was given shows one; nullopt when any is unknown.
+  std::optional<llvm::SmallVector<const clang::CXXRecordDecl *, 2>>
+  dynamicClasses(const clang::Expr *Object);
 
   clang::ASTContext &Ctx;
   bool Built = false;

@@ -202,10 +202,14 @@ void HazardScanner::scanCall(const CallExpr *Call, const Scope &Sc,
           return;
   // Virtual calls, function pointers, callables held in members: follow
   // every target the TU shows.
-  std::vector<const FunctionDecl *> Indirect = Targets.indirectTargets(Call);
+  bool Exact = false;
+  std::vector<const FunctionDecl *> Indirect =
+      Targets.indirectTargets(Call, &Exact);
   for (const FunctionDecl *Target : Indirect)
     if (!recordExternal(Target, Call, Sc, Out))
       descend(Target, callLoc(Call), Sc, Out, Call);
+  if (Exact)
+    return; // the object's dynamic classes are known: their overriders ran
   recordOverrides(Call, Indirect, Sc, Out);
   const FunctionDecl *Callee = directCallee(Call);
   if (!Callee)

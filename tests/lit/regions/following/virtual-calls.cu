@@ -22,3 +22,25 @@ void capture(Layer &layer, cudaStream_t s, cudaGraph_t *g) {
   layer.Layer::forward(s); // qualified: no dispatch, pure virtual: quiet
   cudaStreamEndCapture(s, g);
 }
+
+// Issue 23, item 10: where the TU shows the object's dynamic class, the call
+// runs that class's final overrider only; every override only when the
+// class is unknown (a parameter, above).
+#include "Inputs/mock_memory.h"
+struct Tail : Linear {};
+void known_classes(cudaStream_t s, cudaGraph_t *g) {
+  Linear linear;
+  Norm norm;
+  Layer *first = &linear;
+  std::unique_ptr<Layer> owned = std::make_unique<Tail>();
+  Layer *debug = new Norm();
+  cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);
+  first->forward(s); // a Linear: quiet
+  owned->forward(s); // a Tail, so Linear::forward: quiet
+  linear.forward(s); // quiet
+  norm.forward(s);
+  // CHECK: :[[@LINE-1]]:8: error: call to 'Norm::forward' reaches 'cudaStreamSynchronize'
+  debug->forward(s);
+  // CHECK: :[[@LINE-1]]:10: error: call to 'Norm::forward' reaches 'cudaStreamSynchronize'
+  cudaStreamEndCapture(s, g);
+}
