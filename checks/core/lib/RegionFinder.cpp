@@ -709,13 +709,22 @@ void RegionFinder::endOnPath(unsigned I, FlowState &State,
 }
 
 std::optional<int64_t> RegionFinder::boundValue(const Expr *Cond) const {
-  if (!Cond || Bindings.empty())
+  if (!Cond)
     return std::nullopt;
   Cond = Cond->IgnoreParenImpCasts();
   if (const auto *DRE = dyn_cast<DeclRefExpr>(Cond)) {
     for (const auto &[Param, Value] : Bindings)
       if (DRE->getDecl() == Param)
         return Value;
+    // A local initialised with a constant and never written (the region's
+    // own mode variable, a debug flag) decides branches on it.
+    if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
+        VD && VD->isLocalVarDecl()) {
+      auto [It, New] = LocalConstants.try_emplace(VD);
+      if (New)
+        It->second = constantValueIn(DRE, FnBody, Ctx);
+      return It->second;
+    }
     return constantInt(Cond, Ctx);
   }
   if (const auto *U = dyn_cast<UnaryOperator>(Cond);

@@ -33,7 +33,9 @@
 //  - a capture-status guard counts only when its answer was computed after
 //    the begin and asks about the capturing stream (Guards.h);
 //  - in a callee analysed for constant arguments (ParamBindings), branches
-//    on those parameters take only the side the constants select.
+//    on those parameters take only the side the constants select; so do
+//    branches on a local initialised with a constant and never written
+//    (the region's own mode variable, a debug flag).
 //
 // The thread's capture mode: cudaThreadExchangeStreamCaptureMode with a
 // variable holding Relaxed, or the construction of a RAII object whose
@@ -263,6 +265,9 @@ private:
   /// regionApiOf, once per call.
   const RegionApi *cachedRegionApi(const clang::CallExpr *Call) const;
   mutable llvm::DenseMap<const clang::CallExpr *, const RegionApi *> CallApis;
+  /// Locals initialised with a constant and never written (boundValue).
+  mutable llvm::DenseMap<const clang::VarDecl *, std::optional<int64_t>>
+      LocalConstants;
   GuardRecognizer Guards;
   /// Ends (and closer calls) by location, for the loop-exit rule.
   struct EndSite {

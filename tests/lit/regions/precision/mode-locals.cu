@@ -22,3 +22,16 @@ void written_local(cudaStream_t s, cudaGraph_t *g, void **p) {
   // CHECK: :[[@LINE-1]]:3: error: 'cudaMalloc' allocates device memory: in a capture whose mode is not a constant
   cudaStreamEndCapture(s, g);
 }
+
+// Issue 23, item 8: a branch on the region's own mode variable (a local
+// initialised with a constant, never written) takes the side the constant
+// selects.
+void mode_branch(cudaStream_t s, cudaGraph_t *g, void **p) {
+  cudaStreamCaptureMode mode = cudaStreamCaptureModeGlobal;
+  cudaStreamBeginCapture(s, mode);
+  if (mode == cudaStreamCaptureModeRelaxed)
+    cudaMalloc(p, 4); // never in this global capture: quiet
+  else
+    cudaMallocAsync(p, 4, s);
+  cudaStreamEndCapture(s, g);
+}
