@@ -158,7 +158,10 @@ public:
       Out.Deps.push_back(absolutePath(It->first.getName(), Directory));
     if (PP)
       Opts.CudaVersion = cudaVersionOf(*PP);
-    if (Cat && !Ctx.getDiagnostics().hasUncompilableErrorOccurred())
+    // A file with errors still exports what parsed (its openers and
+    // closers matter to every file that calls them); the error that says
+    // it does not parse names what may be missing.
+    if (Cat)
       Out.Summary = summarizeTranslationUnit(Ctx, *Cat, Opts, Directory);
   }
 
@@ -350,9 +353,15 @@ static UnitResult unitResult(const std::string &File, FileResult &FR,
     U.Findings.push_back(std::move(F));
   }
   if (ParseError)
-    U.Errors.push_back({{File},
-                        "this file does not parse; its findings may be "
-                        "incomplete (check the compile flags)"});
+    U.Errors.push_back(
+        {{File},
+         Config.WholeProgram
+             ? "this file does not parse; its findings may be incomplete, "
+               "and of the roles it gives other files (openers, closers, "
+               "wrappers, capture predicates) only those of the code that "
+               "parsed were exported (check the compile flags)"
+             : "this file does not parse; its findings may be incomplete "
+               "(check the compile flags)"});
   return U;
 }
 
