@@ -538,8 +538,39 @@ static const Stmt *loopBody(const Stmt *S) {
 
 /// The state leaving \p B along its successor edge \p SuccIndex, refined by
 /// a capture-status guard, a correlated condition or a loop exit.
+/// Whether the switch successor \p To (a case or default label) can be
+/// taken when the condition of \p Switch is \p V.
+static bool switchTakes(const SwitchStmt *Switch, const CFGBlock *To,
+                        int64_t V, const ASTContext &Ctx) {
+  const Stmt *Label = To ? To->getLabel() : nullptr;
+  auto Matches = [&](const CaseStmt *C) {
+    auto Lo = constantInt(C->getLHS(), Ctx);
+    auto Hi = C->getRHS() ? constantInt(C->getRHS(), Ctx) : Lo;
+    return !Lo || !Hi || (*Lo <= V && V <= *Hi); // unknown: may match
+  };
+  if (const auto *C = dyn_cast_or_null<CaseStmt>(Label))
+    return Matches(C);
+  if (isa_and_nonnull<DefaultStmt>(Label) ||
+      (To && !Label)) { // default, or past the switch when none matches
+    for (const SwitchCase *SC = Switch->getSwitchCaseList(); SC;
+         SC = SC->getNextSwitchCase())
+      if (const auto *C = dyn_cast<CaseStmt>(SC); C && Matches(C))
+        return false;
+    return true;
+  }
+  return true;
+}
+
 void RegionFinder::refineEdge(const CFGBlock &B, unsigned SuccIndex,
                               FlowState &State) const {
+  // A switch on a constant argument or local takes the matching case only.
+  if (const auto *Switch =
+          dyn_cast_or_null<SwitchStmt>(B.getTerminatorStmt())) {
+    if (auto V = boundValue(Switch->getCond()))
+      if (!switchTakes(Switch, *(B.succ_begin() + SuccIndex), *V, Ctx))
+        State.Reached = false;
+    return;
+  }
   if (B.succ_size() != 2)
     return;
   const Expr *Cond = B.getLastCondition();

@@ -57,3 +57,30 @@ void sort_step(void *p, size_t n, cudaStream_t s, cudaGraph_t *g, bool debug) {
   // CHECK: :[[@LINE-1]]:3: error: call to 'sort' reaches 'cudaStreamSynchronize'
   cudaStreamEndCapture(s, g);
 }
+
+// Issue 23, item 5: the constant reaches a switch, through an inline helper
+// that passes its parameter on.
+enum class Kind { Sync, Async, Peer };
+inline void copy_kind(void *a, const void *b, cudaStream_t s, Kind k) {
+  switch (k) {
+  case Kind::Sync:
+    cudaMemcpy(a, b, 4, cudaMemcpyDeviceToDevice);
+    break;
+  case Kind::Async:
+    cudaMemcpyAsync(a, b, 4, cudaMemcpyDeviceToDevice, s);
+    break;
+  default:
+    cudaDeviceSynchronize();
+  }
+}
+inline void stage(void *a, const void *b, cudaStream_t s, Kind k) {
+  copy_kind(a, b, s, k);
+}
+void kinds(void *a, const void *b, cudaStream_t s, cudaGraph_t *g) {
+  cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);
+  stage(a, b, s, Kind::Async);     // quiet
+  copy_kind(a, b, s, Kind::Async); // quiet
+  copy_kind(a, b, s, Kind::Peer);
+  // CHECK: :[[@LINE-1]]:3: error: call to 'copy_kind' reaches 'cudaDeviceSynchronize'
+  cudaStreamEndCapture(s, g);
+}
