@@ -47,9 +47,9 @@ std::optional<int64_t> bound(const std::string &Code, llvm::StringRef Fn,
   const clang::FunctionDecl *FD = function(*AST, Fn);
   EXPECT_TRUE(FD) << Fn.str();
   TuConstants Constants(AST->getASTContext());
-  for (const auto &[P, V] : Constants.callerBindings(FD))
-    if (P->getName() == Param)
-      return V;
+  for (const Binding &B : Constants.callerBindings(FD))
+    if (B.Path.empty() && B.Param->getName() == Param)
+      return B.Value;
   return std::nullopt;
 }
 

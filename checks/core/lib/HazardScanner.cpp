@@ -335,9 +335,9 @@ static ParamBindings constantArguments(const CallExpr *Call,
     // A parameter of the caller that is itself bound: passed on.
     if (const auto *DRE = dyn_cast<DeclRefExpr>(Arg->IgnoreParenImpCasts());
         DRE && CallerBound)
-      for (const auto &[Param, Value] : *CallerBound)
-        if (DRE->getDecl() == Param)
-          Out.push_back({P, Value});
+      for (const Binding &B : *CallerBound)
+        if (B.Path.empty() && DRE->getDecl() == B.Param)
+          Out.push_back({P, B.Value});
   }
   // A lambda's body names the enclosing function's parameters themselves
   // (`if (debug_synchronous)` in a local lambda): their bindings hold there.
@@ -465,6 +465,14 @@ void HazardScanner::descend(const FunctionDecl *Callee, SourceLocation At,
       return;
   ParamBindings Bound =
       constantArguments(Call, Def, Sc.Fn, Sc.Bound, Constants);
+  // What holds in the caller about the expressions it passes (PathFacts.h):
+  // the region's facts in its own function, the caller's facts below.
+  const ParamBindings *Facts = Sc.Depth == 0 ? RegionFacts : Sc.Bound;
+  if (Facts && Call)
+    for (Binding &B : translateFacts(*Facts, Call, Def, Ctx))
+      if (!llvm::is_contained(Bound, B))
+        Bound.push_back(std::move(B));
+  std::sort(Bound.begin(), Bound.end());
   const std::vector<RawHazard> &Inner = summary(Def, Sc.Depth + 1, Bound);
   std::string CalleeName = displayName(Def);
   for (const RawHazard &I : Inner) {
@@ -642,8 +650,13 @@ void HazardScanner::scanStatements(
       [&](const Stmt *S, const FlowState &St, bool Term) {
         if (!Inside(St))
           return;
+        // One region here: the calls carry its facts into their callees.
+        RegionFacts = Depth == 0 && St.Active.count() == 1
+                          ? &RF.regions()[St.Active.find_first()].Facts
+                          : nullptr;
         std::vector<RawHazard> Found;
         scan(S, St, Term, Sc, Found);
+        RegionFacts = nullptr;
         if (!Found.empty())
           Emit(St, Found);
       },

@@ -129,6 +129,9 @@ private:
            std::vector<RawHazard>>
       Summaries;
   llvm::SmallPtrSet<const clang::FunctionDecl *, 16> InProgress;
+  /// In a region's own function: the facts of the region the statement
+  /// being scanned runs in (PathFacts.h), for the calls it makes.
+  const ParamBindings *RegionFacts = nullptr;
   std::map<std::string, std::set<std::string>> UnitCallKeys; // lazily
 };
 

@@ -334,9 +334,37 @@ void RegionFinder::collectRegions(const Stmt *Body) {
         Regions[I].CondKey = Key;
         Regions[I].CondValue = If->getThen() == Child ? Value : !Value;
       }
+      bool Taken = If->getThen() == Child;
+      addConditionFacts(If->getCond(), Taken, Ctx, Regions[I].Facts);
+      addPredicateFacts(If->getCond(), Taken, Ctx, Regions[I].Facts);
       break;
     }
+    addValidationFactsBefore(Regions[I].BeginStmt, PM, Regions[I].Facts);
   }
+}
+
+void RegionFinder::addValidationFactsBefore(const Stmt *Begin,
+                                            const ParentMap &PM,
+                                            ParamBindings &Facts) const {
+  // The calls before the begin in each enclosing block run on every path
+  // to it.
+  llvm::SmallVector<const CallExpr *, 8> Before;
+  const Stmt *Child = Begin;
+  for (const Stmt *P = PM.getParent(Child); P;
+       Child = P, P = PM.getParent(P))
+    if (const auto *Block = dyn_cast<CompoundStmt>(P))
+      for (const Stmt *S : Block->body()) {
+        if (S == Child)
+          break;
+        if (const auto *E = dyn_cast<Expr>(S))
+          if (const auto *Call =
+                  dyn_cast<CallExpr>(E->IgnoreParenImpCasts()->IgnoreImplicit()))
+            Before.push_back(Call);
+      }
+  // Outermost first, so a validation sees the facts the region's condition
+  // gives whatever the order.
+  for (const CallExpr *Call : llvm::reverse(Before))
+    addValidationFacts(Call, Ctx, Facts, Facts);
 }
 
 void RegionFinder::close(FlowState &State, const RegionApi *Api,
@@ -593,6 +621,12 @@ void RegionFinder::refineEdge(const CFGBlock &B, unsigned SuccIndex,
       State.Guarded = true;
   if (State.Active.none())
     return;
+  // What holds wherever a region runs decides branches inside it.
+  for (unsigned I = 0; I < Regions.size(); ++I)
+    if (State.Active.test(I) && !Regions[I].Facts.empty())
+      if (auto V = evaluateWith(Cond, Regions[I].Facts, Ctx);
+          V && *V != (SuccIndex == 0))
+        State.Active.reset(I);
   // A begin whose result says it failed started no capture.
   for (unsigned I = 0; I < Regions.size(); ++I)
     if (State.Active.test(I) && beginFailedOn(Regions[I], Cond, SuccIndex == 0))
@@ -742,11 +776,14 @@ void RegionFinder::endOnPath(unsigned I, FlowState &State,
 std::optional<int64_t> RegionFinder::boundValue(const Expr *Cond) const {
   if (!Cond)
     return std::nullopt;
+  // Facts about expressions over the parameters (PathFacts.h).
+  if (auto V = evaluateWith(Cond, Bindings, Ctx))
+    return *V;
   Cond = Cond->IgnoreParenImpCasts();
   if (const auto *DRE = dyn_cast<DeclRefExpr>(Cond)) {
-    for (const auto &[Param, Value] : Bindings)
-      if (DRE->getDecl() == Param)
-        return Value;
+    for (const Binding &B : Bindings)
+      if (B.Path.empty() && DRE->getDecl() == B.Param)
+        return B.Value;
     // A local initialised with a constant and never written (the region's
     // own mode variable, a debug flag) decides branches on it.
     if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());

@@ -243,9 +243,9 @@ std::optional<int64_t> TuConstants::valueOf(const Expr *E,
       InProgress.count(Caller))
     return std::nullopt;
   std::optional<int64_t> Bound;
-  for (const auto &[Param, Value] : callerBindings(Caller))
-    if (Param == P)
-      Bound = Value;
+  for (const Binding &B : callerBindings(Caller))
+    if (B.Path.empty() && B.Param == P)
+      Bound = B.Value;
   // The caller must pass on what it was given (checked last: a walk of its
   // body).
   if (Bound && !onlyReadIn(P, Body))

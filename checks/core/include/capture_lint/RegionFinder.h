@@ -62,6 +62,7 @@
 #include "capture_lint/Catalog.h"
 #include "capture_lint/FunctionRoles.h"
 #include "capture_lint/Guards.h"
+#include "capture_lint/PathFacts.h"
 
 #include "clang/Analysis/CFG.h"
 #include "llvm/ADT/DenseMap.h"
@@ -73,6 +74,7 @@
 #include <vector>
 
 namespace clang {
+class ParentMap;
 class ParmVarDecl;
 } // namespace clang
 
@@ -107,6 +109,10 @@ struct CaptureRegion {
   /// `if (C)` around the begin: C's text and the branch taken.
   std::string CondKey;
   bool CondValue = true;
+  /// What holds wherever the region runs (PathFacts.h): the condition
+  /// around the begin, the predicate a capture flag came from, validation
+  /// calls before it.
+  ParamBindings Facts;
   std::vector<clang::SourceLocation> Ends; // where it is closed
   /// Some path reaches the begin (a begin in statically dead code, such as
   /// the copy a test macro keeps in `false && (x)`, begins nothing).
@@ -152,10 +158,6 @@ struct FlowState {
   bool inRegion() const { return Reached && !Guarded && Active.any(); }
 };
 
-/// Constant arguments a callee is analysed for (`copy(dst, src, n, Async)`):
-/// branches on these parameters take only the side the constant selects.
-using ParamBindings =
-    std::vector<std::pair<const clang::ParmVarDecl *, int64_t>>;
 
 class RegionFinder {
 public:
@@ -231,6 +233,11 @@ private:
 
   /// Whether \p Cond, taken the \p CondTrue way, says \p R's begin failed
   /// (`if (e != cudaSuccess)` after `e = cudaStreamBeginCapture(...)`).
+  /// Facts that validation calls before \p Begin (in the blocks around it)
+  /// prove, given the \p Facts known so far (PathFacts.h).
+  void addValidationFactsBefore(const clang::Stmt *Begin,
+                                const clang::ParentMap &PM,
+                                ParamBindings &Facts) const;
   /// Region \p I is not active past \p At on this path, and counts as
   /// ended there (no capture is left open).
   void endOnPath(unsigned I, FlowState &State, clang::SourceLocation At) const;
