@@ -59,8 +59,7 @@ static bool isComparisonHelper(const FunctionDecl *FD) {
 /// Whether \p E is (a part joined by && or || of) the condition of a branch.
 static bool isBranchCondition(const Expr *E, const ParentMap &PM) {
   const Stmt *Child = E;
-  for (const Stmt *P = PM.getParent(E); P;
-       Child = P, P = PM.getParent(P)) {
+  for (const Stmt *P = PM.getParent(E); P; Child = P, P = PM.getParent(P)) {
     if (isa<ParenExpr, ImplicitCastExpr, ExprWithCleanups>(P))
       continue;
     if (const auto *B = dyn_cast<BinaryOperator>(P); B && B->isLogicalOp())
@@ -137,8 +136,8 @@ static Compared comparison(const Stmt *E, const ParentMap &PM,
 /// The uses that test the result of \p Call: the call itself, or, for
 /// `auto e = begin(...);`, every reference to `e` in the statements after
 /// it in the same compound statement (or nested in them).
-static llvm::SmallVector<const Stmt *, 4>
-resultUses(const CallExpr *Call, const ParentMap &PM) {
+static llvm::SmallVector<const Stmt *, 4> resultUses(const CallExpr *Call,
+                                                     const ParentMap &PM) {
   llvm::SmallVector<const Stmt *, 4> Uses{Call};
   const Stmt *P = PM.getParent(Call);
   while (P && isa<ImplicitCastExpr, ParenExpr, ExprWithCleanups>(P))
