@@ -65,9 +65,14 @@ class FileScan:
         self.toks = self.src.tokens
         self.pairs = tk.match_brackets(self.toks)
         self.funcs = find_functions(self)
+        self.declared = declarations(self)
         self.deferred = deferred_lambdas(self.toks, self.pairs)
-        self.calls = [c for c in find_calls(self.toks)
-                      if not any(o < c.index < e for o, e in self.deferred)]
+        calls = find_calls(self.toks)
+        calls += calls_through_macros(self, calls)
+        self.calls = sorted(
+            (c for c in calls
+             if not any(o < c.index < e for o, e in self.deferred)),
+            key=lambda c: c.index)
         self._owner = owner_index(self)
 
     def func_at(self, index):
@@ -133,6 +138,49 @@ def find_calls(toks):
         prev = toks[i - 1].text if i else ""
         calls.append(Call(t.text, i, t.line, t.col, prev in (".", "->")))
     return calls
+
+
+def calls_through_macros(scan, calls):
+    """Calls a macro makes of a name passed to it: with `#define
+    CALL(fn, sym, ...) return sym(__VA_ARGS__);`, `CALL(f, cudaFoo, s)` is
+    a call of cudaFoo (at the argument's token)."""
+    called = {}
+    for d in scan.src.defines:
+        if not d.params:
+            continue
+        for i, t in enumerate(d.body[:-1]):
+            if t.text in d.params and d.body[i + 1].text == "(":
+                called.setdefault(d.name, set()).add(d.params.index(t.text))
+    out = []
+    for call in calls:
+        if call.name not in called:
+            continue
+        for pos, (lo, hi) in enumerate(macro_args(scan, call.index + 1)):
+            if pos in called[call.name] and hi == lo and \
+                    scan.toks[lo].kind == "ident":
+                t = scan.toks[lo]
+                out.append(Call(t.text, lo, t.line, t.col, False))
+    return out
+
+
+def macro_args(scan, open_paren):
+    """[(first, last) token index] of the arguments of the call whose `(`
+    is at open_paren."""
+    close = scan.pairs.get(open_paren)
+    if close is None:
+        return []
+    out, start, k = [], open_paren + 1, open_paren + 1
+    while k < close:
+        text = scan.toks[k].text
+        if text in ("(", "[", "{") and k in scan.pairs:
+            k = scan.pairs[k] + 1
+            continue
+        if text == ",":
+            out.append((start, k - 1))
+            start = k + 1
+        k += 1
+    out.append((start, close - 1))
+    return out
 
 
 def skip_template_args(toks, j):
@@ -296,6 +344,30 @@ def head_tokens(toks, name_at):
         words.append(toks[k].text)
         k -= 1
     return tuple(reversed(words))
+
+
+def declarations(scan):
+    """{name: {class or ''}} of functions declared without a body outside
+    function bodies (`virtual void Run(Ctx c) = 0;`, `int f(int);`)."""
+    toks, pairs = scan.toks, scan.pairs
+    inside = sorted((f.open, f.close) for f in scan.funcs)
+    classes = class_bodies(toks, pairs)
+    out = collections.defaultdict(set)
+    for i, t in enumerate(toks[:-1]):
+        if t.kind != "ident" or toks[i + 1].text != "(" or \
+                t.text in KEYWORDS or i + 1 not in pairs:
+            continue
+        k = pairs[i + 1] + 1
+        while k < len(toks) and toks[k].text in TAIL_WORDS | {
+                "=", "0", "override", "default", "delete"}:
+            k += 1
+        if k >= len(toks) or toks[k].text != ";":
+            continue
+        if any(o < i < c for o, c in inside):
+            continue
+        owner = [c for c in classes if c[0] < i < c[1]]
+        out[t.text].add(owner[-1][2] if owner else "")
+    return out
 
 
 def class_bodies(toks, pairs):
@@ -491,6 +563,15 @@ class RepoIndex:
                 if (role.kind == "open" and len(parts) > 1
                         and parts[-1] == parts[-2]):
                     self.raii.setdefault(fn.name, set()).add(role.group)
+        for fn in scan.funcs:
+            made = returns_guard(scan, fn, self.raii)
+            if made and fn.name not in STOP_NAMES:
+                for group in self.raii[made]:
+                    self.roles.setdefault(fn.name, set()).add(
+                        Role("open", group))
+                self.guard_openers.add(fn.name)
+                if fn not in self.role_defs[fn.name]:
+                    self.role_defs[fn.name].append(fn)
         for d in scan.src.defines:
             ev = []
             for i, t in enumerate(d.body):
@@ -504,6 +585,17 @@ class RepoIndex:
             if roles:
                 self.macros.setdefault(d.name, set()).update(roles)
                 self.macro_defs[d.name] = (scan.rel, d)
+
+
+def returns_guard(scan, fn, raii):
+    """The RAII class that fn returns an object of (`return
+    CaptureContext{*this};`), or None."""
+    toks = scan.toks
+    for k in range(fn.open + 1, fn.close - 1):
+        if (toks[k].text == "return" and toks[k + 1].text in raii
+                and toks[k + 2].text in ("(", "{")):
+            return toks[k + 1].text
+    return None
 
 
 def guard_end(scan, event):
@@ -613,7 +705,7 @@ def raii_regions(index, scan):
         if (t.kind != "ident" or t.text not in index.raii
                 or toks[i + 1].kind != "ident"
                 or toks[i + 2].text not in ("(", "{", ";", "=")
-                or i > 0 and toks[i - 1].text in ("::", ".", "->", "~")):
+                or i > 0 and toks[i - 1].text in (".", "->", "~")):
             continue
         fn = scan.func_at(i)
         if fn is None or fn.qual.split("::")[0] == t.text:
@@ -628,7 +720,11 @@ def raii_regions(index, scan):
 
 # ---------------------------------------------------------------- callees
 
-DEVICE_ONLY = ("__global__", "__device__")
+STD_MEMBERS = set("""size data begin end cbegin cend rbegin rend empty clear
+    push_back emplace_back pop_back front back at find insert erase count
+    resize reserve swap get reset release c_str str length value has_value
+    load store exchange lock unlock try_lock wait notify_one notify_all join
+    first second substr append compare""".split())
 
 
 class CalleeFinder:
@@ -642,6 +738,7 @@ class CalleeFinder:
         self.files = [rel for rel in sorted(active)
                       if os.path.isfile(os.path.join(index.root, rel))]
         self._eligible = {}
+        self._classes = None
         self.defines = {}
         for rel in self.files:
             for d in index.scan(rel).src.defines:
@@ -681,6 +778,16 @@ class CalleeFinder:
         if len(defs) != 1:
             return None
         fn = defs[0]
+        parts = fn.qual.split("::")
+        own = parts[-2] if len(parts) > 1 else ""
+        if own not in self.class_names():
+            own = ""        # a namespace
+        for rel in self.files:
+            scan = self.index.scan(rel)
+            if scan.declared.get(name, set()) - {own, ""} or (
+                    own and "" in scan.declared.get(name, set())
+                    and rel != fn.file):
+                return None
         head = self.head_words(fn)
         if head & {"constexpr", "consteval", "~"}:
             return None
@@ -692,12 +799,28 @@ class CalleeFinder:
             return None
         return fn
 
+    def class_names(self):
+        """Names of the classes the translation unit's files define."""
+        if self._classes is None:
+            self._classes = set()
+            for rel in self.files:
+                scan = self.index.scan(rel)
+                self._classes.update(c[2] for c in class_bodies(scan.toks,
+                                                                scan.pairs))
+        return self._classes
+
+    def _std_member(self, call):
+        """A member call whose name a standard container or smart pointer
+        has (`v.size()`): not resolved by name."""
+        return call.member and call.name in STD_MEMBERS
+
     def calls_in(self, scan, lo, hi):
         """Names of the calls in tokens lo..hi, in order, each once, but
         not those in an else branch of an if whose branch holds lo."""
         seen, out = set(), []
         for call in scan.calls:
             if (lo < call.index < hi and call.name not in seen
+                    and not self._std_member(call)
                     and not other_branch(scan, lo, call.index)):
                 seen.add(call.name)
                 out.append(call)

@@ -131,6 +131,22 @@ def _macro_like(scan, name):
         d.name == name for d in scan.src.defines)
 
 
+def returns(scan, start):
+    """Whether the statement starting at token start returns (`return`,
+    or a macro whose body begins with `return`)."""
+    first = scan.toks[start].text
+    if first == "return":
+        return True
+    return any(d.name == first and d.body and d.body[0].text == "return"
+               for d in scan.src.defines)
+
+
+def begin_returns(scan, i):
+    """Whether the statement holding token i returns."""
+    start, _, control = statement_start(scan, i)
+    return control is None and returns(scan, start)
+
+
 def after_begin(scan, region):
     """The Point right after the statement that holds the region's begin
     (wrapping an unbraced body in braces), or a Point with why set."""
@@ -141,7 +157,7 @@ def after_begin(scan, region):
         if scan.toks[control].text != "if":
             return _nowhere(scan, i, "begin in a %s header"
                             % scan.toks[control].text)
-    if scan.toks[start].text == "return":
+    if returns(scan, start):
         return _nowhere(scan, i, "begin in a return statement")
     end = statement_end(scan, start)
     if end is None:

@@ -11,8 +11,9 @@ def check_known_bug(cfg, binary, repo, bug, src_root, update):
     """Runs the code before a project's fix; ("found"|"missed"|"error",
     why)."""
     root = os.path.join(src_root, "%s@%s" % (repo["mirror"], bug["commit"][:12]))
-    export_tree(cfg, dict(repo, export=bug.get("export", repo["export"])),
-                bug["commit"], root, update)
+    old = {k: bug.get(k, repo.get(k, [])) for k in ("export", "generate",
+                                                    "deps")}
+    export_tree(cfg, dict(repo, **old), bug["commit"], root, update)
     flags = expand(bug.get("flags", repo["flags"]))
     report, err, _ = run_lint(binary, root, bug["file"], flags,
                               bug.get("with", []))

@@ -93,6 +93,12 @@ def plan_file(plan, index, finder, rel, active, flags, seen_regions,
         if key in seen_regions:
             continue
         seen_regions.add(key)
+        if region.kind == "opener-tail" and insert.begin_returns(
+                scan, region.index):
+            plan.left_out.append((rel, region.line, "%s returns the begin's "
+                                  "result: its callers' regions count"
+                                  % region.func.qual))
+            continue
         if not region_active(scan, region, active):
             plan.inactive.append((rel, region.line, region.name))
             continue
