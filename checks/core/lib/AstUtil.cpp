@@ -16,19 +16,14 @@ using namespace clang;
 
 namespace capture_lint {
 
-const FunctionDecl *directCallee(const CallExpr *Call) {
-  if (!Call)
-    return nullptr;
-  if (const FunctionDecl *FD = Call->getDirectCallee())
-    return FD;
-  const auto *Name = dyn_cast_or_null<UnresolvedLookupExpr>(
-      Call->getCallee() ? Call->getCallee()->IgnoreParenImpCasts() : nullptr);
-  if (!Name)
-    return nullptr;
+/// The one function among \p Decls (an unresolved name's candidates in a
+/// template), or the first when none has a user body; null for several.
+template <typename Range>
+static const FunctionDecl *uniqueCandidate(Range Decls) {
   const FunctionDecl *First = nullptr;
   unsigned Candidates = 0;
   bool UserBody = false;
-  for (const NamedDecl *D : Name->decls()) {
+  for (const NamedDecl *D : Decls) {
     const FunctionDecl *FD = D->getUnderlyingDecl()->getAsFunction();
     if (!FD)
       return nullptr;
@@ -38,6 +33,32 @@ const FunctionDecl *directCallee(const CallExpr *Call) {
     ++Candidates;
   }
   return Candidates == 1 || !UserBody ? First : nullptr;
+}
+
+const FunctionDecl *directCallee(const CallExpr *Call) {
+  if (!Call)
+    return nullptr;
+  if (const FunctionDecl *FD = Call->getDirectCallee())
+    return FD;
+  const Expr *Callee =
+      Call->getCallee() ? Call->getCallee()->IgnoreParenImpCasts() : nullptr;
+  if (!Callee)
+    return nullptr;
+  // In a template: `helper(x)`, `this->flush(x)` with dependent arguments.
+  if (const auto *Name = dyn_cast<UnresolvedLookupExpr>(Callee))
+    return uniqueCandidate(Name->decls());
+  if (const auto *Member = dyn_cast<UnresolvedMemberExpr>(Callee))
+    return uniqueCandidate(Member->decls());
+  // A callable object called with dependent arguments (`f(T{})`, a generic
+  // lambda `l(x)`): its class's one operator().
+  if (isa<DeclRefExpr, MemberExpr>(Callee) && !Callee->isTypeDependent())
+    if (const CXXRecordDecl *RD = Callee->getType()->getAsCXXRecordDecl();
+        RD && RD->hasDefinition()) {
+      ASTContext &Ctx = RD->getASTContext();
+      return uniqueCandidate(
+          RD->lookup(Ctx.DeclarationNames.getCXXOperatorName(OO_Call)));
+    }
+  return nullptr;
 }
 
 const FunctionDecl *calleeOf(const Stmt *S) {

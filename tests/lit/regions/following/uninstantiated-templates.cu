@@ -45,3 +45,35 @@ template <class T> void capture_with(cudaStream_t s, cudaGraph_t *g, T *p) {
   cudaStreamEndCapture(s, g);
 }
 template void capture_with<float>(cudaStream_t, cudaGraph_t *, float *);
+
+// Issue 23, item 6: in a template no one instantiates, a generic lambda's
+// call to the class's member function template, that member template called
+// directly, and a functor whose operator() is a member template, each called
+// with dependent arguments.
+template <class T> struct Runner {
+  cudaStream_t s;
+  cudaGraph_t g;
+  template <class U> void flush(U x) { cudaDeviceSynchronize(); }
+  void go() {
+    cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);
+    auto each = [this](auto x) { this->flush(x); };
+    each(T{});
+    // CHECK: :[[@LINE-1]]:5: error: call to 'lambda' reaches 'cudaDeviceSynchronize'
+    flush(T{});
+    // CHECK: :[[@LINE-1]]:5: error: call to 'Runner::flush' reaches 'cudaDeviceSynchronize'
+    cudaStreamEndCapture(s, &g);
+  }
+};
+struct SyncFunctor {
+  cudaStream_t s;
+  template <class A> void operator()(A) const { cudaStreamSynchronize(s); }
+};
+template <class T> struct Stepper {
+  void go(cudaStream_t s, cudaGraph_t *g) {
+    SyncFunctor f{s};
+    cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);
+    f(T{});
+    // CHECK: :[[@LINE-1]]:5: error: call to 'SyncFunctor::operator()' reaches 'cudaStreamSynchronize'
+    cudaStreamEndCapture(s, g);
+  }
+};
