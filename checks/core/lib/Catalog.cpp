@@ -246,8 +246,11 @@ std::unique_ptr<ApiEntry> readApi(EntryReader &R) {
                          "' is not one of sync, host-read, allocation, "
                          "legacy-stream, shape-query, rng-state, none");
   E->Class = *Class;
-  if (const json *Modes = R.object("modes")) {
-    EntryReader MR(*Modes, R.where() + ", field 'modes'");
+  // What the call does per mode: "modes", and for a call given a stream
+  // that is not the capturing one, "other_stream_modes".
+  auto ReadModes = [&](const json &Modes, const char *Field,
+                       std::array<Behaviour, 3> &Out) {
+    EntryReader MR(Modes, R.where() + ", field '" + Field + "'");
     const char *Keys[] = {"global", "thread_local", "relaxed"};
     for (int I = 0; I < 3; ++I) {
       std::string B = MR.string(Keys[I], true);
@@ -256,11 +259,17 @@ std::unique_ptr<ApiEntry> readApi(EntryReader &R) {
         MR.fail(Keys[I],
                 "'" + B +
                     "' is not one of illegal, eager, note, captured, legal");
-      E->Modes[I] = *Beh;
+      Out[I] = *Beh;
     }
     MR.finish();
-  } else {
+  };
+  if (const json *Modes = R.object("modes"))
+    ReadModes(*Modes, "modes", E->Modes);
+  else
     R.fail("modes", "missing required field");
+  if (const json *Other = R.object("other_stream_modes")) {
+    E->OtherStreamModes.emplace();
+    ReadModes(*Other, "other_stream_modes", *E->OtherStreamModes);
   }
   E->Error = R.string("error", false);
   if (const json *S = R.object("stream_arg")) {
@@ -715,6 +724,11 @@ std::string Catalog::toJson() const {
     J["modes"] = {{"global", behaviourName(E->Modes[0]).str()},
                   {"thread_local", behaviourName(E->Modes[1]).str()},
                   {"relaxed", behaviourName(E->Modes[2]).str()}};
+    if (E->OtherStreamModes)
+      J["other_stream_modes"] = {
+          {"global", behaviourName((*E->OtherStreamModes)[0]).str()},
+          {"thread_local", behaviourName((*E->OtherStreamModes)[1]).str()},
+          {"relaxed", behaviourName((*E->OtherStreamModes)[2]).str()}};
     if (!E->Error.empty())
       J["error"] = E->Error;
     if (E->Stream)

@@ -247,6 +247,9 @@ void HazardScanner::scanCall(const CallExpr *Call, const Scope &Sc,
       RawHazard H = apiHazard(*E, *Check, callLoc(Call));
       if (*Check == CheckKind::SyncCall && copiesDeviceToHost(Call, *E, Ctx))
         H.Check = CheckKind::HostRead;
+      // Which stream it is given, where that compares with the region's.
+      if (!Declared && Sc.Depth == 0 && E->OtherStreamModes)
+        H.StreamKey = queriedStream(Call); // its first stream argument
       if (Declared)
         H.Api = catalogName(Callee);
       const char *DeclaredVerb = E->Class == Hazard::Sync ? "synchronize"

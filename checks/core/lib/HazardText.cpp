@@ -119,7 +119,11 @@ static Described describeApiCall(const RawHazard &H, const CaptureRegion &R) {
       return std::make_pair(Severity::Remark, M);
     }
   }
-  switch (E.behaviourIn(H.ThreadRelaxed ? CaptureMode::Relaxed : R.Mode)) {
+  // A call given another stream than the capturing one (both known).
+  bool OtherStream = !H.StreamKey.empty() && !R.Key.empty() &&
+                     H.StreamKey != R.Key;
+  switch (E.behaviourIn(H.ThreadRelaxed ? CaptureMode::Relaxed : R.Mode,
+                        OtherStream)) {
   case Behaviour::Illegal:
     Level = Severity::Error;
     M.Consequence = modePhrase(R.Mode) + " it fails" + failurePhrase(E.Error);

@@ -139,6 +139,10 @@ struct RawHazard {
   bool StatusQuery = false;
   /// The thread was switched to relaxed mode around the call.
   bool ThreadRelaxed = false;
+  /// For ApiCall in the region's own function: the key (streamKey) of the
+  /// stream the call is given, for entries that behave otherwise on a
+  /// stream that is not the capturing one (ApiEntry::OtherStreamModes).
+  std::string StreamKey;
   /// For Overrides: the USRs of the overrides followed in this TU.
   std::vector<std::string> Followed;
 };

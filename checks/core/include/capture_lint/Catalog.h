@@ -82,6 +82,9 @@ struct ApiEntry {
   Hazard Class = Hazard::None;
   std::array<Behaviour, 3> Modes = {Behaviour::Legal, Behaviour::Legal,
                                     Behaviour::Legal};
+  /// For a call given a stream that is not the capturing one (a sync of
+  /// another, idle stream: eager in relaxed mode), when that differs.
+  std::optional<std::array<Behaviour, 3>> OtherStreamModes;
   std::string Error; // "cudaErrorStreamCaptureUnsupported (900)"
   std::optional<StreamArg> Stream;
   /// For copies: the argument holding the cudaMemcpyKind, and the
@@ -119,6 +122,14 @@ struct ApiEntry {
 
   Behaviour behaviourIn(CaptureMode M) const {
     return Modes[M == CaptureMode::Unknown ? 0 : static_cast<int>(M)];
+  }
+  /// In mode \p M, given a stream other than the capturing one when
+  /// \p OtherStream.
+  Behaviour behaviourIn(CaptureMode M, bool OtherStream) const {
+    if (!OtherStream || !OtherStreamModes)
+      return behaviourIn(M);
+    return (*OtherStreamModes)[M == CaptureMode::Unknown ? 0
+                                                         : static_cast<int>(M)];
   }
 };
 

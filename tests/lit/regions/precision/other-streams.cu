@@ -33,3 +33,19 @@ void relaxed_query(cudaStream_t s, cudaGraph_t *g) {
   cudaStreamIsCapturing(0, &st); // not a global capture: quiet
   cudaStreamEndCapture(s, g);
 }
+
+// Issue 23, item 8: synchronizing a stream that is not the capturing one
+// fails in global and thread-local mode, and in relaxed mode runs eagerly
+// (the replays do not wait for it): a warning, not a failure.
+void sync_other(cudaStream_t s, cudaStream_t other, cudaGraph_t *g) {
+  cudaStreamBeginCapture(s, cudaStreamCaptureModeRelaxed);
+  cudaStreamSynchronize(other);
+  // CHECK: :[[@LINE-1]]:3: warning: 'cudaStreamSynchronize' waits for a stream to drain: in a relaxed-mode capture it runs once, at capture time, and is not recorded in the graph
+  cudaStreamSynchronize(s);
+  // CHECK: :[[@LINE-1]]:3: error: 'cudaStreamSynchronize' waits for a stream to drain: in a relaxed-mode capture it fails
+  cudaStreamEndCapture(s, g);
+  cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);
+  cudaStreamSynchronize(other);
+  // CHECK: :[[@LINE-1]]:3: error: 'cudaStreamSynchronize' waits for a stream to drain: in a global-mode capture it fails
+  cudaStreamEndCapture(s, g);
+}
