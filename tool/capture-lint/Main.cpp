@@ -68,6 +68,22 @@ bool writeOutput(const std::string &Path, const std::string &Text) {
   return false;
 }
 
+/// Whether no output \p O asks for is one of \p Inputs (if one is, says
+/// so).
+bool outputsSpareInputs(const Options &O,
+                        const std::vector<std::string> &Inputs) {
+  llvm::Error E =
+      checkOutputsAreNotInputs({{"-o", O.Output},
+                                {"--write-baseline", O.WriteBaseline},
+                                {"--export-fixes", O.ExportFixes}},
+                               Inputs);
+  if (!E)
+    return true;
+  llvm::errs() << "capture-lint: error: " << llvm::toString(std::move(E))
+               << "\n";
+  return false;
+}
+
 /// A cache that cannot be written is an error (exit 2): once, with the
 /// first entry's reason, however many entries failed the same way.
 void reportCacheErrors(const std::vector<std::string> &Errors) {
@@ -345,17 +361,12 @@ int main(int Argc, char **Argv) {
   }
 
   // Nothing may write over a file this run reads (-o a.cu a.cu).
-  if (llvm::Error E = checkOutputsAreNotInputs(
-          {{"-o", O.Output},
-           {"--write-baseline", O.WriteBaseline},
-           {"--export-fixes", O.ExportFixes}},
+  if (!outputsSpareInputs(
+          O,
           // --write-baseline may replace the baseline it no longer reads.
-          inputsOfRun(
-              O.Run, {O.WriteBaseline.empty() ? O.Baseline : "", O.Confirm}))) {
-    llvm::errs() << "capture-lint: error: " << llvm::toString(std::move(E))
-                 << "\n";
+          inputsOfRun(O.Run,
+                      {O.WriteBaseline.empty() ? O.Baseline : "", O.Confirm})))
     return 2;
-  }
 
   // Catalogs first: a bad one is a configuration error, not a finding.
   std::shared_ptr<const Catalog> FirstCatalog = loadCatalogs(O);
@@ -389,6 +400,9 @@ int main(int Argc, char **Argv) {
                               O.HeaderFilterGiven ? &O.HeaderFilter : nullptr);
   applyLineFilter(R, LineFilter);
   applyWarningsAsErrors(R, O.WarningsAsErrors);
+  // Nor over a file the analysis read (a header, an imported module).
+  if (!outputsSpareInputs(O, filesReadBy(R)))
+    return 2;
   if (!O.WriteBaseline.empty()) {
     if (!writeOutput(O.WriteBaseline, baselineJson(R, O.WriteBaseline)))
       return 2;

@@ -55,6 +55,8 @@ void runPython(const std::vector<std::string> &Inputs, const RunConfig &Config,
   };
   python::PyResult PR = python::analyzePython(Files, **Cat, Opts);
   R.FilesAnalyzed += PR.FilesAnalyzed;
+  for (const std::string &File : PR.FilesRead)
+    recordSnapshot(R.FilesRead, File, FileSnapshot());
   for (const python::PyError &E : PR.Errors)
     R.Errors.push_back({{E.File}, E.Message});
   for (std::string &W : PR.Warnings)

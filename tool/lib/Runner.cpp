@@ -6,6 +6,7 @@
 #include "PythonRunner.h"
 #include "SourceText.h"
 #include "TidyCompat.h"
+#include "Version.h"
 
 #include "RoleImport.h"
 #include "SummaryCache.h"
@@ -139,11 +140,24 @@ struct FileResult {
   bool Crashed = false;
   bool TooDeep = false; // ran out of stack
   TuSummary Summary;
-  std::vector<std::string> Deps;
+  FileSnapshots Deps;
 };
 
-/// The whole-program phase's per-TU half: summarises the TU and lists the
-/// files it read.
+/// The files a TU read, as the compiler read them (their identity and the
+/// hash of the text the findings are about).
+void recordSourceFiles(const SourceManager &SM, llvm::StringRef Directory,
+                       FileSnapshots &Out) {
+  for (auto It = SM.fileinfo_begin(); It != SM.fileinfo_end(); ++It) {
+    FileSnapshot S;
+    S.Id = It->first.getUniqueID();
+    if (auto Buffer = It->second->getBufferIfLoaded())
+      S.Hash = contentHash(Buffer->getBuffer());
+    recordSnapshot(Out, absolutePath(It->first.getName(), Directory), S);
+  }
+}
+
+/// The whole-program phase's per-TU half (without a catalog, only the
+/// list of files read): summarises the TU and lists the files it read.
 class SummaryConsumer : public ASTConsumer {
 public:
   SummaryConsumer(std::shared_ptr<const Catalog> Cat, AnalysisOptions Opts,
@@ -153,9 +167,7 @@ public:
         Directory(std::move(Directory)), Out(Out), PP(PP) {}
 
   void HandleTranslationUnit(ASTContext &Ctx) override {
-    const SourceManager &SM = Ctx.getSourceManager();
-    for (auto It = SM.fileinfo_begin(); It != SM.fileinfo_end(); ++It)
-      Out.Deps.push_back(absolutePath(It->first.getName(), Directory));
+    recordSourceFiles(Ctx.getSourceManager(), Directory, Out.Deps);
     if (PP)
       Opts.CudaVersion = cudaVersionOf(*PP);
     if (Cat && !Ctx.getDiagnostics().hasUncompilableErrorOccurred())
@@ -225,23 +237,22 @@ void analyzeFile(const std::string &File, const CommandDatabase &DB,
       std::function<std::unique_ptr<ASTConsumer>(CompilerInstance &)>
           Summarizer;
     };
-    std::function<std::unique_ptr<ASTConsumer>(CompilerInstance &)> Summarizer;
+    std::shared_ptr<const Catalog> Shared;
     if (Config.WholeProgram) {
       auto Cat = effectiveCatalog(File, Config.Catalogs);
-      std::shared_ptr<const Catalog> Shared;
       if (Cat)
         Shared = *Cat;
       else
         llvm::consumeError(Cat.takeError()); // the checks report it
-      std::string Directory = DB.getCompileCommands(File).front().Directory;
-      AnalysisOptions Opts;
-      Opts.MaxCallDepth = Config.MaxCallDepth;
-      Opts.Imports = Imports;
-      Summarizer = [=, &Out](CompilerInstance &CI) {
-        return std::make_unique<SummaryConsumer>(Shared, Opts, Directory, Out,
-                                                 &CI.getPreprocessor());
-      };
     }
+    std::string Directory = DB.getCompileCommands(File).front().Directory;
+    AnalysisOptions Opts;
+    Opts.MaxCallDepth = Config.MaxCallDepth;
+    Opts.Imports = Imports;
+    auto Summarizer = [=, &Out](CompilerInstance &CI) {
+      return std::make_unique<SummaryConsumer>(Shared, Opts, Directory, Out,
+                                               &CI.getPreprocessor());
+    };
     Factory F(Context, FS, Summarizer);
     Tool.run(&F);
     Out.Diags = DiagConsumer.take();
@@ -255,12 +266,14 @@ void analyzeFile(const std::string &File, const CommandDatabase &DB,
 } // namespace
 
 /// What changes results besides the files and their compile commands: the
-/// checks, the catalogs, the call depth and the tool binary itself.
+/// checks, the catalogs, the call depth and the tool (its version and the
+/// binary itself).
 static std::string settingsKey(const RunConfig &Config) {
-  std::string S = (Config.ChecksGiven ? Config.ChecksGlob : "") + '\0' +
-                  std::to_string(Config.MaxCallDepth) + '\0' +
-                  (Config.WholeProgram ? "wp" : "tu") + '\0' +
-                  Config.ConfigText;
+  std::string S =
+      std::string(CAPTURE_LINT_VERSION) + '\0' + CAPTURE_LINT_LLVM_VERSION +
+      '\0' + (Config.ChecksGiven ? Config.ChecksGlob : "") + '\0' +
+      std::to_string(Config.MaxCallDepth) + '\0' +
+      (Config.WholeProgram ? "wp" : "tu") + '\0' + Config.ConfigText;
   for (const std::string &C : Config.Catalogs)
     S += '\0' + absolutePath(C);
   std::string Exe = llvm::sys::fs::getMainExecutable(nullptr, nullptr);
@@ -280,15 +293,14 @@ static UnitResult unitResult(const std::string &File, FileResult &FR,
   UnitResult U;
   U.Summary = std::move(FR.Summary);
   U.Deps = std::move(FR.Deps);
+  // Hashed when the entry is stored.
   for (const std::string &C : Config.Catalogs)
-    U.Deps.push_back(absolutePath(C));
+    U.Deps.emplace(absolutePath(C), FileSnapshot());
   std::string ProjectConfig = findProjectConfig(File);
   if (!ProjectConfig.empty())
-    U.Deps.push_back(ProjectConfig);
+    U.Deps.emplace(ProjectConfig, FileSnapshot());
   for (const std::string &TidyConfig : tidyConfigFiles(Config, File))
-    U.Deps.push_back(TidyConfig);
-  std::sort(U.Deps.begin(), U.Deps.end());
-  U.Deps.erase(std::unique(U.Deps.begin(), U.Deps.end()), U.Deps.end());
+    U.Deps.emplace(TidyConfig, FileSnapshot());
 
   std::map<std::tuple<std::string, std::string, unsigned, std::string>,
            const FindingRecord *>
@@ -698,12 +710,19 @@ analyzeWithImportedRoles(const std::vector<std::string> &Files,
   return Again.size();
 }
 
+/// The files \p U read, into the run's.
+static void noteFilesRead(const UnitResult &U, Report &R) {
+  for (const auto &[File, Read] : U.Deps)
+    recordSnapshot(R.FilesRead, File, Read);
+}
+
 /// Each unit's findings and errors into \p R, the same header finding from
 /// several units once.
 static void reportUnits(const std::vector<std::string> &Files, UnitRun &Run,
                         Report &R) {
   for (size_t I = 0; I < Files.size(); ++I) {
     ++R.FilesAnalyzed;
+    noteFilesRead(Run.Units[I], R);
     R.FilesFromCache += Run.FromCache[I];
     if (Run.TooDeep[I]) {
       R.Errors.push_back({{Files[I]},
@@ -805,6 +824,8 @@ Report runAnalysis(const RunConfig &Config) {
             "): calls from regions into functions defined there were not "
             "followed");
     }
+    for (const UnitResult &U : Others)
+      noteFilesRead(U, R);
     R.FilesWithImportedRoles = analyzeWithImportedRoles(
         Files, DB, Config, Cache.get(), Keys, Others, Run, R.CacheErrors);
     reportUnits(Files, Run, R);

@@ -300,6 +300,7 @@ PyResult analyzePython(const std::vector<std::string> &Files,
       Owned = (*Buf)->getBuffer().str();
     }
     ++Result.FilesAnalyzed;
+    Result.FilesRead.push_back(File);
     llvm::StringRef Text = Owned;
     Result.Lines += Text.count('\n');
     if (Text.contains('\0')) {
@@ -359,6 +360,9 @@ PyResult analyzePython(const std::vector<std::string> &Files,
     materialize(R, Opts, All);
   Result.Findings = strongestPerHazard(std::move(All));
   Result.FilesParsed = Prog.filesParsed();
+  for (const auto &M : Prog.modules())
+    if (!M->IsInput)
+      Result.FilesRead.push_back(M->Src->path());
   return Result;
 }
 

@@ -65,6 +65,8 @@ struct PyResult {
   std::vector<PyError> Errors;
   /// Files that do not parse completely (their other parts are analysed).
   std::vector<std::string> Warnings;
+  /// Every file read: the inputs and the modules followed into.
+  std::vector<std::string> FilesRead;
   unsigned FilesAnalyzed = 0;
   unsigned FilesParsed = 0; // files that could hold a region, or were followed
   unsigned long long Lines = 0;
