@@ -275,7 +275,12 @@ int run(const RunOptions &O) {
   if (O.Symbolize)
     Symbolizer().symbolize(R);
 
-  if (!writeAtomically(O.Report, toJson(R).dump(2) + "\n", Error))
+  // Symbolized names and paths are bytes: not UTF-8 ones become U+FFFD.
+  if (!writeAtomically(O.Report,
+                       toJson(R).dump(2, ' ', false,
+                                      nlohmann::json::error_handler_t::replace) +
+                           "\n",
+                       Error))
     return fail(Error);
   if (!O.Quiet) {
     std::fprintf(stderr, "capture-probe: %s", summarize(R).c_str());

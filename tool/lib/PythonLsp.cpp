@@ -43,7 +43,8 @@ bool readMessage(std::istream &In, json &Msg) {
 }
 
 void writeMessage(std::ostream &Out, const json &Msg) {
-  std::string Body = Msg.dump();
+  std::string Body =
+      Msg.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
   Out << "Content-Length: " << Body.size() << "\r\n\r\n" << Body;
   Out.flush();
 }

@@ -32,7 +32,9 @@ std::string importsKey(const RoleImports *Imports) {
     return "";
   std::string Key = "\nimports:";
   for (const auto &[Usr, Role] : *Imports)
-    Key += toJson(Role).dump() + '\n';
+    Key += toJson(Role).dump(-1, ' ', false,
+                             nlohmann::json::error_handler_t::replace) +
+           '\n';
   return Key;
 }
 
