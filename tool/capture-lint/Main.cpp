@@ -31,7 +31,9 @@
 #include "llvm/Support/Program.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <csignal>
 #include <iostream>
+#include <pthread.h>
 #include <thread>
 
 using namespace capture_lint;
@@ -336,8 +338,20 @@ static void printSummary(const Report &R, unsigned Baselined) {
   llvm::errs() << "\n";
 }
 
+/// A reader that closes the pipe early (`capture-lint ... | head -1`) makes
+/// writing the report fail with EPIPE, an error said like any other (exit
+/// 2), instead of killing the process with SIGPIPE: the signal is blocked
+/// here, before any thread starts, so every thread inherits the mask.
+static void blockSigpipe() {
+  sigset_t Set;
+  sigemptyset(&Set);
+  sigaddset(&Set, SIGPIPE);
+  pthread_sigmask(SIG_BLOCK, &Set, nullptr);
+}
+
 int main(int Argc, char **Argv) {
   (void)CaptureModuleAnchor;
+  blockSigpipe();
   Options O = parseArgs(Argc, Argv);
   if (O.Help)
     return writeOutput("", UsageText) ? 0 : 2;
