@@ -29,8 +29,12 @@ void runPython(const std::vector<std::string> &Inputs, const RunConfig &Config,
   std::vector<std::string> Files;
   for (const std::string &In : Inputs) {
     if (llvm::sys::fs::is_directory(In)) {
-      std::vector<std::string> Under = python::pythonFilesUnder(In);
-      if (Under.empty())
+      std::vector<python::PyError> Unreadable;
+      std::vector<std::string> Under =
+          python::pythonFilesUnder(In, &Unreadable);
+      for (const python::PyError &E : Unreadable)
+        R.Errors.push_back({{E.File}, E.Message});
+      if (Under.empty() && Unreadable.empty())
         R.Warnings.push_back(In + ": no .py files in this directory");
       Files.insert(Files.end(), Under.begin(), Under.end());
     } else {

@@ -82,8 +82,10 @@ PyResult analyzePython(const std::vector<std::string> &Files,
 bool isPythonFile(llvm::StringRef Path);
 
 /// Every .py file below \p Dir, sorted; hidden directories and
-/// __pycache__ are skipped.
-std::vector<std::string> pythonFilesUnder(llvm::StringRef Dir);
+/// __pycache__ are skipped. Directories that cannot be listed (no
+/// permission, a path longer than PATH_MAX) are said in \p Unreadable.
+std::vector<std::string> pythonFilesUnder(llvm::StringRef Dir,
+                                          std::vector<PyError> *Unreadable);
 
 } // namespace capture_lint::python
 
