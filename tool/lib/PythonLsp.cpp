@@ -1,6 +1,7 @@
 //===- PythonLsp.cpp - capture-lint --lsp: diagnostics for Python ---------===//
 
 #include "PythonLsp.h"
+#include "PythonGuard.h"
 
 #include "capture_lint/ProjectConfig.h"
 #include "capture_lint/python/PyAnalysis.h"
@@ -148,7 +149,14 @@ private:
     Opts.CheckEnabled = [&](const std::string &C) {
       return std::find(Checks.begin(), Checks.end(), C) != Checks.end();
     };
-    python::PyResult R = python::analyzePython({Path}, **Cat, Opts);
+    python::PyResult R = analyzePythonGuarded({Path}, **Cat, Opts);
+    for (const python::PyError &E : R.Errors)
+      if (E.File == Path)
+        Diags.push_back(
+            {{"range", {{"start", position(1, 1)}, {"end", position(1, 1)}}},
+             {"severity", 1},
+             {"source", "capture-lint"},
+             {"message", E.Message}});
     for (const python::PyFinding &F : R.Findings) {
       if (F.Loc.File != Path)
         continue;

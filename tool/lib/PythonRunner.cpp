@@ -1,6 +1,7 @@
 //===- PythonRunner.cpp - Python inputs through the same report -----------===//
 
 #include "PythonRunner.h"
+#include "PythonGuard.h"
 
 #include "capture_lint/ProjectConfig.h"
 #include "capture_lint/python/PyAnalysis.h"
@@ -57,7 +58,7 @@ void runPython(const std::vector<std::string> &Inputs, const RunConfig &Config,
   Opts.CheckEnabled = [&](const std::string &C) {
     return std::find(Checks.begin(), Checks.end(), C) != Checks.end();
   };
-  python::PyResult PR = python::analyzePython(Files, **Cat, Opts);
+  python::PyResult PR = analyzePythonGuarded(Files, **Cat, Opts);
   R.FilesAnalyzed += PR.FilesAnalyzed;
   for (const std::string &File : PR.FilesRead)
     recordSnapshot(R.FilesRead, File, FileSnapshot());
