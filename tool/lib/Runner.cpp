@@ -526,6 +526,45 @@ static unsigned otherSummaries(const tooling::CompilationDatabase &Loaded,
   return ToAnalyse.size();
 }
 
+/// What the run lost for want of \p Missing other files' summaries: the
+/// roles of the bodiless functions the analysed files call (a helper that
+/// opens or ends a region, a capture predicate), named, and the calls from
+/// regions into those files.
+static std::string
+missingSummariesWarning(unsigned Missing, const RunConfig &Config,
+                        const UnitRun &Run,
+                        const std::vector<UnitResult> &Others) {
+  std::vector<const TuSummary *> Analysed, Known;
+  for (size_t I = 0; I < Run.Units.size(); ++I)
+    if (!Run.Crashed[I])
+      Analysed.push_back(&Run.Units[I].Summary);
+  Known = Analysed;
+  for (const UnitResult &U : Others)
+    Known.push_back(&U.Summary);
+  std::vector<std::string> Names = bodilessNowhereDefined(Analysed, Known);
+  std::string W = std::to_string(Missing) + " other file" +
+                  (Missing == 1 ? " of the compile database has"
+                                : "s of the compile database have") +
+                  " no summary (not cached" +
+                  (Config.CachedSummariesOnly ? ", and --cached-summaries-only"
+                                              : ", or analysing them failed") +
+                  "): ";
+  if (!Names.empty()) {
+    for (size_t I = 0; I < Names.size() && I < 3; ++I)
+      W += (I ? ", '" : "'") + Names[I] + "'";
+    if (Names.size() > 3)
+      W += " and " + std::to_string(Names.size() - 3) + " more";
+    W += std::string(Names.size() == 1 ? " is" : " are") +
+         " called without a body, so whether they begin or end a capture "
+         "(or test for one) is not known and regions they open were not "
+         "found; ";
+  }
+  W += "calls from regions into functions defined there were not followed";
+  if (Config.CachedSummariesOnly)
+    W += "; run once without --cached-summaries-only to fill the cache";
+  return W;
+}
+
 /// One line naming the functions that regions call but no analysed file
 /// defines (the first three), so a silent pass is not taken for a clean one.
 static std::string unfollowedWarning(const std::vector<UnfollowedCall> &Calls,
@@ -816,13 +855,7 @@ Report runAnalysis(const RunConfig &Config) {
                          Missing, R.CacheErrors);
       if (Missing)
         R.Warnings.push_back(
-            std::to_string(Missing) + " other file" +
-            (Missing == 1 ? "" : "s") +
-            " of the compile database have no summary (not cached" +
-            (Config.CachedSummariesOnly ? ", and --cached-summaries-only"
-                                        : ", or analysing them failed") +
-            "): calls from regions into functions defined there were not "
-            "followed");
+            missingSummariesWarning(Missing, Config, Run, Others));
     }
     for (const UnitResult &U : Others)
       noteFilesRead(U, R);
