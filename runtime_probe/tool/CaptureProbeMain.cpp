@@ -203,6 +203,27 @@ int runProgram(const RunOptions &O, const std::string &LogDir,
   return Status;
 }
 
+/// Removes the logs, or, when reading them went wrong, keeps them and says
+/// so (on stderr and in the report's note).
+void keepLogsIf(const std::vector<std::string> &Problems,
+                const std::string &LogDir, ProbeReport &R) {
+  if (Problems.empty()) {
+    removeTree(LogDir);
+    return;
+  }
+  for (const std::string &P : Problems)
+    std::fprintf(stderr, "capture-probe: warning: %s\n", P.c_str());
+  std::fprintf(stderr,
+               "capture-probe: the report leaves that out; the event logs "
+               "are kept in %s\n",
+               LogDir.c_str());
+  R.Note += std::string(R.Note.empty() ? "" : "; ") + Problems.front() +
+            (Problems.size() > 1
+                 ? " (and " + std::to_string(Problems.size() - 1) + " more)"
+                 : "") +
+            "; the event logs are kept in " + LogDir;
+}
+
 int run(const RunOptions &O) {
   ApiCatalog Catalog = ApiCatalog::builtin();
   for (const std::string &C : O.Catalogs) {
@@ -243,14 +264,22 @@ int run(const RunOptions &O) {
 
   // One log per process; each is tracked on its own (sequence numbers and
   // streams are per process), captures renumbered across them.
+  // A log that cannot be read, or lines that are not events, lose only
+  // themselves: the report is made from the rest, and the logs are kept.
   std::vector<std::string> Logs = filesEndingWith(LogDir, ".jsonl");
+  std::vector<std::string> LogProblems;
   unsigned NextId = 1;
   for (const std::string &Log : Logs) {
     std::vector<Event> Events;
-    if (!readEventLog(Log, Events, Error)) {
-      removeTree(LogDir);
-      return fail(Error);
+    SkippedLines Skipped;
+    if (!readEventLog(Log, Events, Error, &Skipped)) {
+      LogProblems.push_back(Error);
+      continue;
     }
+    if (Skipped.Count)
+      LogProblems.push_back(std::to_string(Skipped.Count) + " malformed line" +
+                            (Skipped.Count == 1 ? "" : "s") +
+                            " skipped, the first at " + Skipped.First);
     Coverage Cover;
     std::vector<CaptureRecord> Caps = trackCaptures(Events, Catalog, &Cover);
     analyzeLifecycle(Caps, Cover);
@@ -264,7 +293,7 @@ int run(const RunOptions &O) {
     R.Graphs.GraphKernels += Cover.GraphKernels;
     R.Graphs.EagerKernels += Cover.EagerKernels;
   }
-  removeTree(LogDir);
+  keepLogsIf(LogProblems, LogDir, R);
   if (Logs.empty()) {
     std::string Why = O.Backend == "hip"
                           ? "the program did not load libamdhip64"
@@ -276,11 +305,12 @@ int run(const RunOptions &O) {
     Symbolizer().symbolize(R);
 
   // Symbolized names and paths are bytes: not UTF-8 ones become U+FFFD.
-  if (!writeAtomically(O.Report,
-                       toJson(R).dump(2, ' ', false,
-                                      nlohmann::json::error_handler_t::replace) +
-                           "\n",
-                       Error))
+  if (!writeAtomically(
+          O.Report,
+          toJson(R).dump(2, ' ', false,
+                         nlohmann::json::error_handler_t::replace) +
+              "\n",
+          Error))
     return fail(Error);
   if (!O.Quiet) {
     std::fprintf(stderr, "capture-probe: %s", summarize(R).c_str());
