@@ -90,7 +90,9 @@ textAsAnalysed(const std::string &File, const std::vector<std::string> &Names,
     return refuse(Shown,
                   "is no longer the file this run analysed (it was "
                   "replaced" +
-                      (File == Shown ? std::string(")")
+                      (File == Shown ? std::string(": saved by an editor, or "
+                                                   "fixed by another "
+                                                   "capture-lint run)")
                                      : ", and leads to '" + File + "' now)"));
   if (Now->Hash != Analysed->Hash)
     return refuse(Shown, "changed since this run analysed it (saved by an "
