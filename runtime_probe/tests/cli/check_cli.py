@@ -97,6 +97,8 @@ with tempfile.TemporaryDirectory() as tmp:
     fifo = os.path.join(tmp, "fifo.json")
     os.mkfifo(fifo)
     expect(["show", fifo], 2, fifo + ": is a FIFO, not a regular file")
+    expect(["run", "--catalog", fifo, "--", "true"], 2,
+           fifo + ": is a FIFO, not a regular file")
     # One torn line in an event log loses only itself: the report is written
     # from the other lines, the logs are kept, and the warning names a file
     # that exists (issue 24, item 9).
