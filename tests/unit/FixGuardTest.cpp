@@ -85,6 +85,19 @@ TEST_F(FixGuardTest, RefusesAFileSavedSinceTheAnalysis) {
   EXPECT_EQ(slurp(File), "// saved by an editor\n" + Original);
 }
 
+TEST_F(FixGuardTest, RefusesAFileRewrittenInPlaceSinceItWasOpened) {
+  // A buffer mapped from the file changes with it: the hash may be the new
+  // text's, but the file was opened at an earlier time.
+  Report R = analysed();
+  *R.FilesRead[File].MTime -= 5;
+  FixOutcome Out = fix(R);
+  ASSERT_EQ(Out.Failures.size(), 1u);
+  EXPECT_NE(Out.Failures[0].find("changed since this run analysed it"),
+            std::string::npos)
+      << Out.Failures[0];
+  EXPECT_EQ(slurp(File), Original);
+}
+
 TEST_F(FixGuardTest, RefusesTheSameTextInAnotherFile) {
   Report R = analysed();
   // An editor's save that writes a new file and renames it over the path:

@@ -3,6 +3,7 @@
 #include "FileSnapshot.h"
 #include "capture_lint/BoundedRead.h"
 
+#include "llvm/Support/Chrono.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/xxhash.h"
 
@@ -31,15 +32,20 @@ void recordSnapshot(FileSnapshots &Files, const std::string &Path,
     Old.Id = S.Id;
   else if (S.Id && *S.Id != *Old.Id)
     Old.Changed = true;
+  if (!Old.MTime)
+    Old.MTime = S.MTime;
+  else if (S.MTime && *S.MTime != *Old.MTime)
+    Old.Changed = true;
   Old.Changed = Old.Changed || S.Changed;
 }
 
 std::optional<FileSnapshot> snapshotNow(const std::string &Path,
                                         uint64_t MaxBytes, std::string *Out) {
   // The same file before and after the read: not replaced in between.
-  llvm::sys::fs::UniqueID Id, After;
-  if (llvm::sys::fs::getUniqueID(Path, Id))
+  llvm::sys::fs::file_status Status;
+  if (llvm::sys::fs::status(Path, Status))
     return std::nullopt;
+  llvm::sys::fs::UniqueID Id = Status.getUniqueID(), After;
   auto Text = readRegularFile(Path, MaxBytes);
   if (!Text) {
     llvm::consumeError(Text.takeError());
@@ -50,6 +56,7 @@ std::optional<FileSnapshot> snapshotNow(const std::string &Path,
   FileSnapshot S;
   S.Hash = contentHash(*Text);
   S.Id = Id;
+  S.MTime = llvm::sys::toTimeT(Status.getLastModificationTime());
   if (Out)
     *Out = std::move(*Text);
   return S;

@@ -30,6 +30,10 @@ struct FileSnapshot {
   std::string Hash;
   /// The file read (device and inode), when known.
   std::optional<llvm::sys::fs::UniqueID> Id;
+  /// Its modification time (seconds) when it was opened, when known: a file
+  /// rewritten in place while a mapped buffer of it was parsed may hash as
+  /// the new text, but its time tells.
+  std::optional<int64_t> MTime;
   /// Read more than once during the run, with different texts or as
   /// different files.
   bool Changed = false;

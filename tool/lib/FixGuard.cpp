@@ -94,7 +94,8 @@ textAsAnalysed(const std::string &File, const std::vector<std::string> &Names,
                                                    "fixed by another "
                                                    "capture-lint run)")
                                      : ", and leads to '" + File + "' now)"));
-  if (Now->Hash != Analysed->Hash)
+  if (Now->Hash != Analysed->Hash ||
+      (Analysed->MTime && Now->MTime && *Analysed->MTime != *Now->MTime))
     return refuse(Shown, "changed since this run analysed it (saved by an "
                          "editor, or fixed by another capture-lint run)");
   return Text;

@@ -150,6 +150,7 @@ void recordSourceFiles(const SourceManager &SM, llvm::StringRef Directory,
   for (auto It = SM.fileinfo_begin(); It != SM.fileinfo_end(); ++It) {
     FileSnapshot S;
     S.Id = It->first.getUniqueID();
+    S.MTime = It->first.getModificationTime();
     if (auto Buffer = It->second->getBufferIfLoaded())
       S.Hash = contentHash(Buffer->getBuffer());
     recordSnapshot(Out, absolutePath(It->first.getName(), Directory), S);
