@@ -203,6 +203,42 @@ int runProgram(const RunOptions &O, const std::string &LogDir,
   return Status;
 }
 
+/// The captures of \p Logs into \p R. One log per process; each is tracked
+/// on its own (sequence numbers and streams are per process), captures
+/// renumbered across them. A log that cannot be read, or lines that are not
+/// events, lose only themselves: what went wrong is returned, one line each.
+std::vector<std::string> addLogs(const std::vector<std::string> &Logs,
+                                 const ApiCatalog &Catalog, ProbeReport &R) {
+  std::vector<std::string> Problems;
+  unsigned NextId = 1;
+  for (const std::string &Log : Logs) {
+    std::vector<Event> Events;
+    SkippedLines Skipped;
+    std::string Error;
+    if (!readEventLog(Log, Events, Error, &Skipped)) {
+      Problems.push_back(Error);
+      continue;
+    }
+    if (Skipped.Count)
+      Problems.push_back(std::to_string(Skipped.Count) + " malformed line" +
+                         (Skipped.Count == 1 ? "" : "s") +
+                         " skipped, the first at " + Skipped.First);
+    Coverage Cover;
+    std::vector<CaptureRecord> Caps = trackCaptures(Events, Catalog, &Cover);
+    analyzeLifecycle(Caps, Cover);
+    for (CaptureRecord &C : Caps)
+      C.Id = C.LastId = NextId++;
+    aggregateIdentical(Caps);
+    for (CaptureRecord &C : Caps)
+      R.Captures.push_back(std::move(C));
+    R.Graphs.Known |= Cover.Known;
+    R.Graphs.GraphLaunches += Cover.GraphLaunches;
+    R.Graphs.GraphKernels += Cover.GraphKernels;
+    R.Graphs.EagerKernels += Cover.EagerKernels;
+  }
+  return Problems;
+}
+
 /// Removes the logs, or, when reading them went wrong, keeps them and says
 /// so (on stderr and in the report's note).
 void keepLogsIf(const std::vector<std::string> &Problems,
@@ -262,37 +298,8 @@ int run(const RunOptions &O) {
              strsignal(WTERMSIG(Status)) + ")";
   }
 
-  // One log per process; each is tracked on its own (sequence numbers and
-  // streams are per process), captures renumbered across them.
-  // A log that cannot be read, or lines that are not events, lose only
-  // themselves: the report is made from the rest, and the logs are kept.
   std::vector<std::string> Logs = filesEndingWith(LogDir, ".jsonl");
-  std::vector<std::string> LogProblems;
-  unsigned NextId = 1;
-  for (const std::string &Log : Logs) {
-    std::vector<Event> Events;
-    SkippedLines Skipped;
-    if (!readEventLog(Log, Events, Error, &Skipped)) {
-      LogProblems.push_back(Error);
-      continue;
-    }
-    if (Skipped.Count)
-      LogProblems.push_back(std::to_string(Skipped.Count) + " malformed line" +
-                            (Skipped.Count == 1 ? "" : "s") +
-                            " skipped, the first at " + Skipped.First);
-    Coverage Cover;
-    std::vector<CaptureRecord> Caps = trackCaptures(Events, Catalog, &Cover);
-    analyzeLifecycle(Caps, Cover);
-    for (CaptureRecord &C : Caps)
-      C.Id = C.LastId = NextId++;
-    aggregateIdentical(Caps);
-    for (CaptureRecord &C : Caps)
-      R.Captures.push_back(std::move(C));
-    R.Graphs.Known |= Cover.Known;
-    R.Graphs.GraphLaunches += Cover.GraphLaunches;
-    R.Graphs.GraphKernels += Cover.GraphKernels;
-    R.Graphs.EagerKernels += Cover.EagerKernels;
-  }
+  std::vector<std::string> LogProblems = addLogs(Logs, Catalog, R);
   keepLogsIf(LogProblems, LogDir, R);
   if (Logs.empty()) {
     std::string Why = O.Backend == "hip"
