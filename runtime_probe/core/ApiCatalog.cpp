@@ -2,11 +2,10 @@
 //--------------===//
 
 #include "capture_probe/ApiCatalog.h"
+#include "capture_probe/BoundedFile.h"
 #include "capture_probe/BuiltinCatalog.h"
 #include <dirent.h>
-#include <fstream>
 #include <nlohmann/json.hpp>
-#include <sstream>
 #include <sys/stat.h>
 
 namespace capture_probe {
@@ -65,16 +64,6 @@ bool ApiCatalog::addJson(const std::string &Text, const std::string &Origin,
   return true;
 }
 
-static bool readFile(const std::string &Path, std::string &Text) {
-  std::ifstream In(Path);
-  if (!In)
-    return false;
-  std::stringstream SS;
-  SS << In.rdbuf();
-  Text = SS.str();
-  return true;
-}
-
 bool ApiCatalog::addPath(const std::string &Path, std::string &Error) {
   struct stat St;
   if (stat(Path.c_str(), &St) != 0) {
@@ -99,11 +88,11 @@ bool ApiCatalog::addPath(const std::string &Path, std::string &Error) {
     Files.push_back(Path);
   }
   for (const std::string &F : Files) {
+    // A FIFO or a link to /dev/zero among the catalogs is an error, not a
+    // block; no catalog comes near 64 MB.
     std::string Text;
-    if (!readFile(F, Text)) {
-      Error = F + ": cannot read";
+    if (!readRegularFile(F, 64u << 20, Text, Error))
       return false;
-    }
     if (!addJson(Text, F, Error))
       return false;
   }

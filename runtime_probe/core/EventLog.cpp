@@ -2,11 +2,13 @@
 //--------------------------------===//
 
 #include "capture_probe/EventLog.h"
+#include "capture_probe/BoundedFile.h"
 #include "capture_probe/JsonIntegers.h"
 #include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <charconv>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -399,12 +401,45 @@ std::vector<Event> MemorySink::take() {
   return Out;
 }
 
+/// Whether the integer fields fit their types: nlohmann converts -2 to a
+/// uint64_t and 2^40 to an int without a word.
+static bool integersInRange(const json &J, std::string &Why) {
+  static const char *const Unsigned[] = {"seq",  "thread", "stream", "graph",
+                                         "exec", "count",  "event",  "kernel"};
+  static const char *const Signed[] = {"result", "nodes_created"};
+  for (const char *Key : Unsigned)
+    if (J.contains(Key) && J[Key].is_number_integer() &&
+        !J[Key].is_number_unsigned()) {
+      Why = "'" + std::string(Key) + "' is negative";
+      return false;
+    }
+  for (const char *Key : Signed) {
+    if (!J.contains(Key) || !J[Key].is_number_integer())
+      continue;
+    bool Fits = J[Key].is_number_unsigned()
+                    ? J[Key].get<uint64_t>() <= uint64_t(INT32_MAX)
+                    : J[Key].get<int64_t>() >= INT32_MIN &&
+                          J[Key].get<int64_t>() <= INT32_MAX;
+    if (!Fits) {
+      Why = "'" + std::string(Key) + "' is out of range";
+      return false;
+    }
+  }
+  return true;
+}
+
 static bool eventFromJson(const json &J, Event &E, std::string &Why) {
   std::string Where;
   if (!integersOnly(J, Where)) {
     Why = "'" + Where + "' is not an integer";
     return false;
   }
+  if (!J.is_object()) {
+    Why = "not a JSON object";
+    return false;
+  }
+  if (!integersInRange(J, Why))
+    return false;
   try {
     E.Seq = J.at("seq").get<uint64_t>();
     E.Thread = J.at("thread").get<uint64_t>();
@@ -454,36 +489,39 @@ static bool eventFromJson(const json &J, Event &E, std::string &Why) {
 }
 
 bool readEventLog(const std::string &Path, std::vector<Event> &Out,
-                  std::string &Error) {
-  std::ifstream In(Path, std::ios::binary);
-  if (!In) {
-    Error = "cannot read event log '" + Path + "'";
+                  std::string &Error, SkippedLines *Skipped) {
+  // Far beyond any log a program writes (10 million events are ~2 GB).
+  constexpr uint64_t MaxLogBytes = uint64_t(64) << 30;
+  std::string Text;
+  if (!readRegularFile(Path, MaxLogBytes, Text, Error)) {
+    Error = "cannot read event log: " + Error;
     return false;
   }
-  std::string Text((std::istreambuf_iterator<char>(In)),
-                   std::istreambuf_iterator<char>());
   // A process that died left zero bytes after its last line (the rest of
   // the mapped window); a later process appending to the same file writes
-  // after them.
-  std::vector<std::string_view> Lines;
+  // after them, on the same line if the dead one was mid-line. A run of
+  // zero bytes therefore ends a piece as a newline does (JSON text never
+  // holds one); pieces keep the number of the line they are on.
+  std::vector<std::pair<size_t, std::string_view>> Lines;
+  size_t LineNo = 1;
   for (size_t Pos = 0; Pos < Text.size();) {
-    size_t Nl = Text.find('\n', Pos);
-    size_t Stop = Nl == std::string::npos ? Text.size() : Nl;
-    std::string_view L(Text.data() + Pos, Stop - Pos);
-    while (!L.empty() && L.front() == '\0')
-      L.remove_prefix(1);
-    while (!L.empty() && L.back() == '\0')
-      L.remove_suffix(1);
-    Lines.push_back(L);
+    size_t Stop = Text.find_first_of(std::string_view("\n\0", 2), Pos);
+    if (Stop == std::string::npos)
+      Stop = Text.size();
+    Lines.push_back({LineNo, std::string_view(Text.data() + Pos, Stop - Pos)});
+    if (Stop < Text.size() && Text[Stop] == '\n')
+      ++LineNo;
     Pos = Stop + 1;
   }
-  // A line without its newline was being written when the process died.
+  // A piece without its newline was being written when the process died.
   size_t Last = Text.find_last_not_of('\0');
   bool LastTorn = Last != std::string::npos && Text[Last] != '\n';
+  while (!Lines.empty() && Lines.back().second.empty())
+    Lines.pop_back();
   for (size_t I = 0; I < Lines.size(); ++I) {
-    if (Lines[I].empty())
+    if (Lines[I].second.empty())
       continue;
-    json J = json::parse(Lines[I], nullptr, /*allow_exceptions=*/false);
+    json J = json::parse(Lines[I].second, nullptr, /*allow_exceptions=*/false);
     Event E;
     std::string Why = "not JSON";
     if (!J.is_discarded() && eventFromJson(J, E, Why)) {
@@ -492,9 +530,9 @@ bool readEventLog(const std::string &Path, std::vector<Event> &Out,
     }
     if (LastTorn && I + 1 == Lines.size())
       break;
-    Error =
-        Path + ":" + std::to_string(I + 1) + ": malformed event (" + Why + ")";
-    return false;
+    if (Skipped && Skipped->Count++ == 0)
+      Skipped->First = Path + ":" + std::to_string(Lines[I].first) +
+                       ": malformed event (" + Why + ")";
   }
   return true;
 }

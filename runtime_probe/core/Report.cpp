@@ -2,6 +2,7 @@
 //-------------------===//
 
 #include "capture_probe/Report.h"
+#include "capture_probe/BoundedFile.h"
 #include "capture_probe/JsonIntegers.h"
 #include <cstdio>
 #include <fstream>
@@ -270,12 +271,12 @@ bool fromJson(const json &J, ProbeReport &R, std::string &Error) {
 }
 
 bool readReport(const std::string &Path, ProbeReport &R, std::string &Error) {
-  std::ifstream In(Path);
-  if (!In) {
-    Error = Path + ": cannot read";
+  // As capture-lint --confirm reads it (tool/lib/ProbeReportReader.cpp).
+  constexpr uint64_t MaxReportBytes = 512u << 20;
+  std::string Text;
+  if (!readRegularFile(Path, MaxReportBytes, Text, Error))
     return false;
-  }
-  json J = json::parse(In, nullptr, /*allow_exceptions=*/false);
+  json J = json::parse(Text, nullptr, /*allow_exceptions=*/false);
   if (J.is_discarded()) {
     Error = Path + ": not valid JSON";
     return false;

@@ -203,6 +203,63 @@ int runProgram(const RunOptions &O, const std::string &LogDir,
   return Status;
 }
 
+/// The captures of \p Logs into \p R. One log per process; each is tracked
+/// on its own (sequence numbers and streams are per process), captures
+/// renumbered across them. A log that cannot be read, or lines that are not
+/// events, lose only themselves: what went wrong is returned, one line each.
+std::vector<std::string> addLogs(const std::vector<std::string> &Logs,
+                                 const ApiCatalog &Catalog, ProbeReport &R) {
+  std::vector<std::string> Problems;
+  unsigned NextId = 1;
+  for (const std::string &Log : Logs) {
+    std::vector<Event> Events;
+    SkippedLines Skipped;
+    std::string Error;
+    if (!readEventLog(Log, Events, Error, &Skipped)) {
+      Problems.push_back(Error);
+      continue;
+    }
+    if (Skipped.Count)
+      Problems.push_back(std::to_string(Skipped.Count) + " malformed line" +
+                         (Skipped.Count == 1 ? "" : "s") +
+                         " skipped, the first at " + Skipped.First);
+    Coverage Cover;
+    std::vector<CaptureRecord> Caps = trackCaptures(Events, Catalog, &Cover);
+    analyzeLifecycle(Caps, Cover);
+    for (CaptureRecord &C : Caps)
+      C.Id = C.LastId = NextId++;
+    aggregateIdentical(Caps);
+    for (CaptureRecord &C : Caps)
+      R.Captures.push_back(std::move(C));
+    R.Graphs.Known |= Cover.Known;
+    R.Graphs.GraphLaunches += Cover.GraphLaunches;
+    R.Graphs.GraphKernels += Cover.GraphKernels;
+    R.Graphs.EagerKernels += Cover.EagerKernels;
+  }
+  return Problems;
+}
+
+/// Removes the logs, or, when reading them went wrong, keeps them and says
+/// so (on stderr and in the report's note).
+void keepLogsIf(const std::vector<std::string> &Problems,
+                const std::string &LogDir, ProbeReport &R) {
+  if (Problems.empty()) {
+    removeTree(LogDir);
+    return;
+  }
+  for (const std::string &P : Problems)
+    std::fprintf(stderr, "capture-probe: warning: %s\n", P.c_str());
+  std::fprintf(stderr,
+               "capture-probe: the report leaves that out; the event logs "
+               "are kept in %s\n",
+               LogDir.c_str());
+  R.Note += std::string(R.Note.empty() ? "" : "; ") + Problems.front() +
+            (Problems.size() > 1
+                 ? " (and " + std::to_string(Problems.size() - 1) + " more)"
+                 : "") +
+            "; the event logs are kept in " + LogDir;
+}
+
 int run(const RunOptions &O) {
   ApiCatalog Catalog = ApiCatalog::builtin();
   for (const std::string &C : O.Catalogs) {
@@ -241,30 +298,9 @@ int run(const RunOptions &O) {
              strsignal(WTERMSIG(Status)) + ")";
   }
 
-  // One log per process; each is tracked on its own (sequence numbers and
-  // streams are per process), captures renumbered across them.
   std::vector<std::string> Logs = filesEndingWith(LogDir, ".jsonl");
-  unsigned NextId = 1;
-  for (const std::string &Log : Logs) {
-    std::vector<Event> Events;
-    if (!readEventLog(Log, Events, Error)) {
-      removeTree(LogDir);
-      return fail(Error);
-    }
-    Coverage Cover;
-    std::vector<CaptureRecord> Caps = trackCaptures(Events, Catalog, &Cover);
-    analyzeLifecycle(Caps, Cover);
-    for (CaptureRecord &C : Caps)
-      C.Id = C.LastId = NextId++;
-    aggregateIdentical(Caps);
-    for (CaptureRecord &C : Caps)
-      R.Captures.push_back(std::move(C));
-    R.Graphs.Known |= Cover.Known;
-    R.Graphs.GraphLaunches += Cover.GraphLaunches;
-    R.Graphs.GraphKernels += Cover.GraphKernels;
-    R.Graphs.EagerKernels += Cover.EagerKernels;
-  }
-  removeTree(LogDir);
+  std::vector<std::string> LogProblems = addLogs(Logs, Catalog, R);
+  keepLogsIf(LogProblems, LogDir, R);
   if (Logs.empty()) {
     std::string Why = O.Backend == "hip"
                           ? "the program did not load libamdhip64"
@@ -275,7 +311,13 @@ int run(const RunOptions &O) {
   if (O.Symbolize)
     Symbolizer().symbolize(R);
 
-  if (!writeAtomically(O.Report, toJson(R).dump(2) + "\n", Error))
+  // Symbolized names and paths are bytes: not UTF-8 ones become U+FFFD.
+  if (!writeAtomically(
+          O.Report,
+          toJson(R).dump(2, ' ', false,
+                         nlohmann::json::error_handler_t::replace) +
+              "\n",
+          Error))
     return fail(Error);
   if (!O.Quiet) {
     std::fprintf(stderr, "capture-probe: %s", summarize(R).c_str());

@@ -2,7 +2,10 @@
 //
 // The input is written as the cache entry of one key and loaded; a damaged
 // entry must be a miss (never a crash or a hang), and an entry that is used
-// must be exactly what this version writes for what was read.
+// must be exactly what this version writes for what was read. An input that
+// is a JSON object is then sealed for the key (its key and digest set as
+// store() sets them) and loaded again, so the fuzzer reaches the reader of
+// the entry's contents rather than stopping at the digest.
 //
 //===----------------------------------------------------------------------===//
 
@@ -11,13 +14,16 @@
 
 using namespace capture_lint;
 
-extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
-  static const std::string Key = "kernel.cu-0123456789abcdef";
+static const std::string Key = "kernel.cu-0123456789abcdef";
+
+/// Loads \p Size bytes at \p Data as the entry of Key and checks what was
+/// trusted.
+static void loadEntry(const uint8_t *Data, size_t Size) {
   fuzz::writeScratch((Key + ".json").c_str(), Data, Size);
   SummaryCache Cache(fuzz::scratchDir());
   std::optional<UnitResult> U = Cache.load(Key);
   if (!U)
-    return 0;
+    return;
   // What was trusted stores and loads back unchanged.
   SummaryCache Again(fuzz::scratchDir() + "/again");
   fuzz::require(!Again.store(Key, *U));
@@ -25,5 +31,13 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
   fuzz::require(V && V->Findings.size() == U->Findings.size() &&
                 V->Errors.size() == U->Errors.size() &&
                 V->Summary.Functions.size() == U->Summary.Functions.size());
+}
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
+  loadEntry(Data, Size);
+  std::string Sealed = SummaryCache::seal(
+      llvm::StringRef(reinterpret_cast<const char *>(Data), Size), Key);
+  if (!Sealed.empty())
+    loadEntry(reinterpret_cast<const uint8_t *>(Sealed.data()), Sealed.size());
   return 0;
 }

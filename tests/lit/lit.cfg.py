@@ -68,6 +68,10 @@ if config.capture_clangd and os.path.exists(config.capture_clangd):
     config.available_features.add("capture-clangd")
 if shutil.which("cmake") and os.path.exists("/usr/local/cuda/bin/nvcc"):
     config.available_features.add("cmake-nvcc")
+# Permission tests need a user that permissions apply to: as root, setpriv
+# runs the tool as nobody.
+if hasattr(os, "geteuid") and os.geteuid() == 0 and shutil.which("setpriv"):
+    config.available_features.add("root-setpriv")
 if shutil.which("pre-commit"):
     config.available_features.add("pre-commit")
 if os.path.exists(os.path.join(config.capture_lint_source_dir, ".git")):

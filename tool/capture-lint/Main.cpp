@@ -31,7 +31,9 @@
 #include "llvm/Support/Program.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <csignal>
 #include <iostream>
+#include <pthread.h>
 #include <thread>
 
 using namespace capture_lint;
@@ -61,6 +63,22 @@ ToolPaths findToolPaths(const char *Argv0) {
 bool writeOutput(const std::string &Path, const std::string &Text) {
   llvm::Error E = Path.empty() || Path == "-" ? writeStdout(Text)
                                               : writeFileSafely(Path, Text);
+  if (!E)
+    return true;
+  llvm::errs() << "capture-lint: error: " << llvm::toString(std::move(E))
+               << "\n";
+  return false;
+}
+
+/// Whether no output \p O asks for is one of \p Inputs (if one is, says
+/// so).
+bool outputsSpareInputs(const Options &O,
+                        const std::vector<std::string> &Inputs) {
+  llvm::Error E =
+      checkOutputsAreNotInputs({{"-o", O.Output},
+                                {"--write-baseline", O.WriteBaseline},
+                                {"--export-fixes", O.ExportFixes}},
+                               Inputs);
   if (!E)
     return true;
   llvm::errs() << "capture-lint: error: " << llvm::toString(std::move(E))
@@ -320,8 +338,20 @@ static void printSummary(const Report &R, unsigned Baselined) {
   llvm::errs() << "\n";
 }
 
+/// A reader that closes the pipe early (`capture-lint ... | head -1`) makes
+/// writing the report fail with EPIPE, an error said like any other (exit
+/// 2), instead of killing the process with SIGPIPE: the signal is blocked
+/// here, before any thread starts, so every thread inherits the mask.
+static void blockSigpipe() {
+  sigset_t Set;
+  sigemptyset(&Set);
+  sigaddset(&Set, SIGPIPE);
+  pthread_sigmask(SIG_BLOCK, &Set, nullptr);
+}
+
 int main(int Argc, char **Argv) {
   (void)CaptureModuleAnchor;
+  blockSigpipe();
   Options O = parseArgs(Argc, Argv);
   if (O.Help)
     return writeOutput("", UsageText) ? 0 : 2;
@@ -345,17 +375,12 @@ int main(int Argc, char **Argv) {
   }
 
   // Nothing may write over a file this run reads (-o a.cu a.cu).
-  if (llvm::Error E = checkOutputsAreNotInputs(
-          {{"-o", O.Output},
-           {"--write-baseline", O.WriteBaseline},
-           {"--export-fixes", O.ExportFixes}},
+  if (!outputsSpareInputs(
+          O,
           // --write-baseline may replace the baseline it no longer reads.
-          inputsOfRun(
-              O.Run, {O.WriteBaseline.empty() ? O.Baseline : "", O.Confirm}))) {
-    llvm::errs() << "capture-lint: error: " << llvm::toString(std::move(E))
-                 << "\n";
+          inputsOfRun(O.Run,
+                      {O.WriteBaseline.empty() ? O.Baseline : "", O.Confirm})))
     return 2;
-  }
 
   // Catalogs first: a bad one is a configuration error, not a finding.
   std::shared_ptr<const Catalog> FirstCatalog = loadCatalogs(O);
@@ -394,6 +419,9 @@ int main(int Argc, char **Argv) {
                               O.HeaderFilterGiven ? &O.HeaderFilter : nullptr);
   applyLineFilter(R, LineFilter);
   applyWarningsAsErrors(R, O.WarningsAsErrors);
+  // Nor over a file the analysis read (a header, an imported module).
+  if (!outputsSpareInputs(O, filesReadBy(R)))
+    return 2;
   if (!O.WriteBaseline.empty()) {
     if (!writeOutput(O.WriteBaseline, baselineJson(R, O.WriteBaseline)))
       return 2;

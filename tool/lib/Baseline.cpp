@@ -1,6 +1,7 @@
 //===- Baseline.cpp - Adopting capture-lint on code with old findings -----===//
 
 #include "Baseline.h"
+#include "Utf8.h"
 
 #include "capture_lint/BoundedRead.h"
 #include "llvm/Support/FileSystem.h"
@@ -37,10 +38,12 @@ std::string withoutLocations(const std::string &Message) {
   return Out;
 }
 
+/// As the baseline holds it: valid UTF-8 (a Latin-1 byte in the line's
+/// comment is U+FFFD there), so an unchanged finding matches.
 Key keyOf(const ReportFinding &F, const std::string &Dir) {
-  return {F.Check, relativeTo(F.Loc.File, Dir),
-          llvm::StringRef(F.Loc.LineText).trim().str(),
-          withoutLocations(F.Message)};
+  return {F.Check, validUtf8(relativeTo(F.Loc.File, Dir)),
+          validUtf8(llvm::StringRef(F.Loc.LineText).trim()),
+          withoutLocations(validUtf8(F.Message))};
 }
 
 } // namespace
@@ -55,8 +58,8 @@ std::string relativeTo(const std::string &File, const std::string &Dir) {
 
 std::string stableFindingKey(const ReportFinding &F, const std::string &Dir) {
   Key K = keyOf(F, Dir);
-  return std::get<0>(K) + '\0' + std::get<1>(K) + '\0' + std::get<2>(K) +
-         '\0' + std::get<3>(K);
+  return std::get<0>(K) + '\0' + std::get<1>(K) + '\0' + std::get<2>(K) + '\0' +
+         std::get<3>(K);
 }
 
 std::string baselineJson(const Report &R, const std::string &Path) {

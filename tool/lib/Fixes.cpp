@@ -1,5 +1,6 @@
 //===- Fixes.cpp - Applying and exporting fix-its -------------------------===//
 
+#include "FixGuard.h"
 #include "Report.h"
 #include "SafeWrite.h"
 
@@ -7,7 +8,6 @@
 #include "clang/Tooling/Core/Replacement.h"
 #include "clang/Tooling/DiagnosticsYaml.h"
 #include "llvm/Support/FileSystem.h"
-#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/YAMLTraits.h"
 
 #include <map>
@@ -48,57 +48,98 @@ static std::string realFile(const std::string &Path) {
   return std::string(Real);
 }
 
-FixOutcome applyFixes(const Report &R, std::vector<std::string> &Warnings) {
-  std::map<std::string, clang::tooling::Replacements> PerFile;
-  std::map<std::string, unsigned> PerFileCount;
-  FixOutcome Out;
+namespace {
+
+/// The replacements --fix makes in one file, and the names the findings
+/// gave it.
+struct FileFixes {
+  clang::tooling::Replacements Reps;
+  unsigned Count = 0;
+  std::vector<std::string> Names;
+};
+
+/// Every finding's replacements by the file they land in; a finding whose
+/// replacements overlap another's is left out with a warning.
+std::map<std::string, FileFixes>
+collectFixes(const Report &R, std::vector<std::string> &Warnings) {
+  std::map<std::string, FileFixes> PerFile;
   for (const ReportFinding &F : R.Findings) {
+    if (F.Fixes.empty())
+      continue;
     // A finding's replacements go in together or not at all.
-    std::map<std::string, clang::tooling::Replacements> Trial = PerFile;
+    std::map<std::string, FileFixes> Trial = PerFile;
     bool Ok = true;
     for (const ReportReplacement &Rep : F.Fixes) {
-      if (llvm::Error E =
-              Trial[realFile(Rep.File)].add(clang::tooling::Replacement(
-                  Rep.File, Rep.Offset, Rep.Length, Rep.Text))) {
+      FileFixes &In = Trial[realFile(Rep.File)];
+      if (llvm::Error E = In.Reps.add(clang::tooling::Replacement(
+              Rep.File, Rep.Offset, Rep.Length, Rep.Text))) {
         llvm::consumeError(std::move(E));
         Ok = false;
       }
+      ++In.Count;
+      if (!llvm::is_contained(In.Names, Rep.File))
+        In.Names.push_back(Rep.File);
     }
-    if (F.Fixes.empty())
-      continue;
     if (!Ok) {
       Warnings.push_back(F.Loc.File + ":" + std::to_string(F.Loc.Line) +
                          ": fix not applied: it overlaps another fix");
       continue;
     }
     PerFile = std::move(Trial);
-    for (const ReportReplacement &Rep : F.Fixes)
-      ++PerFileCount[realFile(Rep.File)];
   }
-  for (auto &[File, Reps] : PerFile) {
-    auto Buf = llvm::MemoryBuffer::getFile(File);
-    if (!Buf) {
-      Out.Failures.push_back("cannot read '" + File +
-                             "' to fix it: " + Buf.getError().message());
-      continue;
-    }
-    auto Fixed =
-        clang::tooling::applyAllReplacements((*Buf)->getBuffer(), Reps);
-    if (!Fixed) {
-      Out.Failures.push_back("cannot apply the fixes to '" + File +
-                             "': " + llvm::toString(Fixed.takeError()));
-      continue;
-    }
-    if (llvm::Error E = writeFileSafely(File, *Fixed, WriteKind::InPlaceEdit)) {
-      Out.Failures.push_back(llvm::toString(std::move(E)) + " (" +
-                             std::to_string(PerFileCount[File]) + " fix" +
-                             (PerFileCount[File] == 1 ? "" : "es") +
-                             " not applied)");
-      continue;
-    }
-    Out.Applied += PerFileCount[File];
-    ++Out.FilesChanged;
+  return PerFile;
+}
+
+/// Writes \p Fixes into \p File, whose text is \p Text.
+void writeFixes(const std::string &File, llvm::StringRef Text,
+                const FileFixes &Fixes, FixOutcome &Out) {
+  auto Fixed = clang::tooling::applyAllReplacements(Text, Fixes.Reps);
+  if (!Fixed) {
+    Out.Failures.push_back("cannot apply the fixes to '" + File +
+                           "': " + llvm::toString(Fixed.takeError()));
+    return;
   }
+  if (llvm::Error E = writeFileSafely(File, *Fixed, WriteKind::InPlaceEdit)) {
+    Out.Failures.push_back(llvm::toString(std::move(E)) + " (" +
+                           std::to_string(Fixes.Count) + " fix" +
+                           (Fixes.Count == 1 ? "" : "es") + " not applied)");
+    return;
+  }
+  Out.Applied += Fixes.Count;
+  ++Out.FilesChanged;
+}
+
+} // namespace
+
+FixOutcome applyFixes(const Report &R, std::vector<std::string> &Warnings) {
+  std::map<std::string, FileFixes> PerFile = collectFixes(R, Warnings);
+  FixOutcome Out;
+  if (PerFile.empty())
+    return Out;
+  // Under the locks, all files are checked before any is written: either
+  // every file is still what was analysed, or nothing is changed.
+  std::vector<std::string> Files;
+  for (const auto &[File, Fixes] : PerFile)
+    Files.push_back(File);
+  DirectoryLocks Locks;
+  if (llvm::Error E = Locks.lock(Files)) {
+    Out.Failures.push_back(llvm::toString(std::move(E)));
+    return Out;
+  }
+  std::map<std::string, std::string> Texts;
+  for (const auto &[File, Fixes] : PerFile) {
+    auto Text = textAsAnalysed(File, Fixes.Names, R.FilesRead);
+    if (!Text)
+      Out.Failures.push_back(llvm::toString(Text.takeError()) +
+                             "; no fix was applied to any file: run "
+                             "capture-lint again");
+    else
+      Texts[File] = std::move(*Text);
+  }
+  if (!Out.Failures.empty())
+    return Out;
+  for (const auto &[File, Fixes] : PerFile)
+    writeFixes(File, Texts[File], Fixes, Out);
   return Out;
 }
 

@@ -32,6 +32,13 @@ std::vector<std::string> inputsOfRun(const RunConfig &Config,
   return Inputs;
 }
 
+std::vector<std::string> filesReadBy(const Report &R) {
+  std::vector<std::string> Files;
+  for (const auto &[File, Read] : R.FilesRead)
+    Files.push_back(File);
+  return Files;
+}
+
 llvm::Error checkOutputsAreNotInputs(const std::vector<NamedOutput> &Outputs,
                                      const std::vector<std::string> &Inputs) {
   std::map<llvm::sys::fs::UniqueID, std::string> ById;

@@ -1,9 +1,14 @@
 //===- PythonLsp.cpp - capture-lint --lsp: diagnostics for Python ---------===//
 
 #include "PythonLsp.h"
+#include "LspTransport.h"
+#include "PythonGuard.h"
 
 #include "capture_lint/ProjectConfig.h"
 #include "capture_lint/python/PyAnalysis.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/raw_ostream.h"
 
 #include <nlohmann/json.hpp>
 
@@ -16,45 +21,14 @@ namespace capture_lint {
 
 namespace {
 
-/// Reads one message (Content-Length framing); false at the end of input.
-bool readMessage(std::istream &In, json &Msg) {
-  size_t Length = 0;
-  std::string Line;
-  while (std::getline(In, Line)) {
-    if (!Line.empty() && Line.back() == '\r')
-      Line.pop_back();
-    if (Line.empty())
-      break;
-    const std::string Key = "content-length:";
-    std::string Lower;
-    for (char C : Line.substr(0, Key.size()))
-      Lower += static_cast<char>(std::tolower(static_cast<unsigned char>(C)));
-    if (Lower == Key)
-      Length = std::stoul(Line.substr(Key.size()));
-  }
-  if (!In || Length == 0)
-    return false;
-  std::string Body(Length, '\0');
-  In.read(Body.data(), static_cast<std::streamsize>(Length));
-  if (!In)
-    return false;
-  Msg = json::parse(Body, nullptr, /*allow_exceptions=*/false);
-  return !Msg.is_discarded();
-}
-
-void writeMessage(std::ostream &Out, const json &Msg) {
-  std::string Body = Msg.dump();
-  Out << "Content-Length: " << Body.size() << "\r\n\r\n" << Body;
-  Out.flush();
-}
-
 std::string pathOf(const std::string &Uri) {
   const std::string Prefix = "file://";
   if (Uri.rfind(Prefix, 0) != 0)
     return "";
   std::string Path;
   for (size_t I = Prefix.size(); I < Uri.size(); ++I) {
-    if (Uri[I] == '%' && I + 2 < Uri.size()) {
+    if (Uri[I] == '%' && I + 2 < Uri.size() && llvm::isHexDigit(Uri[I + 1]) &&
+        llvm::isHexDigit(Uri[I + 2])) {
       Path += static_cast<char>(std::stoi(Uri.substr(I + 1, 2), nullptr, 16));
       I += 2;
     } else {
@@ -64,9 +38,10 @@ std::string pathOf(const std::string &Uri) {
   return Path;
 }
 
-json position(unsigned Line, unsigned Column) {
+/// An LSP position: 0-based, in UTF-16 code units of \p LineText.
+json position(unsigned Line, const std::string &LineText, unsigned Column) {
   return {{"line", Line ? Line - 1 : 0},
-          {"character", Column ? Column - 1 : 0}};
+          {"character", utf16Column(LineText, Column) - 1}};
 }
 
 class Server {
@@ -74,36 +49,14 @@ public:
   Server(const RunConfig &Config, std::ostream &Out)
       : Config(Config), Out(Out) {}
 
-  /// Handles one message; false when the client asked to exit.
+  /// Handles one message; false when the client asked to exit. A message
+  /// of the wrong shape is answered with an error (a request) or logged (a
+  /// notification), never fatal.
   bool handle(const json &Msg) {
-    std::string Method = Msg.value("method", "");
-    const json Params = Msg.value("params", json::object());
-    if (Method == "initialize") {
-      reply(Msg, {{"capabilities", {{"textDocumentSync", 1}}},
-                  {"serverInfo", {{"name", "capture-lint"}}}});
-    } else if (Method == "shutdown") {
-      ShutDown = true;
-      reply(Msg, nullptr);
-    } else if (Method == "exit") {
-      return false;
-    } else if (Method == "textDocument/didOpen") {
-      const json &Doc = Params.at("textDocument");
-      update(Doc.value("uri", ""), Doc.value("text", ""));
-    } else if (Method == "textDocument/didChange") {
-      const json &Changes = Params.value("contentChanges", json::array());
-      if (!Changes.empty())
-        update(Params.at("textDocument").value("uri", ""),
-               Changes.back().value("text", ""));
-    } else if (Method == "textDocument/didClose") {
-      std::string Uri = Params.at("textDocument").value("uri", "");
-      Documents.erase(pathOf(Uri));
-      publish(Uri, json::array());
-    } else if (Msg.contains("id")) {
-      writeMessage(Out, {{"jsonrpc", "2.0"},
-                         {"id", Msg.at("id")},
-                         {"error",
-                          {{"code", -32601},
-                           {"message", "method not found: " + Method}}}});
+    try {
+      return dispatch(Msg);
+    } catch (const std::exception &E) { // a field missing or mistyped
+      refuse(Msg, InvalidParams, std::string("invalid params: ") + E.what());
     }
     return true;
   }
@@ -111,15 +64,75 @@ public:
   bool shutDown() const { return ShutDown; }
 
 private:
+  bool dispatch(const json &Msg) {
+    if (!Msg.contains("method") || !Msg.at("method").is_string()) {
+      if (Msg.contains("id")) // else a response from the client
+        refuse(Msg, InvalidRequest, "a request needs a method (a string)");
+      return true;
+    }
+    std::string Method = Msg.at("method").get<std::string>();
+    if (Method == "exit")
+      return false;
+    if (ShutDown) {
+      refuse(Msg, InvalidRequest, "the server is shut down");
+      return true;
+    }
+    const json Params = Msg.value("params", json::object());
+    if (!Params.is_object()) {
+      refuse(Msg, InvalidParams,
+             "params of '" + Method + "' must be an object");
+      return true;
+    }
+    if (Method == "initialize") {
+      reply(Msg, {{"capabilities", {{"textDocumentSync", 1}}},
+                  {"serverInfo", {{"name", "capture-lint"}}}});
+    } else if (Method == "shutdown") {
+      ShutDown = true;
+      reply(Msg, nullptr);
+    } else if (Method == "textDocument/didOpen") {
+      const json &Doc = Params.at("textDocument");
+      update(Doc.at("uri").get<std::string>(),
+             Doc.at("text").get<std::string>());
+    } else if (Method == "textDocument/didChange") {
+      const json &Changes = Params.at("contentChanges");
+      if (!Changes.is_array())
+        throw std::invalid_argument("'contentChanges' is not an array");
+      if (!Changes.empty())
+        update(Params.at("textDocument").at("uri").get<std::string>(),
+               Changes.back().at("text").get<std::string>());
+    } else if (Method == "textDocument/didClose") {
+      std::string Uri = Params.at("textDocument").at("uri").get<std::string>();
+      Documents.erase(pathOf(Uri));
+      publish(Uri, json::array());
+    } else if (Msg.contains("id")) {
+      refuse(Msg, MethodNotFound, "method not found: " + Method);
+    }
+    return true;
+  }
+
   void reply(const json &Msg, const json &Result) {
-    writeMessage(
+    writeLspMessage(
         Out, {{"jsonrpc", "2.0"}, {"id", Msg.at("id")}, {"result", Result}});
   }
 
+  /// An error response to a request; a notification cannot be answered,
+  /// so the problem goes to stderr (the editor's server log).
+  void refuse(const json &Msg, int Code, const std::string &Problem) {
+    if (Msg.contains("id")) {
+      writeLspMessage(Out, lspErrorResponse(Msg.at("id"), Code, Problem));
+      return;
+    }
+    std::string Method = Msg.contains("method") && Msg.at("method").is_string()
+                             ? Msg.at("method").get<std::string>()
+                             : "?";
+    llvm::errs() << "capture-lint --lsp: ignored the notification '" << Method
+                 << "': " << Problem << "\n";
+  }
+
   void publish(const std::string &Uri, json Diags) {
-    writeMessage(Out, {{"jsonrpc", "2.0"},
-                       {"method", "textDocument/publishDiagnostics"},
-                       {"params", {{"uri", Uri}, {"diagnostics", Diags}}}});
+    writeLspMessage(Out, {{"jsonrpc", "2.0"},
+                          {"method", "textDocument/publishDiagnostics"},
+                          {"params", {{"uri", Uri}, {"diagnostics", Diags}}}});
   }
 
   void update(const std::string &Uri, const std::string &Text) {
@@ -133,7 +146,8 @@ private:
     auto Cat = effectiveCatalog(Path, Config.Catalogs);
     if (!Cat) {
       Diags.push_back(
-          {{"range", {{"start", position(1, 1)}, {"end", position(1, 1)}}},
+          {{"range",
+            {{"start", position(1, "", 1)}, {"end", position(1, "", 1)}}},
            {"severity", 1},
            {"source", "capture-lint"},
            {"message", llvm::toString(Cat.takeError())}});
@@ -147,27 +161,37 @@ private:
     Opts.CheckEnabled = [&](const std::string &C) {
       return std::find(Checks.begin(), Checks.end(), C) != Checks.end();
     };
-    python::PyResult R = python::analyzePython({Path}, **Cat, Opts);
+    python::PyResult R = analyzePythonGuarded({Path}, **Cat, Opts);
+    for (const python::PyError &E : R.Errors)
+      if (E.File == Path)
+        Diags.push_back(
+            {{"range",
+              {{"start", position(1, "", 1)}, {"end", position(1, "", 1)}}},
+             {"severity", 1},
+             {"source", "capture-lint"},
+             {"message", E.Message}});
     for (const python::PyFinding &F : R.Findings) {
       if (F.Loc.File != Path)
         continue;
       json Related = json::array();
       for (const python::PyNote &N : F.Notes)
-        Related.push_back({{"location",
-                            {{"uri", "file://" + N.Loc.File},
-                             {"range",
-                              {{"start", position(N.Loc.Line, N.Loc.Column)},
-                               {"end", position(N.Loc.Line, N.Loc.Column)}}}}},
-                           {"message", N.Message}});
+        Related.push_back(
+            {{"location",
+              {{"uri", "file://" + N.Loc.File},
+               {"range",
+                {{"start", position(N.Loc.Line, N.Loc.LineText, N.Loc.Column)},
+                 {"end",
+                  position(N.Loc.Line, N.Loc.LineText, N.Loc.Column)}}}}},
+             {"message", N.Message}});
       // LSP severities as clangd gives them (a remark is a hint).
       int Severity = F.Severity == "error"     ? 1
                      : F.Severity == "warning" ? 2
                                                : 4;
       Diags.push_back(
           {{"range",
-            {{"start", position(F.Loc.Line, F.Loc.Column)},
-             {"end",
-              position(F.Loc.Line, unsigned(F.Loc.LineText.size()) + 1)}}},
+            {{"start", position(F.Loc.Line, F.Loc.LineText, F.Loc.Column)},
+             {"end", position(F.Loc.Line, F.Loc.LineText,
+                              unsigned(F.Loc.LineText.size()) + 1)}}},
            {"severity", Severity},
            {"code", F.Check},
            {"source", "capture-lint"},
@@ -187,10 +211,15 @@ private:
 
 int serveLsp(const RunConfig &Config, std::istream &In, std::ostream &Out) {
   Server S(Config, Out);
-  json Msg;
-  while (readMessage(In, Msg))
-    if (!S.handle(Msg))
+  LspReader Reader(In);
+  while (std::optional<LspFrame> F = Reader.next()) {
+    if (F->Error) {
+      writeLspMessage(Out, lspErrorResponse(nullptr, F->Error, F->Problem));
+      continue;
+    }
+    if (!S.handle(F->Message))
       break;
+  }
   return S.shutDown() ? 0 : 1;
 }
 

@@ -1,6 +1,7 @@
 //===- PythonRunner.cpp - Python inputs through the same report -----------===//
 
 #include "PythonRunner.h"
+#include "PythonGuard.h"
 
 #include "capture_lint/ProjectConfig.h"
 #include "capture_lint/python/PyAnalysis.h"
@@ -29,8 +30,12 @@ void runPython(const std::vector<std::string> &Inputs, const RunConfig &Config,
   std::vector<std::string> Files;
   for (const std::string &In : Inputs) {
     if (llvm::sys::fs::is_directory(In)) {
-      std::vector<std::string> Under = python::pythonFilesUnder(In);
-      if (Under.empty())
+      std::vector<python::PyError> Unreadable;
+      std::vector<std::string> Under =
+          python::pythonFilesUnder(In, &Unreadable);
+      for (const python::PyError &E : Unreadable)
+        R.Errors.push_back({{E.File}, E.Message});
+      if (Under.empty() && Unreadable.empty())
         R.Warnings.push_back(In + ": no .py files in this directory");
       Files.insert(Files.end(), Under.begin(), Under.end());
     } else {
@@ -53,9 +58,11 @@ void runPython(const std::vector<std::string> &Inputs, const RunConfig &Config,
   Opts.CheckEnabled = [&](const std::string &C) {
     return std::find(Checks.begin(), Checks.end(), C) != Checks.end();
   };
-  python::PyResult PR = python::analyzePython(Files, **Cat, Opts);
+  python::PyResult PR = analyzePythonGuarded(Files, **Cat, Opts);
   R.FilesAnalyzed += PR.FilesAnalyzed;
   R.AnalyzedFiles.insert(R.AnalyzedFiles.end(), Files.begin(), Files.end());
+  for (const std::string &File : PR.FilesRead)
+    recordSnapshot(R.FilesRead, File, FileSnapshot());
   for (const python::PyError &E : PR.Errors)
     R.Errors.push_back({{E.File}, E.Message});
   for (std::string &W : PR.Warnings)

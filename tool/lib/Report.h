@@ -10,6 +10,8 @@
 #ifndef CAPTURE_LINT_TOOL_REPORT_H
 #define CAPTURE_LINT_TOOL_REPORT_H
 
+#include "FileSnapshot.h"
+
 #include "llvm/Support/raw_ostream.h"
 #include <set>
 #include <string>
@@ -92,6 +94,10 @@ struct Report {
   /// Of FilesAnalyzed, those analysed again with the roles of functions
   /// other files define (RoleImport.h).
   unsigned FilesWithImportedRoles = 0;
+  /// Every file the analysis read (sources, headers, configuration, Python
+  /// modules), as it read it: --fix edits only these, and only while they
+  /// are unchanged; no output may replace one.
+  FileSnapshots FilesRead;
   /// Filled by --confirm.
   bool Confirmed = false;
   std::vector<ReportMissed> Missed;
@@ -149,8 +155,9 @@ struct FixOutcome {
 };
 
 /// Applies every finding's fixes to the files (see SafeWrite.h for how a
-/// file is replaced). Conflicting replacements are skipped with a warning
-/// in \p Warnings.
+/// file is replaced), all or none: only when every file is still what the
+/// run analysed (FixGuard.h). Conflicting replacements are skipped with a
+/// warning in \p Warnings.
 FixOutcome applyFixes(const Report &R, std::vector<std::string> &Warnings);
 
 } // namespace capture_lint

@@ -3,6 +3,7 @@
 #include "RoleImport.h"
 
 #include <map>
+#include <set>
 
 namespace capture_lint {
 
@@ -27,12 +28,39 @@ roleImportsFor(const std::vector<const TuSummary *> &Analysed,
   return Out;
 }
 
+std::vector<std::string>
+bodilessNowhereDefined(const std::vector<const TuSummary *> &Analysed,
+                       const std::vector<const TuSummary *> &Known) {
+  std::set<std::string> Defined, Seen;
+  for (const TuSummary *S : Known)
+    for (const SummaryFunction &F : S->Functions)
+      Defined.insert(F.Usr);
+  std::vector<std::string> Names;
+  for (const TuSummary *S : Analysed)
+    for (const std::string &Usr : S->Bodiless)
+      if (!Defined.count(Usr) && Seen.insert(Usr).second)
+        Names.push_back(usrDisplayName(Usr));
+  return Names;
+}
+
+std::string usrDisplayName(llvm::StringRef Usr) {
+  llvm::SmallVector<llvm::StringRef, 8> Parts;
+  Usr.split('#').first.split(Parts, '@');
+  std::string Name;
+  for (size_t I = 0; I + 1 < Parts.size(); ++I)
+    if (llvm::is_contained({"N", "S", "C", "F", "U"}, Parts[I]))
+      Name += (Name.empty() ? "" : "::") + Parts[++I].str();
+  return Name.empty() ? Usr.str() : Name;
+}
+
 std::string importsKey(const RoleImports *Imports) {
   if (!Imports)
     return "";
   std::string Key = "\nimports:";
   for (const auto &[Usr, Role] : *Imports)
-    Key += toJson(Role).dump() + '\n';
+    Key += toJson(Role).dump(-1, ' ', false,
+                             nlohmann::json::error_handler_t::replace) +
+           '\n';
   return Key;
 }
 

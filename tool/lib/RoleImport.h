@@ -27,6 +27,16 @@ std::vector<std::shared_ptr<const RoleImports>>
 roleImportsFor(const std::vector<const TuSummary *> &Analysed,
                const std::vector<const TuSummary *> &Known);
 
+/// The functions \p Analysed call without their body that no summary of
+/// \p Known defines (their roles, if any, could not be imported), by name.
+std::vector<std::string>
+bodilessNowhereDefined(const std::vector<const TuSummary *> &Analysed,
+                       const std::vector<const TuSummary *> &Known);
+
+/// A readable name for a USR ("c:@N@ns@S@Graph@F@begin#" is
+/// "ns::Graph::begin"); the USR itself when it does not look like one.
+std::string usrDisplayName(llvm::StringRef Usr);
+
 /// What of \p Imports changes an analysis, for its cache key ("" for none).
 std::string importsKey(const RoleImports *Imports);
 

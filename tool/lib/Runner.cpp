@@ -6,6 +6,7 @@
 #include "PythonRunner.h"
 #include "SourceText.h"
 #include "TidyCompat.h"
+#include "Version.h"
 
 #include "RoleImport.h"
 #include "SummaryCache.h"
@@ -139,11 +140,25 @@ struct FileResult {
   bool Crashed = false;
   bool TooDeep = false; // ran out of stack
   TuSummary Summary;
-  std::vector<std::string> Deps;
+  FileSnapshots Deps;
 };
 
-/// The whole-program phase's per-TU half: summarises the TU and lists the
-/// files it read.
+/// The files a TU read, as the compiler read them (their identity and the
+/// hash of the text the findings are about).
+void recordSourceFiles(const SourceManager &SM, llvm::StringRef Directory,
+                       FileSnapshots &Out) {
+  for (auto It = SM.fileinfo_begin(); It != SM.fileinfo_end(); ++It) {
+    FileSnapshot S;
+    S.Id = It->first.getUniqueID();
+    S.MTime = It->first.getModificationTime();
+    if (auto Buffer = It->second->getBufferIfLoaded())
+      S.Hash = contentHash(Buffer->getBuffer());
+    recordSnapshot(Out, absolutePath(It->first.getName(), Directory), S);
+  }
+}
+
+/// The whole-program phase's per-TU half (without a catalog, only the
+/// list of files read): summarises the TU and lists the files it read.
 class SummaryConsumer : public ASTConsumer {
 public:
   SummaryConsumer(std::shared_ptr<const Catalog> Cat, AnalysisOptions Opts,
@@ -153,9 +168,7 @@ public:
         Directory(std::move(Directory)), Out(Out), PP(PP) {}
 
   void HandleTranslationUnit(ASTContext &Ctx) override {
-    const SourceManager &SM = Ctx.getSourceManager();
-    for (auto It = SM.fileinfo_begin(); It != SM.fileinfo_end(); ++It)
-      Out.Deps.push_back(absolutePath(It->first.getName(), Directory));
+    recordSourceFiles(Ctx.getSourceManager(), Directory, Out.Deps);
     if (PP)
       Opts.CudaVersion = cudaVersionOf(*PP);
     // A file with errors still exports what parsed (its openers and
@@ -228,23 +241,22 @@ void analyzeFile(const std::string &File, const CommandDatabase &DB,
       std::function<std::unique_ptr<ASTConsumer>(CompilerInstance &)>
           Summarizer;
     };
-    std::function<std::unique_ptr<ASTConsumer>(CompilerInstance &)> Summarizer;
+    std::shared_ptr<const Catalog> Shared;
     if (Config.WholeProgram) {
       auto Cat = effectiveCatalog(File, Config.Catalogs);
-      std::shared_ptr<const Catalog> Shared;
       if (Cat)
         Shared = *Cat;
       else
         llvm::consumeError(Cat.takeError()); // the checks report it
-      std::string Directory = DB.getCompileCommands(File).front().Directory;
-      AnalysisOptions Opts;
-      Opts.MaxCallDepth = Config.MaxCallDepth;
-      Opts.Imports = Imports;
-      Summarizer = [=, &Out](CompilerInstance &CI) {
-        return std::make_unique<SummaryConsumer>(Shared, Opts, Directory, Out,
-                                                 &CI.getPreprocessor());
-      };
     }
+    std::string Directory = DB.getCompileCommands(File).front().Directory;
+    AnalysisOptions Opts;
+    Opts.MaxCallDepth = Config.MaxCallDepth;
+    Opts.Imports = Imports;
+    auto Summarizer = [=, &Out](CompilerInstance &CI) {
+      return std::make_unique<SummaryConsumer>(Shared, Opts, Directory, Out,
+                                               &CI.getPreprocessor());
+    };
     Factory F(Context, FS, Summarizer);
     Tool.run(&F);
     Out.Diags = DiagConsumer.take();
@@ -258,12 +270,14 @@ void analyzeFile(const std::string &File, const CommandDatabase &DB,
 } // namespace
 
 /// What changes results besides the files and their compile commands: the
-/// checks, the catalogs, the call depth and the tool binary itself.
+/// checks, the catalogs, the call depth and the tool (its version and the
+/// binary itself).
 static std::string settingsKey(const RunConfig &Config) {
-  std::string S = (Config.ChecksGiven ? Config.ChecksGlob : "") + '\0' +
-                  std::to_string(Config.MaxCallDepth) + '\0' +
-                  (Config.WholeProgram ? "wp" : "tu") + '\0' +
-                  Config.ConfigText;
+  std::string S =
+      std::string(CAPTURE_LINT_VERSION) + '\0' + CAPTURE_LINT_LLVM_VERSION +
+      '\0' + (Config.ChecksGiven ? Config.ChecksGlob : "") + '\0' +
+      std::to_string(Config.MaxCallDepth) + '\0' +
+      (Config.WholeProgram ? "wp" : "tu") + '\0' + Config.ConfigText;
   for (const std::string &C : Config.Catalogs)
     S += '\0' + absolutePath(C);
   std::string Exe = llvm::sys::fs::getMainExecutable(nullptr, nullptr);
@@ -283,15 +297,14 @@ static UnitResult unitResult(const std::string &File, FileResult &FR,
   UnitResult U;
   U.Summary = std::move(FR.Summary);
   U.Deps = std::move(FR.Deps);
+  // Hashed when the entry is stored.
   for (const std::string &C : Config.Catalogs)
-    U.Deps.push_back(absolutePath(C));
+    U.Deps.emplace(absolutePath(C), FileSnapshot());
   std::string ProjectConfig = findProjectConfig(File);
   if (!ProjectConfig.empty())
-    U.Deps.push_back(ProjectConfig);
+    U.Deps.emplace(ProjectConfig, FileSnapshot());
   for (const std::string &TidyConfig : tidyConfigFiles(Config, File))
-    U.Deps.push_back(TidyConfig);
-  std::sort(U.Deps.begin(), U.Deps.end());
-  U.Deps.erase(std::unique(U.Deps.begin(), U.Deps.end()), U.Deps.end());
+    U.Deps.emplace(TidyConfig, FileSnapshot());
 
   std::map<std::tuple<std::string, std::string, unsigned, std::string>,
            const FindingRecord *>
@@ -523,6 +536,45 @@ static unsigned otherSummaries(const tooling::CompilationDatabase &Loaded,
   return ToAnalyse.size();
 }
 
+/// What the run lost for want of \p Missing other files' summaries: the
+/// roles of the bodiless functions the analysed files call (a helper that
+/// opens or ends a region, a capture predicate), named, and the calls from
+/// regions into those files.
+static std::string
+missingSummariesWarning(unsigned Missing, const RunConfig &Config,
+                        const UnitRun &Run,
+                        const std::vector<UnitResult> &Others) {
+  std::vector<const TuSummary *> Analysed, Known;
+  for (size_t I = 0; I < Run.Units.size(); ++I)
+    if (!Run.Crashed[I])
+      Analysed.push_back(&Run.Units[I].Summary);
+  Known = Analysed;
+  for (const UnitResult &U : Others)
+    Known.push_back(&U.Summary);
+  std::vector<std::string> Names = bodilessNowhereDefined(Analysed, Known);
+  std::string W = std::to_string(Missing) + " other file" +
+                  (Missing == 1 ? " of the compile database has"
+                                : "s of the compile database have") +
+                  " no summary (not cached" +
+                  (Config.CachedSummariesOnly ? ", and --cached-summaries-only"
+                                              : ", or analysing them failed") +
+                  "): ";
+  if (!Names.empty()) {
+    for (size_t I = 0; I < Names.size() && I < 3; ++I)
+      W += (I ? ", '" : "'") + Names[I] + "'";
+    if (Names.size() > 3)
+      W += " and " + std::to_string(Names.size() - 3) + " more";
+    W += std::string(Names.size() == 1 ? " is" : " are") +
+         " called without a body, so whether they begin or end a capture "
+         "(or test for one) is not known and regions they open were not "
+         "found; ";
+  }
+  W += "calls from regions into functions defined there were not followed";
+  if (Config.CachedSummariesOnly)
+    W += "; run once without --cached-summaries-only to fill the cache";
+  return W;
+}
+
 /// One line naming the functions that regions call but no analysed file
 /// defines (the first three), so a silent pass is not taken for a clean one.
 static std::string unfollowedWarning(const std::vector<UnfollowedCall> &Calls,
@@ -707,6 +759,12 @@ analyzeWithImportedRoles(const std::vector<std::string> &Files,
   return Again.size();
 }
 
+/// The files \p U read, into the run's.
+static void noteFilesRead(const UnitResult &U, Report &R) {
+  for (const auto &[File, Read] : U.Deps)
+    recordSnapshot(R.FilesRead, File, Read);
+}
+
 /// Each unit's findings and errors into \p R, the same header finding from
 /// several units once.
 static void reportUnits(const std::vector<std::string> &Files, UnitRun &Run,
@@ -714,6 +772,7 @@ static void reportUnits(const std::vector<std::string> &Files, UnitRun &Run,
   for (size_t I = 0; I < Files.size(); ++I) {
     ++R.FilesAnalyzed;
     R.AnalyzedFiles.push_back(Files[I]);
+    noteFilesRead(Run.Units[I], R);
     R.FilesFromCache += Run.FromCache[I];
     if (Run.TooDeep[I]) {
       R.Errors.push_back({{Files[I]},
@@ -807,14 +866,10 @@ Report runAnalysis(const RunConfig &Config) {
                          Missing, R.CacheErrors);
       if (Missing)
         R.Warnings.push_back(
-            std::to_string(Missing) + " other file" +
-            (Missing == 1 ? "" : "s") +
-            " of the compile database have no summary (not cached" +
-            (Config.CachedSummariesOnly ? ", and --cached-summaries-only"
-                                        : ", or analysing them failed") +
-            "): calls from regions into functions defined there were not "
-            "followed");
+            missingSummariesWarning(Missing, Config, Run, Others));
     }
+    for (const UnitResult &U : Others)
+      noteFilesRead(U, R);
     R.FilesWithImportedRoles = analyzeWithImportedRoles(
         Files, DB, Config, Cache.get(), Keys, Others, Run, R.CacheErrors);
     reportUnits(Files, Run, R);

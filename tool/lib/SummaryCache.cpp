@@ -1,12 +1,11 @@
 //===- SummaryCache.cpp - Per-TU results on disk --------------------------===//
 
 #include "SummaryCache.h"
-#include "capture_lint/BoundedRead.h"
 #include "SafeWrite.h"
+#include "capture_lint/BoundedRead.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
-#include "llvm/Support/xxhash.h"
 
 #include <nlohmann/json.hpp>
 
@@ -15,7 +14,7 @@ using nlohmann::json;
 namespace capture_lint {
 
 /// Bumped whenever what the analysis produces changes shape or meaning.
-static constexpr const char *CacheFormat = "capture-lint-unit 2";
+static constexpr const char *CacheFormat = "capture-lint-unit 3";
 /// No entry this tool writes comes near this; a bigger file is not one.
 static constexpr uint64_t MaxEntryBytes = 256u << 20;
 /// Nor does a source or header the compiler reads.
@@ -88,12 +87,6 @@ ReportFinding findingFrom(const json &J) {
   return F;
 }
 
-std::string hex(uint64_t V) {
-  char Buf[17];
-  snprintf(Buf, sizeof Buf, "%016llx", static_cast<unsigned long long>(V));
-  return Buf;
-}
-
 } // namespace
 
 std::string SummaryCache::key(llvm::StringRef File,
@@ -104,41 +97,98 @@ std::string SummaryCache::key(llvm::StringRef File,
                      Directory.str() + '\0' + Settings.str();
   for (const std::string &A : CommandLine)
     Text += '\0' + A;
-  return llvm::sys::path::filename(File).str() + "-" +
-         hex(llvm::xxh3_64bits(llvm::StringRef(Text)));
+  return llvm::sys::path::filename(File).str() + "-" + contentHash(Text);
 }
 
-std::optional<uint64_t> SummaryCache::contentHash(const std::string &Path) {
+std::optional<FileSnapshot> SummaryCache::snapshot(const std::string &Path) {
   {
     std::lock_guard<std::mutex> Lock(Mutex);
-    auto It = Hashes.find(Path);
-    if (It != Hashes.end())
+    auto It = Snapshots.find(Path);
+    if (It != Snapshots.end())
       return It->second;
   }
   // An entry names these files: a FIFO or a device there is "changed".
-  std::optional<uint64_t> H;
-  if (auto Text = readRegularFile(Path, MaxDependencyBytes))
-    H = llvm::xxh3_64bits(llvm::StringRef(*Text));
-  else
-    llvm::consumeError(Text.takeError());
+  std::optional<FileSnapshot> S = snapshotNow(Path, MaxDependencyBytes);
   std::lock_guard<std::mutex> Lock(Mutex);
-  Hashes[Path] = H;
-  return H;
+  Snapshots[Path] = S;
+  return S;
 }
 
-/// The entry as store() writes it, with \p Deps as given.
-static json entryJson(const UnitResult &U, json Deps) {
+/// The entry as store() writes it for \p Key, with \p Deps as given and
+/// without its digest.
+static json entryJson(const std::string &Key, const UnitResult &U, json Deps) {
   json Findings = json::array();
   for (const ReportFinding &F : U.Findings)
     Findings.push_back(findingJson(F));
   json Errors = json::array();
   for (const ReportError &E : U.Errors)
     Errors.push_back({{"at", locationJson(E.Loc)}, {"message", E.Message}});
-  return {{"format", CacheFormat},
-          {"deps", std::move(Deps)},
-          {"findings", std::move(Findings)},
-          {"errors", std::move(Errors)},
-          {"summary", toJson(U.Summary)}};
+  return {{"format", CacheFormat},       {"key", Key},
+          {"deps", std::move(Deps)},     {"findings", std::move(Findings)},
+          {"errors", std::move(Errors)}, {"summary", toJson(U.Summary)}};
+}
+
+/// The digest of an entry: a hash of everything in it but the digest.
+static std::string digestOf(const json &Entry) {
+  return contentHash(
+      Entry.dump(-1, ' ', false, json::error_handler_t::replace));
+}
+
+std::string SummaryCache::seal(llvm::StringRef Entry, const std::string &Key) {
+  json J = json::parse(Entry.begin(), Entry.end(), nullptr,
+                       /*allow_exceptions=*/false);
+  if (!J.is_object())
+    return "";
+  J.erase("digest");
+  J["key"] = Key;
+  J["digest"] = digestOf(J);
+  return J.dump(-1, ' ', false, json::error_handler_t::replace);
+}
+
+/// Whether every fix of \p U lands in a file \p U depends on.
+static bool fixesStayInDeps(const UnitResult &U) {
+  for (const ReportFinding &F : U.Findings)
+    for (const ReportReplacement &R : F.Fixes)
+      if (!U.Deps.count(R.File))
+        return false;
+  return true;
+}
+
+/// The entry in \p J, if it is for \p Key, intact, and every file it
+/// depends on is unchanged.
+std::optional<UnitResult> SummaryCache::fromJson(json J,
+                                                 const std::string &Key) {
+  if (!J.is_object() || !J.contains("format") ||
+      J.at("format") != CacheFormat || !J.contains("key") ||
+      J.at("key") != Key || !J.contains("digest") || !J.contains("deps") ||
+      !J.at("deps").is_array())
+    return std::nullopt;
+  json Digest = J.at("digest");
+  J.erase("digest");
+  if (Digest != digestOf(J))
+    return std::nullopt; // edited by hand
+  UnitResult U;
+  for (const json &D : J.at("deps")) {
+    if (!D.is_array() || D.size() != 2)
+      return std::nullopt;
+    std::string File = D.at(0).get<std::string>();
+    auto Now = snapshot(File);
+    if (!Now || Now->Hash != D.at(1).get<std::string>())
+      return std::nullopt; // changed or gone
+    U.Deps[File] = *Now;
+  }
+  for (const json &F : J.at("findings"))
+    U.Findings.push_back(findingFrom(F));
+  for (const json &E : J.at("errors"))
+    U.Errors.push_back(
+        {locationFrom(E.at("at")), E.at("message").get<std::string>()});
+  U.Summary = tuSummaryFromJson(J.at("summary"));
+  // Well-formed JSON with the wrong shape (`"functions": null`, a negative
+  // line) would be read as something else: trust an entry only if writing
+  // back what was read gives the entry again.
+  if (entryJson(Key, U, J.at("deps")) != J || !fixesStayInDeps(U))
+    return std::nullopt;
+  return U;
 }
 
 std::optional<UnitResult> SummaryCache::load(const std::string &Key) {
@@ -151,33 +201,7 @@ std::optional<UnitResult> SummaryCache::load(const std::string &Key) {
     return std::nullopt;
   }
   try {
-    json J = json::parse(*Text);
-    if (!J.is_object() || !J.contains("format") ||
-        J.at("format") != CacheFormat || !J.contains("deps") ||
-        !J.at("deps").is_array())
-      return std::nullopt;
-    UnitResult U;
-    for (const json &D : J.at("deps")) {
-      if (!D.is_array() || D.size() != 2)
-        return std::nullopt;
-      std::string File = D.at(0).get<std::string>();
-      auto Now = contentHash(File);
-      if (!Now || hex(*Now) != D.at(1).get<std::string>())
-        return std::nullopt; // changed or gone
-      U.Deps.push_back(File);
-    }
-    for (const json &F : J.at("findings"))
-      U.Findings.push_back(findingFrom(F));
-    for (const json &E : J.at("errors"))
-      U.Errors.push_back(
-          {locationFrom(E.at("at")), E.at("message").get<std::string>()});
-    U.Summary = tuSummaryFromJson(J.at("summary"));
-    // Well-formed JSON with the wrong shape (`"functions": null`, a negative
-    // line) would be read as something else: trust an entry only if writing
-    // back what was read gives the entry again.
-    if (entryJson(U, J.at("deps")) != J)
-      return std::nullopt;
-    return U;
+    return fromJson(json::parse(*Text), Key);
   } catch (const json::exception &) {
     return std::nullopt; // a damaged entry is a miss, and is rewritten
   }
@@ -185,24 +209,30 @@ std::optional<UnitResult> SummaryCache::load(const std::string &Key) {
 
 llvm::Error SummaryCache::store(const std::string &Key, const UnitResult &U) {
   json Deps = json::array();
-  for (const std::string &D : U.Deps) {
+  for (const auto &[D, Read] : U.Deps) {
     // Not a file on disk (a virtual buffer the compiler made up): nothing
     // to compare later.
     if (!llvm::sys::fs::is_regular_file(D))
       continue;
-    auto H = contentHash(D);
-    if (!H)
+    // The text the analysis read, else what is there now.
+    std::optional<FileSnapshot> S = Read;
+    if (S->Hash.empty())
+      S = snapshot(D);
+    if (!S || S->Changed)
       return llvm::Error::success(); // unreadable now: do not cache
-    Deps.push_back({D, hex(*H)});
+    Deps.push_back({D, S->Hash});
   }
-  json J = entryJson(U, std::move(Deps));
+  json J = entryJson(Key, U, std::move(Deps));
+  J["digest"] = digestOf(J);
   if (std::error_code EC = llvm::sys::fs::create_directories(Dir))
     return llvm::createStringError(EC,
                                    "cannot create the cache directory '%s': %s",
                                    Dir.c_str(), EC.message().c_str());
   llvm::SmallString<256> Path(Dir);
   llvm::sys::path::append(Path, Key + ".json");
-  return writeFileSafely(std::string(Path), J.dump(), WriteKind::Private);
+  return writeFileSafely(std::string(Path),
+                         J.dump(-1, ' ', false, json::error_handler_t::replace),
+                         WriteKind::Private);
 }
 
 } // namespace capture_lint

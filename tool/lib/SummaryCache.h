@@ -10,15 +10,24 @@
 // atomically (a temporary file, then a rename), so parallel runs and
 // distributed builds may share a directory; an unreadable entry is a miss.
 //
+// An entry is untrusted input: it holds its key and a digest of its
+// contents, and is a miss unless both match (another TU's entry copied or
+// linked into place, an entry edited by hand); a fix in it must land in a
+// file the entry depends on. The digest is no signature: a cache directory
+// shared between users must be writable only by trusted ones.
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef CAPTURE_LINT_TOOL_SUMMARYCACHE_H
 #define CAPTURE_LINT_TOOL_SUMMARYCACHE_H
 
+#include "FileSnapshot.h"
 #include "Report.h"
 #include "capture_lint/Summary.h"
 
 #include "llvm/ADT/StringMap.h"
+
+#include <nlohmann/json_fwd.hpp>
 
 #include <mutex>
 #include <optional>
@@ -30,7 +39,9 @@ struct UnitResult {
   std::vector<ReportFinding> Findings;
   std::vector<ReportError> Errors;
   TuSummary Summary;
-  std::vector<std::string> Deps; // absolute paths of the files it read
+  /// The files it read, by absolute path, as it read them (a snapshot
+  /// without a hash is hashed when the entry is stored).
+  FileSnapshots Deps;
 };
 
 class SummaryCache {
@@ -49,12 +60,17 @@ public:
   /// Stores an entry; an error is returned, never thrown.
   llvm::Error store(const std::string &Key, const UnitResult &U);
 
+  /// For tests and fuzzing: \p Entry (JSON text) with the key and digest
+  /// store() would give it for \p Key; "" if it is not a JSON object.
+  static std::string seal(llvm::StringRef Entry, const std::string &Key);
+
 private:
-  std::optional<uint64_t> contentHash(const std::string &Path);
+  std::optional<FileSnapshot> snapshot(const std::string &Path);
+  std::optional<UnitResult> fromJson(nlohmann::json J, const std::string &Key);
 
   std::string Dir;
   std::mutex Mutex;
-  llvm::StringMap<std::optional<uint64_t>> Hashes; // per run
+  llvm::StringMap<std::optional<FileSnapshot>> Snapshots; // per run
 };
 
 } // namespace capture_lint

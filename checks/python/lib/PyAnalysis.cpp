@@ -11,12 +11,11 @@
 
 #include "capture_lint/python/PyAnalysis.h"
 
+#include "PyFiles.h"
 #include "PyWalker.h"
 
 #include "capture_lint/Analysis.h"
 
-#include "llvm/Support/FileSystem.h"
-#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 
 #include <algorithm>
@@ -28,29 +27,6 @@ namespace capture_lint::python {
 
 bool isPythonFile(llvm::StringRef Path) {
   return Path.ends_with(".py") || Path.ends_with(".pyi");
-}
-
-std::vector<std::string> pythonFilesUnder(llvm::StringRef Dir) {
-  std::vector<std::string> Out;
-  std::error_code EC;
-  // Symbolic links to directories are not followed (no cycles, no
-  // duplicates).
-  for (llvm::sys::fs::recursive_directory_iterator It(Dir, EC,
-                                                      /*follow=*/false),
-       End;
-       It != End && !EC; It.increment(EC)) {
-    llvm::StringRef Name = llvm::sys::path::filename(It->path());
-    if (It->type() == llvm::sys::fs::file_type::directory_file) {
-      if (Name.starts_with(".") || Name == "__pycache__" ||
-          Name == "node_modules")
-        It.no_push();
-      continue;
-    }
-    if (Name.ends_with(".py"))
-      Out.push_back(It->path());
-  }
-  std::sort(Out.begin(), Out.end());
-  return Out;
 }
 
 namespace {
@@ -290,16 +266,18 @@ PyResult analyzePython(const std::vector<std::string> &Files,
     std::string Owned;
     if (auto O = Opts.Overrides.find(File); O != Opts.Overrides.end()) {
       Owned = O->second;
+      normalizeLineEndings(Owned);
     } else {
-      auto Buf = llvm::MemoryBuffer::getFile(File, /*IsText=*/true);
-      if (!Buf) {
+      auto Text = readPythonSource(File);
+      if (!Text) {
         Result.Errors.push_back(
-            {File, "cannot read: " + Buf.getError().message()});
+            {File, "not analysed: " + llvm::toString(Text.takeError())});
         continue;
       }
-      Owned = (*Buf)->getBuffer().str();
+      Owned = std::move(*Text);
     }
     ++Result.FilesAnalyzed;
+    Result.FilesRead.push_back(File);
     llvm::StringRef Text = Owned;
     Result.Lines += Text.count('\n');
     if (Text.contains('\0')) {
@@ -358,7 +336,12 @@ PyResult analyzePython(const std::vector<std::string> &Files,
   for (const PyRegion &R : Regions)
     materialize(R, Opts, All);
   Result.Findings = strongestPerHazard(std::move(All));
+  for (const std::string &Skipped : Prog.unreadableModules())
+    Result.Warnings.push_back(Skipped);
   Result.FilesParsed = Prog.filesParsed();
+  for (const auto &M : Prog.modules())
+    if (!M->IsInput)
+      Result.FilesRead.push_back(M->Src->path());
   return Result;
 }
 

@@ -1,9 +1,9 @@
 //===- PyProgram.cpp - The modules, classes and functions analysed --------===//
 
 #include "PyProgram.h"
+#include "PyFiles.h"
 
 #include "llvm/Support/FileSystem.h"
-#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 
 namespace capture_lint::python {
@@ -89,12 +89,15 @@ PyModule *PyProgram::module(const std::string &Dotted) {
   for (const std::string &Root : RootList) {
     for (const char *Suffix : {".py", "/__init__.py"}) {
       std::string Candidate = Root + "/" + Rel + Suffix;
-      if (!fs::is_regular_file(Candidate))
+      if (!fs::exists(Candidate))
         continue;
-      auto Buf = llvm::MemoryBuffer::getFile(Candidate, /*IsText=*/true);
-      if (!Buf)
+      auto Text = readPythonSource(Candidate);
+      if (!Text) {
+        Unreadable.push_back(llvm::toString(Text.takeError()) + ": module '" +
+                             Dotted + "' not followed into");
         continue;
-      PyModule *M = addFile(Candidate, (*Buf)->getBuffer().str(), false);
+      }
+      PyModule *M = addFile(Candidate, std::move(*Text), false);
       ByName[Dotted] = M;
       return M;
     }

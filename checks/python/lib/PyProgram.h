@@ -104,6 +104,10 @@ public:
     return Modules;
   }
   unsigned filesParsed() const { return Parsed; }
+  /// Modules found on disk that could not be read, one line each.
+  const std::vector<std::string> &unreadableModules() const {
+    return Unreadable;
+  }
   unsigned long long linesParsed() const { return Lines; }
 
 private:
@@ -118,6 +122,7 @@ private:
   std::map<std::string, PyModule *> ByName, ByPath;
   std::set<std::string> Missing;
   std::set<std::string> Roots;
+  std::vector<std::string> Unreadable;
   std::map<unsigned long long, PyFunction *> Locals; // by node start + module
   unsigned Parsed = 0;
   unsigned long long Lines = 0;

@@ -87,11 +87,21 @@ EventSink *processEventLog();
 
 std::string eventToJsonLine(const Event &E);
 
+/// What reading an event log skipped.
+struct SkippedLines {
+  unsigned Count = 0;
+  /// "PATH:N: malformed event (why)" for the first one.
+  std::string First;
+};
+
 /// Reads a JSON-lines event log. A torn last line (the process died while
-/// writing it) is dropped; any other malformed line is an error naming the
-/// file and line. Returns false and sets \p Error on failure.
+/// writing it) is dropped; any other malformed line is skipped and counted
+/// in \p Skipped, and the events of the other lines are read: one torn line
+/// (a process that died mid-line, then another appending) must not lose
+/// the run. Returns false and sets \p Error only when the file cannot be
+/// read (missing, not a regular file, too large).
 bool readEventLog(const std::string &Path, std::vector<Event> &Out,
-                  std::string &Error);
+                  std::string &Error, SkippedLines *Skipped = nullptr);
 
 } // namespace capture_probe
 

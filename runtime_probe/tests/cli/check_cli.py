@@ -89,6 +89,46 @@ with tempfile.TemporaryDirectory() as tmp:
     c = rank("c.json", [["ncclDevKernel_AllGather"]])
     expect(["compare", a, b], 0, stdout_has="same collectives in the same order")
     expect(["compare", a, c], 1, stdout_has="divergence at the 1st graph")
+    # Special files given to show: an error naming them, never an abort or a
+    # block (issue 24, item 6).
+    special = os.path.join(tmp, "dir.json")
+    os.mkdir(special)
+    expect(["show", special], 2, special + ": is a directory, not a regular file")
+    fifo = os.path.join(tmp, "fifo.json")
+    os.mkfifo(fifo)
+    expect(["show", fifo], 2, fifo + ": is a FIFO, not a regular file")
+    expect(["run", "--catalog", fifo, "--", "true"], 2,
+           fifo + ": is a FIFO, not a regular file")
+    # One torn line in an event log loses only itself: the report is written
+    # from the other lines, the logs are kept, and the warning names a file
+    # that exists (issue 24, item 9).
+    fake = os.path.join(tmp, "fake.so")
+    open(fake, "w").write("not a library")
+    prog = os.path.join(tmp, "prog.py")
+    open(prog, "w").write(
+        "import os\n"
+        "p = os.environ['CAPTURE_PROBE_LOG'].replace('%p', str(os.getpid()))\n"
+        "L = [b'{\"seq\":1,\"thread\":7,\"kind\":\"begin\",\"api\":\"cudaStreamBeginCapture\",\"result\":0,\"stream\":16,\"mode\":\"global\",\"to_graph\":true}',\n"
+        "     b'{\"seq\":2,\"thread\":7,\"kind\":\"call\",\"api\":\"cudaMalloc\",\"result\":900,\"result_name\":\"cudaErrorStreamCaptureUnsupported\"}',\n"
+        "     b'{\"seq\":3,\"thread\":7,\"kind\":\"end\",\"api\":\"cudaStreamEndCapture\",\"result\":901,\"stream\":16,\"graph_returned\":false}']\n"
+        "open(p, 'wb').write(L[0] + b'\\n' + L[1][:40] + b'\\0' * 64 + L[2] + b'\\n' + L[1] + b'\\n')\n")
+    logs_tmp = os.path.join(tmp, "logs")
+    os.mkdir(logs_tmp)
+    torn = os.path.join(tmp, "torn.json")
+    p = subprocess.run([probe, "run", "--no-symbolize", "--library", fake,
+                        "--report", torn, "--", sys.executable, prog],
+                       capture_output=True, text=True, timeout=60,
+                       env=dict(os.environ, TMPDIR=logs_tmp))
+    kept = [os.path.join(d, f) for d, _, fs in os.walk(logs_tmp) for f in fs
+            if f.endswith(".jsonl")]
+    if p.returncode != 0 or not os.path.exists(torn):
+        failures.append(f"torn line: exit {p.returncode}, report written: "
+                        f"{os.path.exists(torn)}\n{p.stderr}")
+    elif len(json.load(open(torn))["captures"]) != 1:
+        failures.append(f"torn line: the report lacks the capture: {open(torn).read()}")
+    if "1 malformed line skipped, the first at " not in p.stderr or \
+            len(kept) != 1 or kept[0] not in p.stderr:
+        failures.append(f"torn line: warning or kept log wrong ({kept}): {p.stderr}")
     # The default report path is in the working directory.
     expect(["run", "--quiet", "--", "true"], 0, cwd=tmp)
     if not os.path.exists(os.path.join(tmp, "capture-probe-report.json")):

@@ -3,7 +3,11 @@
 
 #include "capture_probe/Report.h"
 #include "capture_probe/CaptureTracker.h"
+#include <chrono>
+#include <cstdio>
 #include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 using namespace capture_probe;
 
@@ -88,6 +92,42 @@ TEST(Report, RejectsWhatIsNotAReport) {
       nlohmann::json::parse(R"({"format": 7, "version": 1.5})"), R, Error));
   EXPECT_NE(Error.find("not a capture-probe report"), std::string::npos);
   EXPECT_FALSE(readReport("/no/such/report.json", R, Error));
+}
+
+TEST(Report, ReadsOnlyRegularFiles) {
+  // capture-probe show on a directory aborted, on a FIFO it blocked
+  // (issue 24, item 6).
+  std::string Base =
+      testing::TempDir() + "/special." + std::to_string(getpid());
+  std::string Dir = Base + ".dir.json", Fifo = Base + ".fifo.json";
+  ASSERT_EQ(mkdir(Dir.c_str(), 0755), 0);
+  ASSERT_EQ(mkfifo(Fifo.c_str(), 0644), 0);
+  ProbeReport R;
+  std::string Error;
+  EXPECT_FALSE(readReport(Dir, R, Error));
+  EXPECT_EQ(Error, Dir + ": is a directory, not a regular file");
+  EXPECT_FALSE(readReport(Fifo, R, Error));
+  EXPECT_EQ(Error, Fifo + ": is a FIFO, not a regular file");
+  rmdir(Dir.c_str());
+  std::remove(Fifo.c_str());
+}
+
+TEST(Report, ADeepDocumentIsCheckedInLinearTime) {
+  // A path string per node made a 100,000-deep unknown field take seconds;
+  // the path of the first fraction is still named.
+  constexpr size_t Depth = 200000;
+  std::string Text = R"({"format": "capture-probe-report", "version": 1,
+                         "captures": [], "x": )" +
+                     std::string(Depth, '[') + "1.5" + std::string(Depth, ']') +
+                     "}";
+  nlohmann::json J = nlohmann::json::parse(Text);
+  auto Start = std::chrono::steady_clock::now();
+  ProbeReport R;
+  std::string Error;
+  EXPECT_FALSE(fromJson(J, R, Error));
+  EXPECT_LT(std::chrono::steady_clock::now() - Start, std::chrono::seconds(5));
+  EXPECT_EQ(Error.substr(0, 7), "'x[0][0");
+  EXPECT_EQ(Error.size(), 1 + 1 + 3 * Depth + 19);
 }
 
 TEST(Report, SummaryNamesTheFirstErrorAndItsSite) {

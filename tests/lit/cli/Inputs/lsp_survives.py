@@ -5,9 +5,12 @@ per file ("NAME: N diagnostics" or "NAME: no diagnostics within S s"), then
 "server alive" or "server died (status N)". Exits 1 if the server died.
 
   lsp_survives.py SERVER [--timeout S] FILE...
+
+SERVER is a command line ("capture-lint --lsp").
 """
 import json
 import os
+import shlex
 import subprocess
 import sys
 import threading
@@ -32,7 +35,7 @@ def main():
         timeout = float(args[2])
         args = [args[0]] + args[3:]
     server, files = args[0], [os.path.abspath(f) for f in args[1:]]
-    proc = subprocess.Popen([server], stdin=subprocess.PIPE,
+    proc = subprocess.Popen(shlex.split(server), stdin=subprocess.PIPE,
                             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
     inbox = []
     threading.Thread(target=reader, args=(proc, inbox), daemon=True).start()
@@ -42,7 +45,8 @@ def main():
     send(proc, {"jsonrpc": "2.0", "method": "initialized", "params": {}})
     for path in files:
         uri = "file://" + path
-        lang = "cuda-cpp" if path.endswith((".cu", ".cuh")) else "cpp"
+        lang = ("cuda-cpp" if path.endswith((".cu", ".cuh")) else
+                "python" if path.endswith(".py") else "cpp")
         send(proc, {"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {
             "textDocument": {"uri": uri, "languageId": lang, "version": 1,
                              "text": open(path).read()}}})

@@ -65,6 +65,8 @@ struct PyResult {
   std::vector<PyError> Errors;
   /// Files that do not parse completely (their other parts are analysed).
   std::vector<std::string> Warnings;
+  /// Every file read: the inputs and the modules followed into.
+  std::vector<std::string> FilesRead;
   unsigned FilesAnalyzed = 0;
   unsigned FilesParsed = 0; // files that could hold a region, or were followed
   unsigned long long Lines = 0;
@@ -80,8 +82,10 @@ PyResult analyzePython(const std::vector<std::string> &Files,
 bool isPythonFile(llvm::StringRef Path);
 
 /// Every .py file below \p Dir, sorted; hidden directories and
-/// __pycache__ are skipped.
-std::vector<std::string> pythonFilesUnder(llvm::StringRef Dir);
+/// __pycache__ are skipped. Directories that cannot be listed (no
+/// permission, a path longer than PATH_MAX) are said in \p Unreadable.
+std::vector<std::string> pythonFilesUnder(llvm::StringRef Dir,
+                                          std::vector<PyError> *Unreadable);
 
 } // namespace capture_lint::python
 

@@ -1,0 +1,69 @@
+//===- BoundedFile.cpp - Reading the probe's input files safely -----------===//
+
+#include "capture_probe/BoundedFile.h"
+
+#include <cerrno>
+#include <cstring>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace capture_probe {
+
+static const char *kindOf(mode_t Mode) {
+  if (S_ISDIR(Mode))
+    return "a directory";
+  if (S_ISFIFO(Mode))
+    return "a FIFO";
+  if (S_ISCHR(Mode) || S_ISBLK(Mode))
+    return "a device";
+  if (S_ISSOCK(Mode))
+    return "a socket";
+  return "not a regular file";
+}
+
+bool readRegularFile(const std::string &Path, uint64_t MaxBytes,
+                     std::string &Text, std::string &Error) {
+  // O_NONBLOCK: opening a FIFO must not wait for a writer.
+  int FD = ::open(Path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  if (FD < 0) {
+    Error = Path + ": cannot read (" + std::strerror(errno) + ")";
+    return false;
+  }
+  struct stat St {};
+  if (::fstat(FD, &St) != 0 || !S_ISREG(St.st_mode)) {
+    ::close(FD);
+    Error = Path + ": is " + kindOf(St.st_mode) + ", not a regular file";
+    return false;
+  }
+  if (static_cast<uint64_t>(St.st_size) > MaxBytes) {
+    ::close(FD);
+    Error = Path + ": is " + std::to_string(St.st_size) +
+            " bytes, more than the limit of " + std::to_string(MaxBytes);
+    return false;
+  }
+  Text.clear();
+  Text.reserve(St.st_size);
+  char Buf[65536];
+  for (;;) {
+    ssize_t N = ::read(FD, Buf, sizeof Buf);
+    if (N < 0 && errno == EINTR)
+      continue;
+    if (N <= 0) {
+      int Err = errno;
+      ::close(FD);
+      if (N < 0)
+        Error = Path + ": cannot read (" + std::strerror(Err) + ")";
+      return N == 0;
+    }
+    Text.append(Buf, N);
+    if (Text.size() > MaxBytes) {
+      ::close(FD);
+      Error = Path + ": grew past the limit of " + std::to_string(MaxBytes) +
+              " bytes while it was read";
+      return false;
+    }
+  }
+}
+
+} // namespace capture_probe

@@ -1,0 +1,29 @@
+//===- BoundedFile.h - Reading the probe's input files safely ---*- C++ -*-===//
+//
+// Reports (`capture-probe show`, `compare`), event logs and catalogs are
+// paths anyone may point anywhere: a directory there made std::ifstream throw
+// (an abort), a FIFO blocked the read forever, a link to /dev/zero read until
+// memory ran out. capture-lint has its own reader (checks/core's
+// BoundedRead.h); the probe builds without LLVM, so it has this one: a file
+// is opened without blocking, must be a regular file and may not exceed a
+// size limit.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CAPTURE_PROBE_BOUNDEDFILE_H
+#define CAPTURE_PROBE_BOUNDEDFILE_H
+
+#include <cstdint>
+#include <string>
+
+namespace capture_probe {
+
+/// Reads \p Path into \p Text if it is a regular file (after following
+/// symlinks) of at most \p MaxBytes; otherwise false, with \p Error naming
+/// the path and saying what it is instead.
+bool readRegularFile(const std::string &Path, uint64_t MaxBytes,
+                     std::string &Text, std::string &Error);
+
+} // namespace capture_probe
+
+#endif // CAPTURE_PROBE_BOUNDEDFILE_H

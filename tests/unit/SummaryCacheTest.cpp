@@ -1,0 +1,102 @@
+//===- SummaryCacheTest.cpp - A cache entry is bound to its key -----------===//
+//
+// Cache entries are untrusted input (a shared directory, a stray copy): an
+// entry is used only for the key it was written for, only as written, and
+// only when its fixes land in files it depends on. Anything else is a miss,
+// so the file is analysed again.
+//
+//===----------------------------------------------------------------------===//
+
+#include "SummaryCache.h"
+
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "gtest/gtest.h"
+
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+using namespace capture_lint;
+
+namespace {
+
+class SummaryCacheTest : public ::testing::Test {
+protected:
+  void SetUp() override {
+    llvm::SmallString<128> D;
+    ASSERT_FALSE(llvm::sys::fs::createUniqueDirectory("summarycache", D));
+    Dir = std::string(D);
+    Source = Dir + "/k.cu";
+    std::ofstream(Source) << "kernel<<<1, 32>>>(d);\n";
+  }
+  void TearDown() override { llvm::sys::fs::remove_directories(Dir); }
+
+  /// What analysing k.cu gave: one finding with a fix in k.cu.
+  UnitResult unit() {
+    UnitResult U;
+    U.Deps[Source] = *snapshotNow(Source, 1 << 20);
+    ReportFinding F;
+    F.Check = "capture-legacy-stream";
+    F.Severity = "error";
+    F.Loc.File = Source;
+    F.Message = "kernel launch 'kernel' runs on the legacy default stream";
+    F.Fixes.push_back({Source, 14, 0, ", 0, stream"});
+    U.Findings.push_back(F);
+    return U;
+  }
+
+  std::string entry(const std::string &Key) {
+    return Dir + "/cache/" + Key + ".json";
+  }
+
+  const std::string KeyA = "k.cu-000000000000000a";
+  const std::string KeyB = "k.cu-000000000000000b";
+  std::string Dir, Source;
+};
+
+TEST_F(SummaryCacheTest, AnEntryLoadsForItsKey) {
+  SummaryCache Cache(Dir + "/cache");
+  ASSERT_FALSE(llvm::errorToBool(Cache.store(KeyA, unit())));
+  std::optional<UnitResult> U = Cache.load(KeyA);
+  ASSERT_TRUE(U);
+  EXPECT_EQ(U->Findings.size(), 1u);
+  EXPECT_EQ(U->Deps.count(Source), 1u);
+}
+
+TEST_F(SummaryCacheTest, AnotherKeysEntryCopiedOrLinkedIsAMiss) {
+  SummaryCache Cache(Dir + "/cache");
+  ASSERT_FALSE(llvm::errorToBool(Cache.store(KeyA, unit())));
+  ASSERT_FALSE(llvm::sys::fs::copy_file(entry(KeyA), entry(KeyB)));
+  EXPECT_FALSE(SummaryCache(Dir + "/cache").load(KeyB));
+  ASSERT_FALSE(llvm::sys::fs::remove(entry(KeyB)));
+  ASSERT_FALSE(llvm::sys::fs::create_link(entry(KeyA), entry(KeyB)));
+  EXPECT_FALSE(SummaryCache(Dir + "/cache").load(KeyB));
+}
+
+TEST_F(SummaryCacheTest, AnEntryEditedWithinTheSchemaIsAMiss) {
+  SummaryCache Cache(Dir + "/cache");
+  ASSERT_FALSE(llvm::errorToBool(Cache.store(KeyA, unit())));
+  auto Text = llvm::MemoryBuffer::getFile(entry(KeyA));
+  ASSERT_TRUE(bool(Text));
+  nlohmann::json J = nlohmann::json::parse((*Text)->getBuffer().str());
+  J["findings"] = nlohmann::json::array(); // drops the finding
+  std::ofstream(entry(KeyA), std::ios::trunc) << J.dump();
+  EXPECT_FALSE(SummaryCache(Dir + "/cache").load(KeyA));
+}
+
+TEST_F(SummaryCacheTest, AFixOutsideTheEntrysFilesIsAMiss) {
+  UnitResult U = unit();
+  U.Findings[0].Fixes[0].File = Dir + "/victim.txt";
+  SummaryCache Cache(Dir + "/cache");
+  ASSERT_FALSE(llvm::errorToBool(Cache.store(KeyA, U)));
+  EXPECT_FALSE(SummaryCache(Dir + "/cache").load(KeyA));
+}
+
+TEST_F(SummaryCacheTest, AnEntryOfAnOlderTextIsAMiss) {
+  SummaryCache Cache(Dir + "/cache");
+  ASSERT_FALSE(llvm::errorToBool(Cache.store(KeyA, unit())));
+  std::ofstream(Source, std::ios::trunc) << "// edited\n";
+  EXPECT_FALSE(SummaryCache(Dir + "/cache").load(KeyA));
+}
+
+} // namespace
