@@ -89,14 +89,15 @@ def evaluate_repo(binary, repo, commit, args, log):
     os.makedirs(work, exist_ok=True)
     pristine = run_lint(binary, src, ["."], os.path.join(work, "orig.json"))
     log("%s: %d files, %d regions, %d findings, %d remarks (%.1f s)" % (
-        repo, len(project.modules), len(regions), len(pristine.counted()),
+        repo, len(project.rels), len(regions), len(pristine.counted()),
         len(pristine.remarks()), pristine.seconds))
     levels = evaluate.plan(project, regions)
-    runs = {}
-    if not args.no_recall:
-        runs = evaluate.run_levels(binary, project, src, work, levels, log)
-    evaluate.score(regions, levels, runs)
-    stats = report.repo_stats(project, regions, levels, runs, pristine)
+    if args.no_recall:
+        for r in regions:
+            r.recognised = False
+    else:
+        evaluate.run_levels(binary, project, src, work, levels, regions, log)
+    stats = report.repo_stats(project, regions, levels, pristine)
     return stats, pristine, src
 
 

@@ -5,12 +5,16 @@ For each region the first call (in source order) that starts the longest
 chain of resolvable calls is taken (at most three deep); the hazard goes at
 the start of each function of that chain, one per depth.  A function whose
 body does not run when it is called (a generator, a coroutine, a context
-manager) is not taken, nor the function the region itself is in.
+manager) is not taken, nor the function the region itself is in, nor a
+call the analysis is right to skip because it never runs under capture:
+after `if torch.cuda.is_current_stream_capturing(): return ...`, in the
+body of `if not torch.cuda.is_current_stream_capturing():` (or of a flag
+assigned from it), or in the else of `if torch.cuda.is_current_stream_capturing():`.
 """
 
 import ast
 
-from .project import walk_body
+from .project import SCOPE_TYPES, walk_body
 from .resolve import resolve_function
 
 MAX_DEPTH = 3
@@ -25,6 +29,67 @@ def body_runs_on_call(func):
                    for n in walk_body(func.body))
 
 
+CAPTURING = "is_current_stream_capturing"
+
+
+def capture_flags(stmts):
+    """Names assigned from a capturing test in the statements."""
+    return {t.id for n in walk_body(stmts) if isinstance(n, ast.Assign)
+            and CAPTURING in ast.unparse(n.value)
+            for t in n.targets if isinstance(t, ast.Name)}
+
+
+def capture_test(test, flags):
+    """None if test is not a capturing test, else True when it holds under
+    capture (`capturing()`, `flag`) and False when negated."""
+    neg = isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not)
+    inner = test.operand if neg else test
+    text = ast.unparse(inner)
+    if (isinstance(inner, ast.Call) and CAPTURING in text) or (
+            isinstance(inner, ast.Name) and inner.id in flags):
+        return not neg
+    return None
+
+
+def exits(block):
+    """Whether a block always leaves the function (ends in return/raise)."""
+    return bool(block) and isinstance(block[-1], (ast.Return, ast.Raise))
+
+
+def live_calls(stmts, flags):
+    """The calls of the statements that run under capture, in source order
+    (not entering nested definitions)."""
+    for stmt in stmts:
+        if isinstance(stmt, SCOPE_TYPES):
+            continue
+        if not isinstance(stmt, ast.stmt):  # a lambda's body
+            yield from (n for n in walk_body([stmt])
+                        if isinstance(n, ast.Call))
+            continue
+        holds = capture_test(stmt.test, flags) \
+            if isinstance(stmt, ast.If) else None
+        if holds is not None:
+            taken = stmt.body if holds else stmt.orelse
+            yield from live_calls(taken, flags)
+            if exits(taken):
+                return
+            continue
+        blocks = [b for f in ("body", "orelse", "finalbody")
+                  for b in [getattr(stmt, f, None)] if isinstance(b, list)]
+        blocks += [h.body for h in getattr(stmt, "handlers", [])]
+        blocks += [c.body for c in getattr(stmt, "cases", [])]
+        in_blocks = {id(s) for b in blocks for s in b}
+        for child in ast.iter_child_nodes(stmt):
+            if id(child) in in_blocks or isinstance(
+                    child, (ast.excepthandler, ast.match_case)):
+                continue
+            for n in walk_body([child]):
+                if isinstance(n, ast.Call):
+                    yield n
+        for b in blocks:
+            yield from live_calls(b, flags)
+
+
 class ChainFinder:
     """Memoized search for the longest chain of calls below statements."""
 
@@ -36,9 +101,8 @@ class ChainFinder:
         """Contexts of the functions of the tree the statements call, in
         source order, each once."""
         out, seen = [], set()
-        for n in walk_body(stmts):
-            if not isinstance(n, ast.Call):
-                continue
+        flags = capture_flags(ctx.funcs[-1].body) if ctx.funcs else set()
+        for n in live_calls(stmts, flags):
             t = resolve_function(self.project, ctx, n.func)
             if t is None or id(t.funcs[-1]) in seen:
                 continue

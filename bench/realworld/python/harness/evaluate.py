@@ -10,9 +10,10 @@ reaches, so a hazard at depth 1 would hide the ones below it.
 import os
 
 from .chains import ChainFinder
-from .inject import hazard_after, hazard_before, write_copy
+from .inject import hazard_after, hazard_before, hazard_lambda, write_copy
 from .lint import run_lint
 from .project import dotted_name
+from .hints import hazard_hint
 from .regions import qualname
 
 LEVELS = (0, 1, 2, 3)
@@ -28,15 +29,25 @@ def plan(project, regions):
         if not r.located():
             continue
         rel = r.ctx.mod.rel
-        h = hazard_after(r.after, rel) if r.after is not None \
-            else hazard_before(r.body[0], rel)
+        if r.lam is not None:
+            h, closer = hazard_lambda(r.lam, rel)
+            h.closer = closer
+        elif r.after is not None:
+            h = hazard_after(r.after, rel)
+        else:
+            h = hazard_before(r.body[0], rel)
         r.hazard = levels[0].setdefault(h.anchor(), h)
         r.hazard.roles.append((r.key(), 0, r.kind))
+        caller, parent = r.ctx, r.hazard
         for depth, t in enumerate(finder.for_region(r), start=1):
             func = t.funcs[-1]
             h = hazard_before(func.body[0], t.mod.rel)
             h = levels[depth].setdefault(h.anchor(), h)
             h.roles.append((r.key(), depth, qualname(t)))
+            if not hasattr(h, "hint"):
+                h.hint = hazard_hint(project, caller, t)
+                h.parent = parent
+            caller, parent = t, h
             h.decorators = [dotted_name(getattr(d, "func", d)) or "?"
                             for d in func.decorator_list]
     return levels
@@ -75,37 +86,45 @@ def region_starts(result, maps):
     return out
 
 
-def run_levels(binary, project, src, work, levels, log):
-    """Runs every level that has hazards; returns {level: (result, maps,
-    broken)}."""
-    out = {}
+def run_levels(binary, project, src, work, levels, regions, log):
+    """Runs every level that has hazards, then each hazard missed there on
+    its own (capture-lint reports one hazard of an API per call in a region,
+    so one hazard may hide another of the same level under the same call).
+    Marks hazard.found (hazard.alone when found only on its own) and
+    region.recognised."""
+    region_files = {r.rel for r in regions}
+    starts = set()
     for d in LEVELS:
         hazards = list(levels[d].values())
+        for h in hazards:
+            h.found, h.alone, h.broken = False, False, False
         if not hazards:
             continue
         dest = os.path.join(work, "level%d" % d)
-        maps, broken = write_copy(project, src, dest, hazards)
+        maps, broken = write_copy(project, src, dest, hazards, region_files)
         result = run_lint(binary, dest, ["."], dest + ".json")
-        log("  level %d: %d hazards, %.1f s" % (d, len(hazards),
-                                               result.seconds))
-        out[d] = (result, maps, broken)
-    return out
-
-
-def score(regions, levels, runs):
-    """Recognised regions and found hazards; marks region.recognised and
-    hazard.found."""
-    starts = set()
-    if 0 in runs:
-        starts = region_starts(runs[0][0], runs[0][1])
+        index = location_index(result)
+        for h in broken:
+            h.broken = True
+        for h in hazards:
+            h.found = not h.broken and is_found(index, h)
+        if d == 0:
+            starts |= region_starts(result, maps)
+        missed = [h for h in hazards if not h.found and not h.broken]
+        log("  level %d: %d hazards, %d missed, %.1f s" % (
+            d, len(hazards), len(missed), result.seconds))
+        for h in missed:
+            res, hmaps = run_alone(binary, project, src, work, h,
+                                   region_files)
+            h.found = h.alone = is_found(location_index(res), h)
+            if d == 0:
+                starts |= region_starts(res, hmaps)
     for r in regions:
         r.recognised = bool(r.accept & starts)
-    for d, hazards in levels.items():
-        if d not in runs:
-            continue
-        result, _maps, broken = runs[d]
-        index = location_index(result)
-        broken_ids = {id(h) for h in broken}
-        for h in hazards.values():
-            h.broken = id(h) in broken_ids
-            h.found = (not h.broken) and is_found(index, h)
+
+
+def run_alone(binary, project, src, work, h, region_files):
+    """capture-lint on a copy with this one hazard; (result, line maps)."""
+    dest = os.path.join(work, "alone")
+    maps, _broken = write_copy(project, src, dest, [h], region_files)
+    return run_lint(binary, dest, ["."], dest + ".json"), maps

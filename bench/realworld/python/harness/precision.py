@@ -1,8 +1,9 @@
 """Verdicts over the findings of the unmodified trees (verdicts.json).
 
 Each finding (errors, warnings and remarks alike) is keyed
-`repo|file|line|check` (file relative to the export root; repo as in
-repos.txt, or `owner/name+config` for the configured runs) and classified
+`repo|file|line|check|at` (files relative to the export root; repo as in
+repos.txt, or `owner/name+config` for the configured runs; `at` is where
+the hazard itself is, see finding_key) and classified
 {"verdict": true | false | "unclear", "reason": "..."} with
 /work/shared/notes/capture-rules.md as the source of truth.
 """
@@ -11,8 +12,18 @@ import json
 
 
 def finding_key(repo, f):
-    """The verdict key of a finding."""
-    return "%s|%s|%d|%s" % (repo, f["file"], f["line"], f["check"])
+    """The verdict key of a finding: `repo|file|line|check|at`, where `at`
+    is where the hazard itself is (`file:line` of the innermost note that is
+    not the region's begin note; the finding's own place when it is in the
+    region's body), so that two findings of one call are told apart."""
+    reg = f.get("region") or {}
+    inner = [n for n in f.get("notes", [])
+             if not (n["file"] == reg.get("file")
+                     and n["line"] == reg.get("begin_line"))
+             and not n["message"].startswith("the path to it is taken")]
+    at = inner[-1] if inner else f
+    return "%s|%s|%d|%s|%s:%d" % (repo, f["file"], f["line"], f["check"],
+                                  at["file"], at["line"])
 
 
 def load_verdicts(path):

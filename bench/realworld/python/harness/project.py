@@ -38,9 +38,15 @@ class Module:
                 self.defs[node.name] = node
             elif isinstance(node, ast.ClassDef):
                 self.classes[node.name] = node
+        self.top_imports = {}
         for node in ast.walk(tree):
             if isinstance(node, (ast.Import, ast.ImportFrom)):
                 self._add_import(node)
+        saved, self.imports = self.imports, self.top_imports
+        for node in tree.body:
+            if isinstance(node, (ast.Import, ast.ImportFrom)):
+                self._add_import(node)
+        self.top_imports, self.imports = self.imports, saved
 
     def _add_import(self, node):
         """Records the names an import statement binds."""
@@ -64,8 +70,9 @@ class Module:
                     (base + "." + a.name) if base else a.name
 
     def binds_torch(self):
-        """Whether `torch` names the torch package at module level."""
-        return self.imports.get("torch") == "torch"
+        """Whether `torch` names the torch package at the module's top level
+        (an import in a function, or under `if`/`try`, does not count)."""
+        return self.top_imports.get("torch") == "torch"
 
 
 def module_name(rel):
@@ -90,22 +97,46 @@ def parse_file(path, rel):
 
 
 class Project:
-    """Every .py file of an exported tree, indexed by dotted-name suffix."""
+    """Every .py file of an exported tree, indexed by dotted-name suffix and
+    parsed when first asked for (most files are never needed)."""
 
     def __init__(self, root):
         self.root = root
-        self.modules = {}
+        self.rels = sorted(py_files(root))
+        self.parsed = {}
         self.unparsed = []
         self.by_suffix = {}
-        for rel in sorted(py_files(root)):
-            mod = parse_file(os.path.join(root, rel), rel)
+        for rel in self.rels:
+            parts = module_name(rel).split(".")
+            for i in range(len(parts)):
+                self.by_suffix.setdefault(".".join(parts[i:]), []).append(rel)
+
+    def get(self, rel):
+        """The Module of a file (parsed once), or None if it does not
+        parse."""
+        if rel not in self.parsed:
+            mod = parse_file(os.path.join(self.root, rel), rel)
+            self.parsed[rel] = mod
             if mod is None:
                 self.unparsed.append(rel)
-                continue
-            self.modules[rel] = mod
-            parts = mod.name.split(".")
-            for i in range(len(parts)):
-                self.by_suffix.setdefault(".".join(parts[i:]), []).append(mod)
+        return self.parsed[rel]
+
+    def text(self, rel):
+        """The text of a file, without parsing it."""
+        if self.parsed.get(rel) is not None:
+            return self.parsed[rel].text
+        with open(os.path.join(self.root, rel), encoding="utf-8",
+                  errors="surrogateescape") as f:
+            return f.read()
+
+    def modules_mentioning(self, words):
+        """The parsed Modules whose text contains one of the words."""
+        for rel in self.rels:
+            text = self.text(rel)
+            if any(w in text for w in words):
+                mod = self.get(rel)
+                if mod is not None:
+                    yield mod
 
     def find_module(self, dotted, near):
         """The module of the tree a dotted name denotes, preferring the one
@@ -113,10 +144,10 @@ class Project:
         cands = self.by_suffix.get(dotted)
         if not cands:
             return None
-        if len(cands) == 1:
-            return cands[0]
-        return max(cands, key=lambda m: (common_prefix(m.rel, near.rel),
-                                         -len(m.rel)))
+        if len(cands) > 1:
+            cands = sorted(cands, key=lambda r: (-common_prefix(r, near.rel),
+                                                 len(r)))
+        return self.get(cands[0])
 
     def lookup(self, mod, dotted, depth=0):
         """What a dotted name (module.attr...) denotes in the tree: a

@@ -18,9 +18,10 @@ Kinds (the `kind` field):
                   method of the tree that begins a capture and does not end
                   it, and stop() one of the same class that ends it
 
-A region whose body cannot be located (a lambda, a callable passed in from
-elsewhere, `ExitStack.enter_context(torch.cuda.graph(g))`) is listed with
-body None: it counts as discovered, apart from the recall figures.
+A region whose body cannot be located (a callable passed in from elsewhere,
+`ExitStack.enter_context(torch.cuda.graph(g))`) is listed with body None: it
+counts as discovered, apart from the recall figures.  A lambda's body is an
+expression: its hazard is `(torch.cuda.synchronize(), BODY)[-1]`.
 """
 
 import ast
@@ -35,7 +36,8 @@ class Region:
     """A capture region: where it is, what it is, and where its body is."""
 
     def __init__(self, kind, mod, line, accept, body=None, ctx=None,
-                 after=None, what=""):
+                 after=None, what="", lam=None):
+        self.lam = lam              # a lambda whose body is the region
         self.kind = kind
         self.rel = mod.rel
         self.line = line            # the line a human looks at
@@ -128,9 +130,16 @@ def stmt_blocks(node):
         yield c.body
 
 
-def all_scopes(project):
+def may_open(text):
+    """Whether a file's text can hold a region of its own (a cheap test
+    before parsing)."""
+    return ("capture_begin" in text or "make_graphed_callables" in text
+            or ("torch" in text and "graph" in text))
+
+
+def all_scopes(modules):
     """(Context, statements) of every module body and function body."""
-    for mod in project.modules.values():
+    for mod in modules:
         yield from _scopes(Context(mod, None, ()), mod.tree.body)
 
 
@@ -161,6 +170,7 @@ class Helpers:
         self.begin = {}          # method name -> {id(ClassDef)}
         self.end = {}            # method name -> {id(ClassDef)}
         self.names = {}          # id(def) -> qualified name, for the report
+        self.words = set()       # names of the helpers and their methods
 
 
 def is_contextmanager(func):
@@ -169,20 +179,22 @@ def is_contextmanager(func):
                for d in func.decorator_list)
 
 
-def find_helpers(project):
-    """Helpers of the whole tree, to a fixpoint (a helper may use one)."""
+def find_helpers(project, modules):
+    """Helpers of the modules, to a fixpoint (a helper may use one)."""
     helpers = Helpers()
-    scopes = [(c, s) for c, s in all_scopes(project) if c.funcs]
+    scopes = [(c, s) for c, s in all_scopes(modules) if c.funcs]
+    cms = [(c, s) for c, s in scopes if is_contextmanager(c.funcs[-1])]
     changed = True
     while changed:
         changed = False
-        for ctx, stmts in scopes:
+        for ctx, stmts in cms:
             func = ctx.funcs[-1]
-            if id(func) in helpers.cm or not is_contextmanager(func):
+            if id(func) in helpers.cm:
                 continue
             if any(r.kind != "graphed" for r in
                    scope_regions(project, helpers, ctx, stmts)):
                 helpers.cm.add(id(func))
+                helpers.words.add(func.name)
                 helpers.names[id(func)] = qualname(ctx)
                 changed = True
     for ctx, stmts in scopes:
@@ -208,10 +220,12 @@ def find_method_helpers(helpers, ctx, stmts):
     if name == "__enter__" and (begins or any(
             is_graph_call(ctx.mod, n) for n in walk_body(stmts))):
         helpers.cm_classes.add(id(ctx.cls))
+        helpers.words.add(ctx.cls.name)
     elif name.startswith("__") or name in ("capture_begin", "capture_end"):
         return
     elif begins and not ends:
         helpers.begin.setdefault(name, set()).add(id(ctx.cls))
+        helpers.words.add(name)
     elif ends and not begins:
         helpers.end.setdefault(name, set()).add(id(ctx.cls))
 
@@ -240,17 +254,29 @@ def find_callable_helper(project, helpers, ctx, stmts):
                 used.append((n.func.id, names[n.func.id]))
     if used:
         helpers.callable[id(ctx.funcs[-1])] = used
+        helpers.words.add(ctx.funcs[-1].name)
         helpers.names[id(ctx.funcs[-1])] = qualname(ctx)
 
 
 def discover(project):
     """Every region of the tree, and the helpers found on the way."""
-    helpers = find_helpers(project)
+    base = [m for m in (project.get(r) for r in project.rels
+                        if may_open(project.text(r))) if m is not None]
+    helpers = find_helpers(project, base)
+    users = [m for m in project.modules_mentioning(sorted(helpers.words))
+             if m not in base] if helpers.words else []
     seen = {}
-    for ctx, stmts in all_scopes(project):
+    for ctx, stmts in all_scopes(base + users):
         for r in scope_regions(project, helpers, ctx, stmts):
             seen.setdefault(r.key(), r)
     return list(seen.values()), helpers
+
+
+def last_name(expr):
+    """The last component of a called name (`f` of `a.b.f`)."""
+    if isinstance(expr, ast.Attribute):
+        return expr.attr
+    return expr.id if isinstance(expr, ast.Name) else None
 
 
 def scope_regions(project, helpers, ctx, stmts):
@@ -281,7 +307,7 @@ def with_regions(project, helpers, ctx, node, consumed):
             kind = "graph"
         elif is_graph_ctx(ctx, e):
             kind, what = "graph-ctx", dotted_name(e)
-        elif isinstance(e, ast.Call):
+        elif isinstance(e, ast.Call) and last_name(e.func) in helpers.words:
             what = cm_helper(project, helpers, ctx, e)
             kind = "helper-with" if what else None
         if kind:
@@ -318,6 +344,8 @@ def call_regions(project, helpers, ctx, call, consumed):
         return [Region("graph", ctx.mod, call.lineno,
                        [(ctx.mod.rel, l) for l in span(call)],
                        what="not entered by a with statement")]
+    if last_name(call.func) not in helpers.words:
+        return []
     target = resolve_function(project, ctx, call.func)
     if not target or id(target.funcs[-1]) not in helpers.callable:
         return []
@@ -335,6 +363,10 @@ def callable_regions(project, kind, ctx, call, arg):
     """One region per function a callable argument resolves to."""
     site = [(ctx.mod.rel, l) for l in span(call)]
     text = ast.unparse(arg)[:60] if arg is not None else "?"
+    if isinstance(arg, ast.Lambda):
+        accept = site + [(ctx.mod.rel, l) for l in span(arg)]
+        return [Region(kind, ctx.mod, call.lineno, accept, body=[arg.body],
+                       ctx=ctx, what=text, lam=arg)]
     targets = resolve_callable(project, ctx, arg) if arg is not None else []
     if not targets:
         return [Region(kind, ctx.mod, call.lineno, site, what=text)]

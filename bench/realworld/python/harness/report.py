@@ -3,13 +3,14 @@
 import json
 
 from .evaluate import LEVELS
+from .hints import region_hint
 
 
-def repo_stats(project, regions, levels, runs, pristine):
+def repo_stats(project, regions, levels, pristine):
     """The counts and the lists of misses of one repository."""
     located = [r for r in regions if r.located()]
     stats = {
-        "files": len(project.modules) + len(project.unparsed),
+        "files": len(project.rels),
         "unparsed": len(project.unparsed),
         "regions": len(regions),
         "located": len(located),
@@ -24,9 +25,13 @@ def repo_stats(project, regions, levels, runs, pristine):
         hs = list(levels[d].values())
         stats["inserted"][str(d)] = len(hs)
         stats["found"][str(d)] = sum(1 for h in hs if getattr(h, "found", 0))
+        stats.setdefault("alone", {})[str(d)] = sum(
+            1 for h in hs if getattr(h, "alone", 0))
         missed += [hazard_line(h, d) for h in hs if not getattr(h, "found", 0)]
     stats["unrecognised"] = sorted(r.key() for r in located
                                    if not r.recognised)
+    stats["hints"] = {r.key(): region_hint(project, r) for r in located
+                      if not r.recognised and region_hint(project, r)}
     stats["unlocated"] = sorted(r.key() for r in regions if not r.located())
     stats["missed"] = sorted(missed)
     return stats
@@ -40,6 +45,14 @@ def hazard_line(h, depth):
     note = " [decorated @%s]" % ",@".join(deco) if deco else ""
     if getattr(h, "broken", False):
         note += " [insertion does not parse]"
+    hint = getattr(h, "hint", "")
+    parent = getattr(h, "parent", None)
+    if parent is not None and not getattr(parent, "found", True):
+        hint = "; ".join(x for x in (hint, "the call above it is not reached"
+                                     if depth > 1 else
+                                     "its region is not recognised") if x)
+    if hint:
+        note += " [hint: %s]" % hint
     if depth == 0:
         return "%s:%d d0 (%s)%s" % (h.rel, h.line, region, note)
     return "%s:%d d%d %s (from %s%s)%s" % (h.rel, h.line, depth, name,
@@ -85,7 +98,10 @@ def print_misses(repo, s, out):
                        ("region body not located", "unlocated"),
                        ("hazard not found", "missed")):
         for item in s[key]:
-            out("%s: %s: %s" % (repo, title, item))
+            hint = s.get("hints", {}).get(item) if key == "unrecognised" \
+                else None
+            out("%s: %s: %s%s" % (repo, title, item,
+                                  " [hint: %s]" % hint if hint else ""))
 
 
 COUNTS = ("files", "regions", "located", "recognised", "findings", "remarks")

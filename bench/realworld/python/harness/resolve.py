@@ -23,12 +23,31 @@ def self_name(ctx):
     return args[0].arg if args else None
 
 
-def local_def(ctx, name):
-    """A function nested in an enclosing function, with its context."""
+_NESTED = {}
+
+
+def nested_defs(func):
+    """{name: [FunctionDef]} of the functions defined in a function's body,
+    in source order (memoized)."""
+    key = id(func)
+    if key not in _NESTED:
+        defs = {}
+        for n in walk_body(func.body, scopes=True):
+            if isinstance(n, FUNC_TYPES):
+                defs.setdefault(n.name, []).append(n)
+        _NESTED[key] = (func, defs)
+    return _NESTED[key][1]
+
+
+def local_def(ctx, name, line):
+    """A function nested in an enclosing function, with its context: of
+    several of that name, the last one defined above the line."""
     for i in range(len(ctx.funcs) - 1, -1, -1):
-        for node in walk_body(ctx.funcs[i].body, scopes=True):
-            if isinstance(node, FUNC_TYPES) and node.name == name:
-                return Context(ctx.mod, ctx.cls, ctx.funcs[:i + 1] + (node,))
+        defs = nested_defs(ctx.funcs[i]).get(name)
+        if defs:
+            above = [d for d in defs if d.lineno < line]
+            node = above[-1] if above else defs[0]
+            return Context(ctx.mod, ctx.cls, ctx.funcs[:i + 1] + (node,))
     return None
 
 
@@ -60,10 +79,11 @@ def resolve_function(project, ctx, expr):
                                                   expr.attr) is None:
         return module_call(project, ctx, expr)
     if isinstance(expr, ast.Name):
-        found = local_def(ctx, expr.id)
+        found = local_def(ctx, expr.id, expr.lineno)
         if found:
             return found
-        return as_target(project.resolve_name(ctx.mod, expr.id))
+        found = as_target(project.resolve_name(ctx.mod, expr.id))
+        return found or module_call(project, ctx, expr)
     if not isinstance(expr, ast.Attribute):
         return None
     value = expr.value
@@ -81,6 +101,11 @@ def resolve_function(project, ctx, expr):
             if m:
                 return Context(m[0], m[1], (m[2],))
         return None
+    if (isinstance(value, ast.Name) and value.id not in ctx.mod.imports
+            and value.id not in ctx.mod.classes):
+        inst = class_of_instance(project, ctx, value)
+        m = project.method(inst[0], inst[1], expr.attr) if inst else None
+        return Context(m[0], m[1], (m[2],)) if m else None
     dotted = qualified(ctx.mod, expr)
     if not dotted or dotted.startswith("torch."):
         return None
@@ -101,8 +126,9 @@ def is_self_attr(ctx, expr):
 
 
 def module_call(project, ctx, expr):
-    """The forward (else __call__) of the instance held in `self.attr`, when
-    the class assigns it a class of the tree (`self.attn = Attention()`)."""
+    """The forward (else __call__) of the instance held in `self.attr` or a
+    local, when the class or function assigns it a class of the tree
+    (`self.attn = Attention()`, `m = Net()`)."""
     inst = class_of_instance(project, ctx, expr)
     if inst is None:
         return None
