@@ -11,6 +11,11 @@
 #include "clang/Basic/SourceManager.h"
 #include "clang/Index/USRGeneration.h"
 #include "clang/Lex/Lexer.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+
+#include <mutex>
 
 using namespace clang;
 
@@ -425,6 +430,65 @@ const ParmVarDecl *invokedParam(const CallExpr *Call) {
 bool inUserCode(const Decl *D) {
   const SourceManager &SM = D->getASTContext().getSourceManager();
   return !SM.isInSystemHeader(SM.getExpansionLoc(D->getLocation()));
+}
+
+/// Whether \p Dir, or a directory above it, is an include tree of a
+/// toolkit: it holds the CUDA or HIP runtime header, or libtorch's.
+static bool inToolkitTree(llvm::StringRef Dir) {
+  static std::mutex Mu;
+  static llvm::StringMap<bool> Known;
+  std::lock_guard<std::mutex> Lock(Mu);
+  llvm::SmallVector<std::string, 8> Seen;
+  bool Result = false;
+  for (llvm::StringRef D = Dir; !D.empty(); D = llvm::sys::path::parent_path(D)) {
+    if (auto It = Known.find(D); It != Known.end()) {
+      Result = It->second;
+      break;
+    }
+    Seen.push_back(D.str());
+    auto Has = [&](llvm::StringRef Name) {
+      llvm::SmallString<256> P(D);
+      llvm::sys::path::append(P, Name);
+      return llvm::sys::fs::exists(P);
+    };
+    if (Has("cuda_runtime_api.h") || Has("cuda_runtime.h") ||
+        Has("hip/hip_runtime.h") || (Has("ATen") && Has("c10"))) {
+      Result = true;
+      break;
+    }
+  }
+  for (const std::string &D : Seen)
+    Known[D] = Result;
+  return Result;
+}
+
+bool inToolchainCode(const Decl *D) {
+  const SourceManager &SM = D->getASTContext().getSourceManager();
+  SourceLocation Loc = SM.getExpansionLoc(D->getLocation());
+  if (!SM.isInSystemHeader(Loc))
+    return false;
+  // The standard library's and the toolkits' namespaces, wherever they are.
+  const DeclContext *Outer = nullptr;
+  for (const DeclContext *C = D->getDeclContext(); C && !C->isTranslationUnit();
+       C = C->getParent())
+    if (isa<NamespaceDecl>(C))
+      Outer = C;
+  if (const auto *NS = dyn_cast_or_null<NamespaceDecl>(Outer);
+      NS && NS->getIdentifier() &&
+      llvm::is_contained({"std", "__gnu_cxx", "thrust", "cub", "cuda",
+                          "rocprim", "hipcub"},
+                         NS->getName()))
+    return true;
+  llvm::SmallString<256> Path(SM.getFilename(Loc));
+  if (Path.empty())
+    return true; // a built-in or command-line buffer
+  llvm::sys::fs::make_absolute(Path);
+  llvm::sys::path::remove_dots(Path, /*remove_dot_dot=*/true);
+  llvm::StringRef P = Path;
+  if (P.starts_with("/usr/") || P.starts_with("/opt/rocm") ||
+      P.contains("/lib/clang/") || P.contains("/include/c++/"))
+    return true;
+  return inToolkitTree(llvm::sys::path::parent_path(P));
 }
 
 void forEachUserDecl(const ASTContext &Ctx, bool IntoClassTemplates,

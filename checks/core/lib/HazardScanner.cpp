@@ -303,8 +303,7 @@ void HazardScanner::scanCall(const CallExpr *Call, const Scope &Sc,
   if (recordExternal(Callee, Call, Sc, Out))
     return;
   const FunctionDecl *Def = nullptr;
-  if (!Callee->hasBody(Def) || !Def ||
-      Ctx.getSourceManager().isInSystemHeader(Def->getLocation())) {
+  if (!Callee->hasBody(Def) || !Def || inToolchainCode(Def)) {
     // A library algorithm runs the lambdas and functors passed to it.
     for (const FunctionDecl *Fn : Targets.callableArguments(Call))
       descend(Fn, callLoc(Call), Sc, Out);
@@ -459,8 +458,8 @@ void HazardScanner::descend(const FunctionDecl *Callee, SourceLocation At,
   const FunctionDecl *Def = nullptr;
   if (!Callee || !Callee->hasBody(Def) || !Def)
     return;
-  if (Ctx.getSourceManager().isInSystemHeader(Def->getLocation()))
-    return;
+  if (inToolchainCode(Def))
+    return; // a third-party library's body (-isystem) is followed
   if (Sc.Depth + 1 > Opts.MaxCallDepth)
     return;
   if (const FunctionRole *Role = Roles.roleOf(Def))

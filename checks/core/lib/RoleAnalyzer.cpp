@@ -50,8 +50,7 @@ bool RoleAnalyzer::mayHaveRole(const FunctionDecl *FD) {
   MayHaveRole[FD] = false; // cycles: no role through recursion alone
   bool Result = hasDeclaredRole(FD, Cat) || importedRole(FD);
   const FunctionDecl *Def = nullptr;
-  if (!Result && FD->hasBody(Def) && Def &&
-      !Ctx.getSourceManager().isInSystemHeader(Def->getLocation())) {
+  if (!Result && FD->hasBody(Def) && Def && !inToolchainCode(Def)) {
     llvm::SmallVector<const Stmt *, 32> Work = {Def->getBody()};
     if (const auto *Ctor = dyn_cast<CXXConstructorDecl>(Def))
       for (const CXXCtorInitializer *I : Ctor->inits())
@@ -304,8 +303,7 @@ FunctionRole RoleAnalyzer::computeRole(const FunctionDecl *FD) {
   if (const SummaryRole *Imported = importedRole(FD))
     return roleFromSummary(*Imported, FD, Cat, Ctx.getSourceManager());
   const FunctionDecl *Def = nullptr;
-  if (FD->hasBody(Def) && Def && mayHaveRole(Def) &&
-      !Ctx.getSourceManager().isInSystemHeader(Def->getLocation()))
+  if (FD->hasBody(Def) && Def && mayHaveRole(Def) && !inToolchainCode(Def))
     roleFromBody(Def, Role);
   return Role;
 }

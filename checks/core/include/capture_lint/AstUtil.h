@@ -102,6 +102,13 @@ std::optional<int64_t> constantInt(const clang::Expr *E,
 /// Whether \p D is written outside system headers.
 bool inUserCode(const clang::Decl *D);
 
+/// Whether the body of \p D belongs to the toolchain: a system header of
+/// the compiler, the system (/usr, /opt/rocm), or an include tree holding
+/// the CUDA or HIP runtime headers or libtorch's (ATen/, c10/). Bodies in
+/// other system headers, third-party libraries included with -isystem, hold
+/// the user's capture code: calls from a region are followed into them.
+bool inToolchainCode(const clang::Decl *D);
+
 /// Calls \p Visit on every declaration of the translation unit outside
 /// system headers, descending into namespaces, linkage specifications and
 /// classes; with \p IntoClassTemplates, a class template is visited as (and
