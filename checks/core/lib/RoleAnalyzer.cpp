@@ -23,7 +23,6 @@
 #include "clang/AST/Attr.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/ExprCXX.h"
-#include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
 
 using namespace clang;
@@ -325,33 +324,23 @@ const FunctionRole *RoleAnalyzer::roleOf(const FunctionDecl *FD) {
   return Slot.get();
 }
 
-namespace {
-/// Collects, for each static container, the user functions (outside system
-/// headers) that insert into it.
-class InserterIndex : public RecursiveASTVisitor<InserterIndex> {
-public:
-  using Map =
-      llvm::DenseMap<const VarDecl *, std::vector<const FunctionDecl *>>;
-  InserterIndex(const SourceManager &SM, Map &Out) : SM(SM), Out(Out) {}
-
-  bool TraverseDecl(Decl *D) {
-    if (D && !isa<TranslationUnitDecl>(D) &&
-        SM.isInSystemHeader(D->getLocation()))
-      return true;
-    return RecursiveASTVisitor::TraverseDecl(D);
-  }
-  bool VisitFunctionDecl(FunctionDecl *FD) {
-    if (FD->doesThisDeclarationHaveABody())
-      for (const VarDecl *V : insertedStatics(FD->getBody()))
+/// For each value \p Collect finds in a user function's body (it calls its
+/// second argument with each), the functions it was found in.
+template <typename Value, typename CollectFn>
+static void indexUserBodies(
+    const ASTContext &Ctx,
+    llvm::DenseMap<Value, std::vector<const FunctionDecl *>> &Out,
+    CollectFn Collect) {
+  forEachUserDecl(Ctx, /*IntoClassTemplates=*/true, [&](const Decl *D) {
+    const FunctionDecl *FD = D->getAsFunction();
+    if (!FD || !FD->doesThisDeclarationHaveABody())
+      return;
+    Collect(FD->getBody(), [&](Value V) {
+      if (!llvm::is_contained(Out[V], FD))
         Out[V].push_back(FD);
-    return true;
-  }
-
-private:
-  const SourceManager &SM;
-  Map &Out;
-};
-} // namespace
+    });
+  });
+}
 
 bool RoleAnalyzer::isCaptureRegistry(const VarDecl *V) {
   if (!V)
@@ -362,8 +351,11 @@ bool RoleAnalyzer::isCaptureRegistry(const VarDecl *V) {
   Registries[V] = false; // asked again while answering: not (yet) known
   if (!Inserters) {
     Inserters.emplace();
-    InserterIndex(Ctx.getSourceManager(), *Inserters)
-        .TraverseDecl(Ctx.getTranslationUnitDecl());
+    indexUserBodies<const VarDecl *>(
+        Ctx, *Inserters, [](const Stmt *Body, auto Found) {
+          for (const VarDecl *V : insertedStatics(Body))
+            Found(V);
+        });
   }
   bool Result = false;
   if (auto It = Inserters->find(V); It != Inserters->end())
@@ -374,57 +366,36 @@ bool RoleAnalyzer::isCaptureRegistry(const VarDecl *V) {
   return Result;
 }
 
-namespace {
-/// Collects, for each bool member or static, the user functions (outside
-/// system headers) that assign it true.
-class TrueSetterIndex : public RecursiveASTVisitor<TrueSetterIndex> {
-public:
-  using Map =
-      llvm::DenseMap<const ValueDecl *, std::vector<const FunctionDecl *>>;
-  TrueSetterIndex(const ASTContext &Ctx, Map &Out) : Ctx(Ctx), Out(Out) {}
+/// The member or static \p LHS names (not a local), or null.
+static const ValueDecl *flagTarget(const Expr *LHS) {
+  LHS = LHS->IgnoreParenImpCasts();
+  if (const auto *M = dyn_cast<MemberExpr>(LHS))
+    return dyn_cast<FieldDecl>(M->getMemberDecl());
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(LHS))
+    if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
+        VD && VD->hasGlobalStorage())
+      return VD->getCanonicalDecl();
+  return nullptr;
+}
 
-  bool TraverseDecl(Decl *D) {
-    if (D && !isa<TranslationUnitDecl>(D) &&
-        Ctx.getSourceManager().isInSystemHeader(D->getLocation()))
-      return true;
-    return RecursiveASTVisitor::TraverseDecl(D);
+/// Calls \p Found with each bool member or static \p Body sets to true.
+template <typename FoundFn>
+static void trueAssignments(const Stmt *Body, const ASTContext &Ctx,
+                            FoundFn Found) {
+  llvm::SmallVector<const Stmt *, 32> Work = {Body};
+  while (!Work.empty()) {
+    const Stmt *S = Work.pop_back_val();
+    if (!S)
+      continue;
+    if (const auto *B = dyn_cast<BinaryOperator>(S);
+        B && B->getOpcode() == BO_Assign && B->getType()->isBooleanType())
+      if (const ValueDecl *V = flagTarget(B->getLHS()))
+        if (auto C = constantInt(B->getRHS(), Ctx); C && *C != 0)
+          Found(V);
+    for (const Stmt *C : S->children())
+      Work.push_back(C);
   }
-  bool VisitFunctionDecl(FunctionDecl *FD) {
-    if (!FD->doesThisDeclarationHaveABody())
-      return true;
-    llvm::SmallVector<const Stmt *, 32> Work = {FD->getBody()};
-    while (!Work.empty()) {
-      const Stmt *S = Work.pop_back_val();
-      if (!S)
-        continue;
-      if (const auto *B = dyn_cast<BinaryOperator>(S);
-          B && B->getOpcode() == BO_Assign && B->getType()->isBooleanType())
-        if (const ValueDecl *V = flagTarget(B->getLHS()))
-          if (auto C = constantInt(B->getRHS(), Ctx); C && *C != 0)
-            if (!llvm::is_contained(Out[V], FD))
-              Out[V].push_back(FD);
-      for (const Stmt *C : S->children())
-        Work.push_back(C);
-    }
-    return true;
-  }
-
-private:
-  /// The member or static \p LHS names (not a local), or null.
-  static const ValueDecl *flagTarget(const Expr *LHS) {
-    LHS = LHS->IgnoreParenImpCasts();
-    if (const auto *M = dyn_cast<MemberExpr>(LHS))
-      return dyn_cast<FieldDecl>(M->getMemberDecl());
-    if (const auto *DRE = dyn_cast<DeclRefExpr>(LHS))
-      if (const auto *VD = dyn_cast<VarDecl>(DRE->getDecl());
-          VD && VD->hasGlobalStorage())
-        return VD->getCanonicalDecl();
-    return nullptr;
-  }
-  const ASTContext &Ctx;
-  Map &Out;
-};
-} // namespace
+}
 
 /// Whether \p FD's body begins a capture itself (a catalog begin, or a call
 /// to an opener), whatever else it does.
@@ -459,8 +430,10 @@ bool RoleAnalyzer::isCaptureFlag(const ValueDecl *V) {
   Flags[V] = false; // asked again while answering: not (yet) known
   if (!TrueSetters) {
     TrueSetters.emplace();
-    TrueSetterIndex(Ctx, *TrueSetters)
-        .TraverseDecl(Ctx.getTranslationUnitDecl());
+    indexUserBodies<const ValueDecl *>(
+        Ctx, *TrueSetters, [&](const Stmt *Body, auto Found) {
+          trueAssignments(Body, Ctx, Found);
+        });
   }
   bool Result = false;
   if (auto It = TrueSetters->find(V); It != TrueSetters->end())
