@@ -531,8 +531,9 @@ class RepoIndex:
             out.append((index, "begin" if r.kind == "open" else "end",
                         r.group, "role", name))
         for r in self.macros.get(name, ()):
-            kind = {"open": "begin", "close": "end"}.get(r.kind)
-            if kind:
+            kinds = {"open": ["begin"], "close": ["end"],
+                     "region": ["begin", "end"]}[r.kind]
+            for kind in kinds:
                 out.append((index, kind, r.group, "macro", name))
         return out
 
@@ -676,6 +677,8 @@ def find_regions(index, rel):
                 left_out.append((scan.toks[i].line, "call of %s in the body "
                                  "of opener %s" % (name, fn.qual)))
                 continue
+            elif how == "macro" and later_end == i:
+                rkind = "macro-region"
             else:
                 rkind = "opener-call" if how == "role" else "macro"
             regions.append(Region(rel, scan.toks[i].line, i, rkind, group,
@@ -884,3 +887,22 @@ def enclosing_blocks(scan, c):
         elif toks[k].text == "{" and pairs.get(k, -1) > c:
             out.append((k, pairs[k]))
     return out
+
+
+def macro_begin(index, name, group, depth=0):
+    """(file, Define, token index in its body) of the begin API call that a
+    region macro expands to (following the macros it uses), or None."""
+    if name not in index.macro_defs or depth > 8:
+        return None
+    rel, d = index.macro_defs[name]
+    for j, t in enumerate(d.body):
+        api = index.apis.get(t.text)
+        if api == ("begin", group):
+            return rel, d, j
+    for t in d.body:
+        if t.text != name and any(r.group == group for r in
+                                  index.macros.get(t.text, ())):
+            found = macro_begin(index, t.text, group, depth + 1)
+            if found:
+                return found
+    return None

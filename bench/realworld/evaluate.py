@@ -92,7 +92,16 @@ def found_hazards(plan, where, findings):
         for hid in hids:
             owners[hid].add(func_of[(r.file, r.line)])
     found, elsewhere = {}, {}
+    macro_sites = collections.defaultdict(set)   # (file, line) -> hazards
+    for rid, hids in plan.region_hazards.items():
+        r = plan.regions[rid]
+        for hid in hids:
+            if hid in plan.macro_hazards:
+                macro_sites[(r.file, r.line)].add(hid)
     for f in findings:
+        for hid in macro_sites.get((f["file"], f["line"]), ()):
+            if f.get("api") == plan.hazards[hid].api:
+                found.setdefault(hid, "%s at the macro's use" % f["check"])
         start = (f["region"]["file"], f["region"]["begin_line"]) \
             if f.get("region") else None
         hits = [(h, "%s at the hazard" % f["check"])

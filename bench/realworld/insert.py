@@ -155,17 +155,36 @@ def after_begin(scan, region):
     if control is not None:
         start, unbraced, _ = statement_start(scan, control)
         if scan.toks[control].text != "if":
-            return _nowhere(scan, i, "begin in a %s header"
+            return nowhere(scan, i, "begin in a %s header"
                             % scan.toks[control].text)
     if returns(scan, start):
-        return _nowhere(scan, i, "begin in a return statement")
+        return nowhere(scan, i, "begin in a return statement")
     end = statement_end(scan, start)
     if end is None:
-        return _nowhere(scan, i, "no statement end found")
+        return nowhere(scan, i, "no statement end found")
     if end > region.end_index and region.kind != "opener-tail":
-        return _nowhere(scan, i, "the region ends inside the statement that "
+        return nowhere(scan, i, "the region ends inside the statement that "
                         "begins it")
     return _point_after(scan, end, start if unbraced else None)
+
+
+def in_macro_body(rel, define, j):
+    """The Point after the statement holding token j of a #define body (a
+    region written inside a macro: capture-lint reports it at the outermost
+    macro's use), or a Point with why set."""
+    body, depth = define.body, 0
+    for k in range(j, len(body)):
+        text = body[k].text
+        if text in ("(", "[", "{"):
+            depth += 1
+        elif text in (")", "]", "}"):
+            depth -= 1
+        elif text == ";" and depth <= 0:
+            t = body[k]
+            return Point(rel, t.line, t.col, None, None, "")
+    t = body[j]
+    return Point(rel, t.line, t.col, None, None,
+                 "no statement end in the body of macro %s" % define.name)
 
 
 def body_start(scan, fn):
@@ -182,7 +201,7 @@ def _point_after(scan, end, wrap_from):
                  wrap.line if wrap else None, wrap.col if wrap else None, "")
 
 
-def _nowhere(scan, i, why):
+def nowhere(scan, i, why):
     """A Point that says why no statement can go after token i."""
     t = scan.toks[i]
     return Point(scan.rel, t.line, t.col, None, None, why)

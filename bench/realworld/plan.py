@@ -23,6 +23,7 @@ class Plan:
         self.no_point = []         # [(file, line, why)]
         self.elsewhere = collections.Counter()   # file -> begins
         self.errors = []           # [(entry path, text)]
+        self.macro_hazards = set()  # hazards in a #define body
         self.roles = {}
 
 
@@ -105,20 +106,36 @@ def plan_file(plan, index, finder, rel, active, flags, seen_regions,
         rid = len(plan.regions)
         plan.regions.append(region)
         stmt = hazard_stmt(flags, region.group)
-        point = insert.after_begin(scan, region)
+        if region.kind == "macro-region":
+            point = macro_point(index, region)
+        else:
+            point = insert.after_begin(scan, region)
         targets = []
         if point.why:
             plan.no_point.append((rel, region.line, point.why))
         else:
             targets.append((0, point, "after the begin"))
         chain = finder.chain(scan, region.index, region.end_index,
-                             (region.func,))
+                             (region.func,)) \
+            if region.kind != "macro-region" else []
         for depth, fn in enumerate(chain, 1):
             targets.append((depth, insert.body_start(index.scan(fn.file), fn),
                             fn.qual))
         for depth, pt, where in targets:
-            plan.region_hazards[rid].append(
-                add_hazard(plan, points, pt, stmt, depth, where))
+            hid = add_hazard(plan, points, pt, stmt, depth, where)
+            plan.region_hazards[rid].append(hid)
+            if region.kind == "macro-region":
+                plan.macro_hazards.add(hid)
+
+
+def macro_point(index, region):
+    """Where the hazard goes for a region a macro use begins: after the
+    begin in the #define that holds it."""
+    found = discover.macro_begin(index, region.name, region.group)
+    if found is None:
+        return insert.nowhere(index.scan(region.file), region.index,
+                               "no begin found in macro %s" % region.name)
+    return insert.in_macro_body(*found)
 
 
 def add_hazard(plan, points, point, stmt, depth, where):

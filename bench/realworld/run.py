@@ -61,6 +61,9 @@ def parse_args():
                     help="compare with baseline.json; exit 1 on a drop")
     ap.add_argument("--write-baseline", action="store_true",
                     help="rewrite baseline.json from this run")
+    ap.add_argument("--binary-commit",
+                    help="the commit BINARY was built from, for "
+                         "--write-baseline (default: this checkout's HEAD)")
     ap.add_argument("--jobs", "-j", type=int, default=1,
                     help="capture-lint runs at a time (default 1)")
     ap.add_argument("--src", default=os.environ.get(
@@ -326,7 +329,8 @@ def main():
                                       if failures else "ok"))
         status = 1 if failures else 0
     if args.write_baseline:
-        baseline.write(baseline_entries(results), binary_commit())
+        baseline.write(baseline_entries(results),
+                       args.binary_commit or binary_commit())
         print("wrote %s" % baseline.BASELINE)
     if args.json:
         with open(args.json, "w") as f:
