@@ -9,6 +9,7 @@
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/StmtCXX.h"
 #include "clang/Basic/SourceManager.h"
+#include "llvm/ADT/SmallPtrSet.h"
 
 using namespace clang;
 
@@ -171,6 +172,45 @@ std::optional<bool> evaluateWith(const Expr *Cond, const ParamBindings &Facts,
         return *V != Negated;
   }
   return std::nullopt;
+}
+
+void dropWrittenFacts(ParamBindings &Facts, const Stmt *Body) {
+  if (Facts.empty() || !Body)
+    return;
+  llvm::SmallPtrSet<const ValueDecl *, 8> Written;
+  auto Write = [&](const Expr *E) {
+    // The variable at the root of `x`, `x.a.b`, `x->a`, `x[i]`.
+    while (E) {
+      E = E->IgnoreParenImpCasts();
+      if (const auto *M = dyn_cast<MemberExpr>(E))
+        E = M->getBase();
+      else if (const auto *A = dyn_cast<ArraySubscriptExpr>(E))
+        E = A->getBase();
+      else
+        break;
+    }
+    if (const auto *DRE = dyn_cast_or_null<DeclRefExpr>(E))
+      Written.insert(DRE->getDecl());
+  };
+  llvm::SmallVector<const Stmt *, 64> Work = {Body};
+  while (!Work.empty()) {
+    const Stmt *S = Work.pop_back_val();
+    if (!S)
+      continue;
+    if (const auto *B = dyn_cast<BinaryOperator>(S); B && B->isAssignmentOp())
+      Write(B->getLHS());
+    else if (const auto *U = dyn_cast<UnaryOperator>(S);
+             U && (U->isIncrementDecrementOp() || U->getOpcode() == UO_AddrOf))
+      Write(U->getSubExpr());
+    else if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(S);
+             Op && Op->isAssignmentOp() && Op->getNumArgs() > 0)
+      Write(Op->getArg(0));
+    for (const Stmt *C : S->children())
+      Work.push_back(C);
+  }
+  llvm::erase_if(Facts, [&](const Binding &F) {
+    return !F.Path.empty() && Written.count(F.Param);
+  });
 }
 
 /// \p Callee's argument for parameter \p P at \p Call, as a path in the

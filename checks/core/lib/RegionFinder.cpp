@@ -168,6 +168,7 @@ RegionFinder::RegionFinder(const Decl *D, const Stmt *Body, ASTContext &Ctx,
   if (!Body || isBroken(D))
     return;
   FnBody = Body;
+  dropWrittenFacts(Bindings, Body); // a parameter the callee writes
   CFG::BuildOptions Opts;
   Opts.setAllAlwaysAdd();
   Opts.AddImplicitDtors = true; // a RAII guard's destructor can end a region
@@ -340,6 +341,7 @@ void RegionFinder::collectRegions(const Stmt *Body) {
       break;
     }
     addValidationFactsBefore(Regions[I].BeginStmt, PM, Regions[I].Facts);
+    dropWrittenFacts(Regions[I].Facts, Body);
   }
 }
 

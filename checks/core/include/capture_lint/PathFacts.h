@@ -89,6 +89,11 @@ void addValidationFacts(const clang::CallExpr *Call,
 void addPredicateFacts(const clang::Expr *Cond, bool Value,
                        const clang::ASTContext &Ctx, ParamBindings &Out);
 
+/// Drops the path facts about variables \p Body writes (assigns, increments
+/// or takes the address of, themselves or a member): a loop counter tested
+/// at the begin does not keep its value through the region.
+void dropWrittenFacts(ParamBindings &Facts, const clang::Stmt *Body);
+
 /// The path facts of \p Facts about the caller's variables, as facts about
 /// \p Callee's parameters where \p Call passes a path of such a variable
 /// (`step(opts, s)`: `$.blocking==3` about opts becomes one about step's

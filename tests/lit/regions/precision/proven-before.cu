@@ -72,3 +72,19 @@ void forward(const Net &n, cudaStream_t s, cudaGraph_t *g) {
   if (use_graph)
     cudaStreamEndCapture(s, g);
 }
+
+// A variable written in the region's function does not keep the value it
+// had at the begin: a capture begun in the first iteration goes on into the
+// next ones.
+void loop(cudaStream_t s, cudaGraph_t *g, int n) {
+  for (int step = 0; step < n; ++step) {
+    if (step == 0)
+      cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);
+    if (step != 0)
+      cudaDeviceSynchronize();
+    // CHECK: :[[@LINE-1]]:7: error: 'cudaDeviceSynchronize'
+    // CHECK: :[[@LINE-4]]:7: note: capture of stream 's' begins here
+    if (step == n - 1)
+      cudaStreamEndCapture(s, g);
+  }
+}
