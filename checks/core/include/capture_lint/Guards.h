@@ -12,8 +12,10 @@
 // comparison) and tells, for a branch condition, on which side the stream is
 // known not to be capturing. It also knows capture predicates (user
 // functions whose result comes from such a query, see FunctionRoles.h:
-// `if (is_capturing(s)) return;`) and bool variables, locals or members,
-// that keep a guard's answer (`bool capturing = st != None;`).
+// `if (is_capturing(s)) return;`), bool variables, locals or members,
+// that keep a guard's answer (`bool capturing = st != None;`), and capture
+// flags, bools a function beginning a capture sets (`capturing_ = true;`,
+// RoleOracle::isCaptureFlag).
 // What a guard is about: guardStream() gives the key of the stream a
 // condition's query asked about (the region finder ignores a guard on
 // another stream than the capturing one), and localsRead() the local status
