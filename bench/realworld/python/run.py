@@ -148,6 +148,11 @@ def finish(args, log, all_stats, cfg_stats, sets):
     status = 0
     if args.check:
         base = report.load_baseline(args.baseline)
+        if args.repo:  # only what was run
+            base["repos"] = {r: s for r, s in base["repos"].items()
+                             if r in all_stats}
+            base["configs"] = {c: s for c, s in base["configs"].items()
+                               if c in cfg_stats}
         log()
         log("differences from %s:" % os.path.relpath(args.baseline))
         failed = report.compare(base["repos"], all_stats, base["configs"],

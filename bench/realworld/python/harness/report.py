@@ -20,27 +20,41 @@ def repo_stats(project, regions, levels, pristine):
         "remarks": len(pristine.remarks()),
         "lint_errors": len(pristine.errors),
     }
-    missed = []
+    missed, notes = [], {}
     for d in LEVELS:
         hs = list(levels[d].values())
         stats["inserted"][str(d)] = len(hs)
         stats["found"][str(d)] = sum(1 for h in hs if getattr(h, "found", 0))
         stats.setdefault("alone", {})[str(d)] = sum(
             1 for h in hs if getattr(h, "alone", 0))
-        missed += [hazard_line(h, d) for h in hs if not getattr(h, "found", 0)]
+        for h in hs:
+            if not getattr(h, "found", 0):
+                missed.append(hazard_key(h, d))
+                if hazard_notes(h, d):
+                    notes[hazard_key(h, d)] = hazard_notes(h, d)
     stats["unrecognised"] = sorted(r.key() for r in located
                                    if not r.recognised)
     stats["hints"] = {r.key(): region_hint(project, r) for r in located
                       if not r.recognised and region_hint(project, r)}
     stats["unlocated"] = sorted(r.key() for r in regions if not r.located())
     stats["missed"] = sorted(missed)
+    stats["notes"] = notes
     return stats
 
 
-def hazard_line(h, depth):
-    """A missed hazard as one line: where, depth, callee and region."""
+def hazard_key(h, depth):
+    """A missed hazard's identity: where, depth, callee and region."""
     region, _d, name = h.roles[0]
+    if depth == 0:
+        return "%s:%d d0 (%s)" % (h.rel, h.line, region)
     extra = " +%d more" % (len(h.roles) - 1) if len(h.roles) > 1 else ""
+    return "%s:%d d%d %s (from %s%s)" % (h.rel, h.line, depth, name, region,
+                                         extra)
+
+
+def hazard_notes(h, depth):
+    """What is worth knowing about a missed hazard: decorators, an insertion
+    that does not parse, hints at the cause."""
     deco = getattr(h, "decorators", [])
     note = " [decorated @%s]" % ",@".join(deco) if deco else ""
     if getattr(h, "broken", False):
@@ -53,10 +67,7 @@ def hazard_line(h, depth):
                                      "its region is not recognised") if x)
     if hint:
         note += " [hint: %s]" % hint
-    if depth == 0:
-        return "%s:%d d0 (%s)%s" % (h.rel, h.line, region, note)
-    return "%s:%d d%d %s (from %s%s)%s" % (h.rel, h.line, depth, name,
-                                           region, extra, note)
+    return note
 
 
 def found_cell(stats, d):
@@ -98,10 +109,17 @@ def print_misses(repo, s, out):
                        ("region body not located", "unlocated"),
                        ("hazard not found", "missed")):
         for item in s[key]:
-            hint = s.get("hints", {}).get(item) if key == "unrecognised" \
-                else None
-            out("%s: %s: %s%s" % (repo, title, item,
-                                  " [hint: %s]" % hint if hint else ""))
+            out("%s: %s: %s%s" % (repo, title, item, item_notes(s, key,
+                                                               item)))
+
+
+def item_notes(s, key, item):
+    """The hints and notes printed after a missed item."""
+    if key == "unrecognised" and s.get("hints", {}).get(item):
+        return " [hint: %s]" % s["hints"][item]
+    if key == "missed":
+        return s.get("notes", {}).get(item, "")
+    return ""
 
 
 COUNTS = ("files", "regions", "located", "recognised", "findings", "remarks")
@@ -152,7 +170,8 @@ def compare_repo(repo, b, c, out):
         new = sorted(set(c[key]) - set(b[key]))
         gone = sorted(set(b[key]) - set(c[key]))
         for item in new:
-            out("%s: newly %s: %s" % (repo, key, item))
+            out("%s: newly %s: %s%s" % (repo, key, item,
+                                        item_notes(c, key, item)))
             failed |= same and key != "unlocated"
         for item in gone:
             out("%s: no longer %s: %s" % (repo, key, item))
