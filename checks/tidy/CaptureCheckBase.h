@@ -28,9 +28,11 @@ public:
                    CheckKind Kind);
   ~CaptureCheckBase() override;
 
+  /// C++ and C alike: plain C programs capture through the runtime API too
+  /// (library samples, C drivers).
   bool isLanguageVersionSupported(
       const clang::LangOptions &LangOpts) const override {
-    return LangOpts.CPlusPlus;
+    return !LangOpts.ObjC;
   }
   void registerMatchers(clang::ast_matchers::MatchFinder *Finder) override;
   void
