@@ -269,9 +269,30 @@ bool onlyReadIn(const ValueDecl *VD, const Stmt *Body) {
   return true;
 }
 
+/// The value of a const member read (`debug_synchronous`,
+/// `Fixture::debug_synchronous`): its in-class initialiser, a constant, when
+/// no constructor of its class initialises it otherwise.
+static std::optional<int64_t> constMemberValue(const Expr *E,
+                                               const ASTContext &Ctx) {
+  const auto *M = E ? dyn_cast<MemberExpr>(E->IgnoreParenImpCasts()) : nullptr;
+  const auto *F = M ? dyn_cast<FieldDecl>(M->getMemberDecl()) : nullptr;
+  if (!F || !F->getType().isConstQualified() || !F->hasInClassInitializer())
+    return std::nullopt;
+  const auto *RD = dyn_cast<CXXRecordDecl>(F->getParent());
+  if (!RD)
+    return std::nullopt;
+  for (const CXXConstructorDecl *Ctor : RD->ctors())
+    for (const CXXCtorInitializer *I : Ctor->inits())
+      if (I->getMember() == F && I->isWritten())
+        return std::nullopt;
+  return constantInt(F->getInClassInitializer(), Ctx);
+}
+
 std::optional<int64_t> constantValueIn(const Expr *E, const Stmt *Body,
                                        const ASTContext &Ctx) {
   if (auto V = constantInt(E, Ctx))
+    return V;
+  if (auto V = constMemberValue(E, Ctx))
     return V;
   if (!E || !Body)
     return std::nullopt;
@@ -281,6 +302,8 @@ std::optional<int64_t> constantValueIn(const Expr *E, const Stmt *Body,
       VD->getType()->isReferenceType() || !VD->getInit())
     return std::nullopt;
   auto V = constantInt(VD->getInit(), Ctx);
+  if (!V)
+    V = constMemberValue(VD->getInit(), Ctx);
   if (!V || !onlyReadIn(VD, Body))
     return std::nullopt;
   return V;

@@ -130,7 +130,9 @@ bool onlyReadIn(const clang::ValueDecl *VD, const clang::Stmt *Body);
 
 /// Like constantInt, and also a local variable of \p Body initialised with a
 /// constant and never written, nor its address taken, nor bound to a
-/// reference (`auto mode = cudaStreamCaptureModeRelaxed; ... begin(s, mode)`).
+/// reference (`auto mode = cudaStreamCaptureModeRelaxed; ... begin(s, mode)`),
+/// and a const member whose in-class initialiser is a constant that no
+/// constructor overrides (`const bool debug_synchronous = false;`).
 std::optional<int64_t> constantValueIn(const clang::Expr *E,
                                        const clang::Stmt *Body,
                                        const clang::ASTContext &Ctx);

@@ -84,3 +84,33 @@ void kinds(void *a, const void *b, cudaStream_t s, cudaGraph_t *g) {
   // CHECK: :[[@LINE-1]]:3: error: call to 'copy_kind' reaches 'cudaDeviceSynchronize'
   cudaStreamEndCapture(s, g);
 }
+
+// A const member whose in-class initialiser no constructor overrides is that
+// constant (rocPRIM's test fixtures: `const bool debug_synchronous = false;`).
+cudaError_t reduce(cudaStream_t s, bool debug_synchronous) {
+  if (debug_synchronous)
+    cudaStreamSynchronize(s);
+  return cudaSuccess;
+}
+struct Fixture {
+  const bool debug_synchronous = false;
+};
+struct ReduceTest : Fixture {
+  void body(cudaStream_t s, cudaGraph_t *g) {
+    const bool debug_synchronous = Fixture::debug_synchronous;
+    cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);
+    reduce(s, debug_synchronous);       // quiet
+    reduce(s, this->debug_synchronous); // quiet
+    cudaStreamEndCapture(s, g);
+  }
+};
+struct LoudTest {
+  const bool sync = false;
+  LoudTest() : sync(true) {}
+  void body(cudaStream_t s, cudaGraph_t *g) {
+    cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);
+    reduce(s, sync);
+    // CHECK: :[[@LINE-1]]:5: error: call to 'reduce' reaches 'cudaStreamSynchronize'
+    cudaStreamEndCapture(s, g);
+  }
+};
