@@ -185,12 +185,38 @@ RegionFinder::RegionFinder(const Decl *D, const Stmt *Body, ASTContext &Ctx,
   solve();
 }
 
+/// The index of the parameter \p E names, if it names one.
+static std::optional<unsigned> parameterIndex(const Expr *E) {
+  const auto *DRE = E ? dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts())
+                      : nullptr;
+  const auto *P = DRE ? dyn_cast<ParmVarDecl>(DRE->getDecl()) : nullptr;
+  if (!P)
+    return std::nullopt;
+  return P->getFunctionScopeIndex();
+}
+
 void RegionFinder::addRoleRegion(const Stmt *S, const OpenedCapture &Opened,
                                  const Expr *Object, const VarDecl *Guard) {
   CaptureRegion R;
   R.BeginStmt = S;
   R.Api = Opened.Api;
   R.Mode = Opened.Mode;
+  // An opener given the mode (`begin_capture(s, cudaStreamCaptureModeRelaxed)`):
+  // the argument decides it, or this function's own caller does.
+  if (const auto *Call = dyn_cast<CallExpr>(S);
+      Call && Opened.ModeParam && R.Mode == CaptureMode::Unknown) {
+    unsigned Shift = isa<CXXOperatorCallExpr>(Call) &&
+                             isa_and_nonnull<CXXMethodDecl>(directCallee(Call))
+                         ? 1
+                         : 0;
+    if (*Opened.ModeParam + Shift < Call->getNumArgs()) {
+      const Expr *Arg = Call->getArg(*Opened.ModeParam + Shift);
+      if (auto V = constantValueIn(Arg, FnBody, Ctx); V && *V >= 0 && *V <= 2)
+        R.Mode = static_cast<CaptureMode>(*V);
+      else
+        R.ModeParam = parameterIndex(Arg);
+    }
+  }
   R.Stream = Opened.Stream;
   R.Key = streamKey(Object);
   R.ViaRole = true;
@@ -209,7 +235,7 @@ void RegionFinder::addRoleRegion(const Stmt *S, const OpenedCapture &Opened,
                     ? std::string(Graph ? "a graph" : "a stream")
                     : (Graph ? "graph '" : "stream '") + Opened.Stream + "'") +
                " begins with this call to " + Callee + ", mode " +
-               modeName(Opened.Mode).str();
+               modeName(R.Mode).str();
   R.Origin = Opened.Chain;
   R.Origin.push_back({Opened.BeginLoc, "the capture begins here"});
   Regions.push_back(std::move(R));
@@ -295,6 +321,8 @@ void RegionFinder::collectRegions(const Stmt *Body) {
         R.BeginStmt = Call;
         R.Api = Api;
         R.Mode = modeOfBegin(Call, *Api, Ctx, Body);
+        if (R.Mode == CaptureMode::Unknown && Api->ModeArg)
+          R.ModeParam = parameterIndex(Call->getArg(*Api->ModeArg));
         const Expr *StreamE = regionStreamExpr(Call, *Api);
         R.Stream = sourceText(StreamE, Ctx);
         R.Key = streamKey(StreamE);

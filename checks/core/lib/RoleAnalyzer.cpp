@@ -144,6 +144,7 @@ static OpenedCapture openedCaptureOf(const CaptureRegion &R,
   OpenedCapture O;
   O.Api = R.Api;
   O.Mode = R.Mode;
+  O.ModeParam = R.ModeParam;
   O.Stream = R.Stream;
   if (R.Begin) {
     O.BeginLoc = R.Begin->getBeginLoc();

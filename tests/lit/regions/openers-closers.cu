@@ -78,3 +78,24 @@ void raii(cudaStream_t s, float *d) {
   }
   cudaStreamSynchronize(s); // the guard's scope has ended: fine
 }
+
+// An opener given the mode: the caller's argument decides it (cudnn-frontend's
+// and mlx's warm-up captures pass cudaStreamCaptureModeRelaxed).
+inline cudaError_t begin_with_mode(cudaStream_t s, cudaStreamCaptureMode m) {
+  return cudaStreamBeginCapture(s, m);
+}
+void warmup(cudaStream_t s, void **p) {
+  cudaGraph_t g;
+  begin_with_mode(s, cudaStreamCaptureModeRelaxed);
+  cudaMalloc(p, 1024);
+  // CHECK: :[[@LINE-1]]:3: remark: 'cudaMalloc' allocates device memory: in a relaxed-mode capture it is allowed
+  // CHECK: :[[@LINE-3]]:3: note: capture of stream 's' begins with this call to 'begin_with_mode', mode relaxed
+  // CHECK: :[[@LINE-8]]:10: note: the capture begins here
+  cudaStreamEndCapture(s, &g);
+  begin_with_mode(s, cudaStreamCaptureModeGlobal);
+  cudaMalloc(p, 1024);
+  // CHECK: :[[@LINE-1]]:3: error: 'cudaMalloc' allocates device memory: in a global-mode capture it fails
+  // CHECK: :[[@LINE-3]]:3: note: capture of stream 's' begins with this call to 'begin_with_mode', mode global
+  // CHECK: :[[@LINE-14]]:10: note: the capture begins here
+  cudaStreamEndCapture(s, &g);
+}

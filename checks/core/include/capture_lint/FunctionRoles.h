@@ -51,6 +51,9 @@ struct DiagNote {
 struct OpenedCapture {
   const RegionApi *Api = nullptr;
   CaptureMode Mode = CaptureMode::Global;
+  /// When Mode is unknown because the opener passes one of its parameters
+  /// as the mode: that parameter's index (the caller's argument decides).
+  std::optional<unsigned> ModeParam;
   std::string Stream;             // as written at the begin call
   clang::SourceLocation BeginLoc; // the begin call itself
   std::vector<DiagNote> Chain;    // from the function down to the begin

@@ -89,6 +89,9 @@ struct CaptureRegion {
   const clang::Stmt *BeginStmt = nullptr;
   const RegionApi *Api = nullptr;
   CaptureMode Mode = CaptureMode::Global;
+  /// The function's parameter the mode is given in, when not a constant
+  /// here (an opener's callers decide it: OpenedCapture::ModeParam).
+  std::optional<unsigned> ModeParam;
   std::string Stream; // as written ("stream", "graph")
   std::string Key;    // see streamKey()
   /// The local the begin's result (an error code) is stored in, if any.
