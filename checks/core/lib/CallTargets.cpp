@@ -130,6 +130,15 @@ void CallTargets::buildIndex() {
       for (const Decl *D : DS->decls())
         if (const auto *VD = dyn_cast<VarDecl>(D))
           addValue(VD, VD->getInit());
+    // An aggregate's fields given in braces (`ScopeGuard{[&] { ... }}`).
+    if (const auto *List = dyn_cast<InitListExpr>(S))
+      if (const CXXRecordDecl *RD = List->getType()->getAsCXXRecordDecl();
+          RD && RD->isAggregate() && List->isSemanticForm()) {
+        unsigned I = 0;
+        for (const FieldDecl *F : RD->fields())
+          if (I < List->getNumInits())
+            addValue(F, List->getInit(I++));
+      }
     for (const Stmt *C : S->children())
       Work.push_back(C);
   }

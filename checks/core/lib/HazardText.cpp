@@ -120,7 +120,8 @@ static Described describeApiCall(const RawHazard &H, const CaptureRegion &R) {
     }
   }
   // A call given another stream than the capturing one (both known).
-  bool OtherStream = !H.StreamKey.empty() && !R.Key.empty() &&
+  // (A region begun through an opener is keyed by the opener's object.)
+  bool OtherStream = !H.StreamKey.empty() && !R.ViaRole && !R.Key.empty() &&
                      H.StreamKey != R.Key;
   switch (E.behaviourIn(H.ThreadRelaxed ? CaptureMode::Relaxed : R.Mode,
                         OtherStream)) {

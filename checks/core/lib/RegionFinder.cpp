@@ -477,6 +477,11 @@ void RegionFinder::transferCall(const CallExpr *Call, FlowState &State) const {
               M ? M->getExprLoc() : Call->getBeginLoc());
         return;
       }
+    } else if (const FunctionRole *Role = Roles->indirectCloser(Call)) {
+      // A held callable every target of which ends the capture.
+      close(State, Role->Closes, "", /*KeyFromRole=*/true, nullptr,
+            Call->getBeginLoc());
+      return;
     }
   }
   if (!State.Active.any() || State.Guarded)

@@ -63,6 +63,14 @@ bool RoleAnalyzer::mayHaveRole(const FunctionDecl *FD) {
         Callee = directCallee(Call);
       else if (const auto *C = dyn_cast<CXXConstructExpr>(S))
         Callee = C->getConstructor();
+      if (const auto *Call = dyn_cast<CallExpr>(S);
+          Call && (!Callee || isa<CXXOperatorCallExpr>(Call))) {
+        // A held callable: what it was given (a scope guard's lambda).
+        if (!Targets)
+          Targets = std::make_unique<CallTargets>(Ctx);
+        for (const FunctionDecl *F : Targets->indirectTargets(Call))
+          Result = Result || mayHaveRole(F);
+      }
       if (Callee) {
         std::string Name = listedName(Callee, Cat);
         if (Cat.findRegionApi(Name) || Cat.findGuard(Name) ||
@@ -419,6 +427,22 @@ static bool beginsCapture(const FunctionDecl *FD, const Catalog &Cat,
       Work.push_back(C);
   }
   return false;
+}
+
+const FunctionRole *RoleAnalyzer::indirectCloser(const CallExpr *Call) {
+  if (!Call || directCallee(Call) && !isa<CXXOperatorCallExpr>(Call))
+    return nullptr;
+  if (!Targets)
+    Targets = std::make_unique<CallTargets>(Ctx);
+  std::vector<const FunctionDecl *> Run = Targets->indirectTargets(Call);
+  const FunctionRole *Shared = nullptr;
+  for (const FunctionDecl *F : Run) {
+    const FunctionRole *R = roleOf(F);
+    if (!R || !R->Closes || R->Opens)
+      return nullptr; // a target that does not close: the capture may go on
+    Shared = Shared ? Shared : R;
+  }
+  return Shared;
 }
 
 bool RoleAnalyzer::isCaptureFlag(const ValueDecl *V) {

@@ -13,6 +13,7 @@
 #include "capture_lint/Catalog.h"
 #include "capture_lint/FunctionRoles.h"
 #include "capture_lint/RoleImports.h"
+#include "CallTargets.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallPtrSet.h"
@@ -42,6 +43,7 @@ public:
   const FunctionRole *roleOf(const clang::FunctionDecl *FD) override;
   bool isCaptureRegistry(const clang::VarDecl *V) override;
   bool isCaptureFlag(const clang::ValueDecl *V) override;
+  const FunctionRole *indirectCloser(const clang::CallExpr *Call) override;
 
   /// Cheap and conservative: false when nothing \p FD reaches could begin,
   /// end or guard a capture, so it can have no role from its body.
@@ -80,6 +82,8 @@ private:
                                std::vector<const clang::FunctionDecl *>>>
       TrueSetters;
   llvm::DenseMap<const clang::ValueDecl *, bool> Flags;
+  /// What indirect calls may run (built on first use).
+  std::unique_ptr<CallTargets> Targets;
 };
 
 } // namespace capture_lint

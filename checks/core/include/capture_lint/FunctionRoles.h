@@ -34,6 +34,7 @@
 #include <vector>
 
 namespace clang {
+class CallExpr;
 class FunctionDecl;
 class ValueDecl;
 class VarDecl;
@@ -99,6 +100,14 @@ public:
   virtual bool isCaptureRegistry(const clang::VarDecl *V) {
     (void)V;
     return false;
+  }
+  /// For a call without a single known target (a held callable, a function
+  /// pointer): the role every target it may run shares as a closer, or
+  /// null (`f()` in a scope guard's destructor, given a lambda that ends
+  /// the capture).
+  virtual const FunctionRole *indirectCloser(const clang::CallExpr *Call) {
+    (void)Call;
+    return nullptr;
   }
   /// Whether \p V is a capture flag: a bool (a member or a static) that a
   /// function beginning a capture sets to true (`capturing_ = true;` in
