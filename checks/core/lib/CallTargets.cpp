@@ -15,6 +15,8 @@ namespace capture_lint {
 /// The call operator of a user functor class (not a lambda, which
 /// callableOf handles on its own), if it has exactly one.
 static const FunctionDecl *functorCall(const Expr *E) {
+  if (E->getType().isNull())
+    return nullptr;
   const CXXRecordDecl *RD = E->getType()->getAsCXXRecordDecl();
   if (!RD || RD->isLambda() || !RD->hasDefinition() || !inUserCode(RD))
     return nullptr;
@@ -131,13 +133,15 @@ void CallTargets::buildIndex() {
         if (const auto *VD = dyn_cast<VarDecl>(D))
           addValue(VD, VD->getInit());
     // An aggregate's fields given in braces (`ScopeGuard{[&] { ... }}`).
-    if (const auto *List = dyn_cast<InitListExpr>(S))
+    if (const auto *List = dyn_cast<InitListExpr>(S);
+        List && !List->isTypeDependent() && !List->getType().isNull())
       if (const CXXRecordDecl *RD = List->getType()->getAsCXXRecordDecl();
-          RD && RD->isAggregate() && List->isSemanticForm()) {
+          RD && RD->isAggregate() && RD->getNumBases() == 0 &&
+          !RD->isUnion() && List->isSemanticForm()) {
         unsigned I = 0;
         for (const FieldDecl *F : RD->fields())
           if (I < List->getNumInits())
-            addValue(F, List->getInit(I++));
+            addValue(F, List->getInit(I++)); // null for none: skipped
       }
     for (const Stmt *C : S->children())
       Work.push_back(C);
@@ -148,6 +152,8 @@ void CallTargets::targetsOfValue(const ValueDecl *V,
                                  std::vector<const FunctionDecl *> &Out,
                                  std::optional<int64_t> Index) {
   auto Add = [&](const Expr *E) {
+    if (!E)
+      return;
     if (const FunctionDecl *F = callableOf(E))
       if (std::find(Out.begin(), Out.end(), F) == Out.end())
         Out.push_back(F);
