@@ -730,6 +730,31 @@ static std::optional<bool> valueAtSuccess(const Expr *Cond,
     Negated = !Negated;
     Cond = U->getSubExpr()->IgnoreParenImpCasts();
   }
+  // A checking function given the result (`if (print_if_error(begin(...)))`)
+  // whose body ends in `return e != cudaSuccess;`: its value at success.
+  if (const auto *Call = dyn_cast<CallExpr>(Cond)) {
+    const FunctionDecl *Callee = directCallee(Call);
+    const FunctionDecl *Def = nullptr;
+    const auto *Body = Callee && Callee->hasBody(Def) && Def
+                           ? dyn_cast<CompoundStmt>(Def->getBody())
+                           : nullptr;
+    const auto *Ret = Body && !Body->body_empty()
+                          ? dyn_cast<ReturnStmt>(Body->body_back())
+                          : nullptr;
+    for (unsigned I = 0; Ret && I < Call->getNumArgs() &&
+                         I < Def->getNumParams();
+         ++I)
+      if (IsResult(Call->getArg(I))) {
+        const ParmVarDecl *P = Def->getParamDecl(I);
+        std::function<bool(const Expr *)> IsParam = [P](const Expr *E) {
+          const auto *DRE = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
+          return DRE && DRE->getDecl() == P;
+        };
+        if (auto V = valueAtSuccess(Ret->getRetValue(), IsParam, Ctx))
+          return *V != Negated;
+        return std::nullopt;
+      }
+  }
   if (IsResult(Cond))
     return Negated;
   const auto *B = dyn_cast<BinaryOperator>(Cond);

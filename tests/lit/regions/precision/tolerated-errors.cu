@@ -75,3 +75,24 @@ void unjoined(cudaStream_t s, cudaStream_t side, cudaEvent_t ev,
   expect_eq(cudaErrorStreamCaptureUnjoined, cudaStreamEndCapture(s, g));
   cudaDeviceSynchronize(); // the capture has ended: quiet
 }
+
+// The result checked through a function (comm_scope's PRINT_IF_ERROR): its
+// body's `return e != cudaSuccess;` says the branch is taken on failure.
+bool print_if_error(cudaError_t e) {
+  if (e != cudaSuccess)
+    fail("cuda");
+  return e != cudaSuccess;
+}
+void checked_by_function(cudaStream_t s, cudaGraph_t *g, void *p) {
+  for (int i = 0; i < 2; ++i) {
+    if (print_if_error(
+            cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal)))
+      break;
+    cudaDeviceSynchronize();
+    // CHECK: :[[@LINE-1]]:5: error: 'cudaDeviceSynchronize'
+    // CHECK: :[[@LINE-4]]:13: note: capture of stream 's' begins here
+    if (print_if_error(cudaStreamEndCapture(s, g)))
+      break;
+  }
+  cudaFree(p); // the break is taken only where the begin failed: quiet
+}
