@@ -103,8 +103,16 @@ struct CaptureAnalyzer::Impl {
                      const CaptureRegion &Region);
   void analyzeRegions(const FunctionDecl *Def, const RegionFinder &RF,
                       const ParamBindings *Bound);
-  void analyzeBody(const FunctionDecl *Def, const CaptureRegion &Region);
-  void analyzeWrapperCalls(const FunctionDecl *Def, const RegionFinder &RF);
+  void analyzeBody(const FunctionDecl *Def, const CaptureRegion &Region,
+                   const ParamBindings *Bound = nullptr);
+  void analyzeWrapperCalls(const FunctionDecl *Def, const RegionFinder &RF,
+                           const ParamBindings *Bound);
+  ParamBindings wrappedBindings(const CallExpr *Call,
+                                const FunctionDecl *Wrapper,
+                                const WrappedParam &W,
+                                const FunctionDecl *&Callable,
+                                const FunctionDecl *Def,
+                                const ParamBindings *Bound);
   void reportUnended(const Unended &U);
 };
 
@@ -163,18 +171,43 @@ void CaptureAnalyzer::Impl::analyzeRegions(const FunctionDecl *Def,
 }
 
 void CaptureAnalyzer::Impl::analyzeBody(const FunctionDecl *Def,
-                                        const CaptureRegion &Region) {
+                                        const CaptureRegion &Region,
+                                        const ParamBindings *Bound) {
   RegionFinder RF(Def, Def->getBody(), Ctx, Cat, /*CalleeMode=*/true, &Roles,
-                  &Region);
+                  &Region, Bound);
   Scanner.scanStatements(
       Def, RF, 0, runsInInheritedRegion,
       [&](const FlowState &, std::vector<RawHazard> &Hazards) {
         reportHazards(Hazards, RF.regions()[0]);
-      });
+      },
+      Bound);
+}
+
+/// The constant arguments the callable that \p Call passes to \p Wrapper
+/// (as its parameter \p W) receives where the wrapper runs it:
+/// `fun(p, n, debug_synchronous)` with `constexpr bool debug_synchronous =
+/// false` in the wrapper, or a constant \p Def passes to the wrapper. The
+/// wrapper of a generic lambda calls its instantiation: \p Callable becomes
+/// that.
+ParamBindings CaptureAnalyzer::Impl::wrappedBindings(
+    const CallExpr *Call, const FunctionDecl *Wrapper, const WrappedParam &W,
+    const FunctionDecl *&Callable, const FunctionDecl *Def,
+    const ParamBindings *Bound) {
+  const FunctionDecl *WrapperDef = nullptr;
+  if (!W.Invoke || !Wrapper->hasBody(WrapperDef) || !WrapperDef)
+    return {};
+  if (const auto *Op = dyn_cast_or_null<CXXMethodDecl>(directCallee(W.Invoke)))
+    if (const auto *Own = dyn_cast<CXXMethodDecl>(Callable);
+        Own && Op->getParent() == Own->getParent() && Op->hasBody())
+      Callable = Op;
+  ParamBindings Outer = Scanner.argumentBindings(Call, WrapperDef, Def, Bound);
+  return Scanner.argumentBindings(W.Invoke, Callable, WrapperDef,
+                                  Outer.empty() ? nullptr : &Outer);
 }
 
 void CaptureAnalyzer::Impl::analyzeWrapperCalls(const FunctionDecl *Def,
-                                                const RegionFinder &RF) {
+                                                const RegionFinder &RF,
+                                                const ParamBindings *Bound) {
   // A wrapper call no path reaches (`if (!use_graph) return;` when every
   // caller passes false) runs nothing under capture.
   llvm::SmallPtrSet<const Stmt *, 16> Unreached = RF.unreachedStatements();
@@ -225,7 +258,9 @@ void CaptureAnalyzer::Impl::analyzeWrapperCalls(const FunctionDecl *Def,
         R.Origin.push_back(N);
       if (R.Api)
         R.Origin.push_back({W.Capture.BeginLoc, "the capture begins here"});
-      analyzeBody(FnDef, R);
+      ParamBindings FnBound =
+          wrappedBindings(Call, Wrapper, W, FnDef, Def, Bound);
+      analyzeBody(FnDef, R, FnBound.empty() ? nullptr : &FnBound);
     }
   }
 }
@@ -307,7 +342,7 @@ void CaptureAnalyzer::analyzeFunction(const FunctionDecl *FD) {
   RegionFinder RF(Def, Def->getBody(), P->Ctx, P->Cat, /*CalleeMode=*/false,
                   &P->Roles, nullptr, BoundOrNull);
   P->analyzeRegions(Def, RF, BoundOrNull);
-  P->analyzeWrapperCalls(Def, RF);
+  P->analyzeWrapperCalls(Def, RF, BoundOrNull);
 }
 
 void CaptureAnalyzer::Impl::reportUnended(const Unended &U) {

@@ -250,6 +250,13 @@ std::optional<int64_t> constantInt(const Expr *E, const ASTContext &Ctx) {
 }
 
 bool onlyReadIn(const ValueDecl *VD, const Stmt *Body) {
+  // A const object (or one seen through a const reference) is never written,
+  // wherever it is passed: `const bool d = ...; invoke(std::forward(d))`.
+  QualType T = VD->getType();
+  if (const auto *R = T->getAs<LValueReferenceType>())
+    T = R->getPointeeType();
+  if (T.isConstQualified() && !T.isVolatileQualified())
+    return true;
   ParentMap PM(const_cast<Stmt *>(Body));
   llvm::SmallVector<const Stmt *, 64> Work = {Body};
   while (!Work.empty()) {
@@ -276,10 +283,23 @@ static std::optional<int64_t> constMemberValue(const Expr *E,
                                                const ASTContext &Ctx) {
   const auto *M = E ? dyn_cast<MemberExpr>(E->IgnoreParenImpCasts()) : nullptr;
   const auto *F = M ? dyn_cast<FieldDecl>(M->getMemberDecl()) : nullptr;
-  if (!F || !F->getType().isConstQualified() || !F->hasInClassInitializer())
+  const auto *RD = F ? dyn_cast<CXXRecordDecl>(F->getParent()) : nullptr;
+  if (!RD || !F->getType().isConstQualified())
     return std::nullopt;
-  const auto *RD = dyn_cast<CXXRecordDecl>(F->getParent());
-  if (!RD)
+  // A class template's specialisation instantiates a member's initialiser
+  // only where a constructor uses it: read the template's own.
+  if (!F->hasInClassInitializer() || !F->getInClassInitializer())
+    if (const CXXRecordDecl *Pattern = RD->getTemplateInstantiationPattern()) {
+      RD = Pattern;
+      F = nullptr;
+      for (const NamedDecl *D :
+           Pattern->lookup(M->getMemberDecl()->getDeclName()))
+        F = dyn_cast<FieldDecl>(D);
+      if (!F || !F->getInClassInitializer() ||
+          F->getInClassInitializer()->isValueDependent())
+        return std::nullopt;
+    }
+  if (!F->hasInClassInitializer() || !F->getInClassInitializer())
     return std::nullopt;
   for (const CXXConstructorDecl *Ctor : RD->ctors())
     for (const CXXCtorInitializer *I : Ctor->inits())
@@ -406,6 +426,30 @@ SourceLocation callLoc(const Expr *Call) {
   return Call->getBeginLoc();
 }
 
+bool passesIntegralValue(QualType T) {
+  if (const auto *R = T->getAs<ReferenceType>()) {
+    QualType Pointee = R->getPointeeType();
+    if (!T->isRValueReferenceType() && !Pointee.isConstQualified())
+      return false;
+    T = Pointee;
+  }
+  return T->isIntegralOrEnumerationType() && !T.isVolatileQualified();
+}
+
+const Expr *ignoreForwarding(const Expr *E) {
+  while (E) {
+    E = E->IgnoreParenImpCasts();
+    const auto *Fwd = dyn_cast<CallExpr>(E);
+    const FunctionDecl *FD = Fwd ? directCallee(Fwd) : nullptr;
+    if (!FD || !FD->isInStdNamespace() || !FD->getIdentifier() ||
+        (FD->getName() != "forward" && FD->getName() != "move") ||
+        Fwd->getNumArgs() != 1)
+      return E;
+    E = Fwd->getArg(0);
+  }
+  return E;
+}
+
 const ParmVarDecl *parameterOf(const Expr *E) {
   if (!E)
     return nullptr;
@@ -419,12 +463,7 @@ const ParmVarDecl *parameterOf(const Expr *E) {
   if (const auto *U = dyn_cast<UnaryOperator>(E))
     if (U->getOpcode() == UO_Deref)
       E = U->getSubExpr()->IgnoreParenImpCasts();
-  if (const auto *Fwd = dyn_cast<CallExpr>(E))
-    if (const FunctionDecl *FD = directCallee(Fwd))
-      if (FD->isInStdNamespace() && FD->getIdentifier() &&
-          (FD->getName() == "forward" || FD->getName() == "move") &&
-          Fwd->getNumArgs() == 1)
-        E = Fwd->getArg(0)->IgnoreParenImpCasts();
+  E = ignoreForwarding(E);
   if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
     return dyn_cast<ParmVarDecl>(DRE->getDecl());
   return nullptr;

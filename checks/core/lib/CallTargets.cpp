@@ -132,6 +132,11 @@ void CallTargets::buildIndex() {
       for (const Decl *D : DS->decls())
         if (const auto *VD = dyn_cast<VarDecl>(D))
           addValue(VD, VD->getInit());
+    if (const auto *C = dyn_cast<CXXConstructExpr>(S))
+      CallSites[C->getConstructor()->getCanonicalDecl()].push_back(C);
+    else if (const auto *C = dyn_cast<CallExpr>(S))
+      if (const FunctionDecl *F = directCallee(C))
+        CallSites[F->getCanonicalDecl()].push_back(C);
     // An aggregate's fields given in braces (`ScopeGuard{[&] { ... }}`).
     if (const auto *List = dyn_cast<InitListExpr>(S);
         List && !List->isTypeDependent() && !List->getType().isNull())
@@ -148,16 +153,44 @@ void CallTargets::buildIndex() {
   }
 }
 
+/// The argument \p Site passes to parameter \p Index of its callee.
+static const Expr *argumentFor(const Expr *Site, unsigned Index) {
+  if (const auto *C = dyn_cast<CXXConstructExpr>(Site))
+    return Index < C->getNumArgs() ? C->getArg(Index) : nullptr;
+  const auto *Call = cast<CallExpr>(Site);
+  const FunctionDecl *F = directCallee(Call);
+  unsigned Shift =
+      isa<CXXOperatorCallExpr>(Call) && isa_and_nonnull<CXXMethodDecl>(F);
+  return Index + Shift < Call->getNumArgs() ? Call->getArg(Index + Shift)
+                                            : nullptr;
+}
+
+void CallTargets::addTarget(const Expr *Value,
+                            std::vector<const FunctionDecl *> &Out,
+                            llvm::SmallPtrSetImpl<const ValueDecl *> &Seen) {
+  if (!Value)
+    return;
+  if (const FunctionDecl *F = callableOf(Value)) {
+    if (std::find(Out.begin(), Out.end(), F) == Out.end())
+      Out.push_back(F);
+    return;
+  }
+  const ParmVarDecl *P = parameterOf(Value);
+  const auto *Fn = P ? dyn_cast<FunctionDecl>(P->getDeclContext()) : nullptr;
+  if (!Fn || !Seen.insert(P).second)
+    return;
+  auto Sites = CallSites.find(Fn->getCanonicalDecl());
+  if (Sites == CallSites.end())
+    return;
+  for (const Expr *Site : Sites->second)
+    addTarget(argumentFor(Site, P->getFunctionScopeIndex()), Out, Seen);
+}
+
 void CallTargets::targetsOfValue(const ValueDecl *V,
                                  std::vector<const FunctionDecl *> &Out,
                                  std::optional<int64_t> Index) {
-  auto Add = [&](const Expr *E) {
-    if (!E)
-      return;
-    if (const FunctionDecl *F = callableOf(E))
-      if (std::find(Out.begin(), Out.end(), F) == Out.end())
-        Out.push_back(F);
-  };
+  llvm::SmallPtrSet<const ValueDecl *, 4> Seen;
+  auto Add = [&](const Expr *E) { addTarget(E, Out, Seen); };
   auto It = Assigned.find(V);
   if (It == Assigned.end()) {
     // A global the index did not list: an explicit specialization of a
@@ -316,6 +349,102 @@ CallTargets::indirectTargets(const CallExpr *Call, bool *Exact) {
           dyn_cast_or_null<ArraySubscriptExpr>(Holder->IgnoreParenImpCasts()))
     Index = constantInt(A->getIdx(), Ctx);
   targetsOfValue(V, Out, Index);
+  return Out;
+}
+
+bool runsHeldCallable(const CXXDestructorDecl *D) {
+  const FunctionDecl *Def = nullptr;
+  if (!D || !D->hasBody(Def) || !Def)
+    return false;
+  bool Runs = false;
+  walkStatements(Def->getBody(), [&](const Stmt *S) {
+    if (Runs || isa<LambdaExpr>(S))
+      return false;
+    const auto *Call = dyn_cast<CallExpr>(S);
+    const Expr *Holder = nullptr;
+    if (const auto *Op = dyn_cast_or_null<CXXOperatorCallExpr>(Call);
+        Op && Op->getOperator() == OO_Call && Op->getNumArgs() > 0)
+      Holder = Op->getArg(0);
+    else if (Call && !directCallee(Call))
+      Holder = Call->getCallee();
+    const auto *F = dyn_cast_or_null<FieldDecl>(holderOf(Holder));
+    Runs = F && F->getParent() == D->getParent();
+    return true;
+  });
+  return Runs;
+}
+
+/// Whether a value of type \p T can be called: a function pointer or an
+/// object with an operator() (a lambda, std::function, a functor).
+static bool isCallableType(QualType T) {
+  T = T.getNonReferenceType();
+  if (T->isFunctionPointerType() || T->isFunctionType())
+    return true;
+  const CXXRecordDecl *RD = T->getAsCXXRecordDecl();
+  if (!RD || !RD->hasDefinition())
+    return false;
+  DeclarationName Call =
+      RD->getASTContext().DeclarationNames.getCXXOperatorName(OO_Call);
+  return !RD->lookup(Call).empty();
+}
+
+/// Adds the callable \p Arg gives to \p Out; false when \p Arg is callable
+/// but what it runs is not known here (a parameter passed on).
+static bool addCallableArgument(const Expr *Arg,
+                                std::vector<const FunctionDecl *> &Out) {
+  if (const FunctionDecl *F = callableOf(Arg)) {
+    if (!llvm::is_contained(Out, F))
+      Out.push_back(F);
+    return true;
+  }
+  return !Arg || !isCallableType(Arg->getType());
+}
+
+bool CallTargets::addConstructionCallables(
+    const Expr *E, unsigned Depth, std::vector<const FunctionDecl *> &Out) {
+  if (!E || Depth > 4)
+    return false;
+  E = E->IgnoreImplicit();
+  if (const auto *M = dyn_cast<MaterializeTemporaryExpr>(E))
+    return addConstructionCallables(M->getSubExpr(), Depth, Out);
+  if (const auto *C = dyn_cast<ConditionalOperator>(E))
+    return addConstructionCallables(C->getTrueExpr(), Depth, Out) &&
+           addConstructionCallables(C->getFalseExpr(), Depth, Out);
+  if (const auto *C = dyn_cast<CXXConstructExpr>(E)) {
+    if (C->getConstructor()->isCopyOrMoveConstructor() && C->getNumArgs() == 1)
+      return addConstructionCallables(C->getArg(0), Depth, Out);
+    return llvm::all_of(C->arguments(), [&](const Expr *Arg) {
+      return addCallableArgument(Arg, Out);
+    });
+  }
+  if (const auto *List = dyn_cast<InitListExpr>(E))
+    return llvm::all_of(List->inits(), [&](const Expr *Init) {
+      return addCallableArgument(Init, Out);
+    });
+  // Built and returned by a user function: each of its return values.
+  const auto *Call = dyn_cast<CallExpr>(E);
+  const FunctionDecl *Callee = Call ? directCallee(Call) : nullptr;
+  const FunctionDecl *Def = nullptr;
+  if (!Callee || !inUserCode(Callee) || !Callee->hasBody(Def) || !Def)
+    return false;
+  bool Known = true, Any = false;
+  walkStatements(Def->getBody(), [&](const Stmt *S) {
+    if (isa<LambdaExpr>(S) || !Known)
+      return false; // a lambda's returns are its own
+    if (const auto *R = dyn_cast<ReturnStmt>(S)) {
+      Any = true;
+      Known = addConstructionCallables(R->getRetValue(), Depth + 1, Out);
+    }
+    return true;
+  });
+  return Known && Any;
+}
+
+std::optional<std::vector<const FunctionDecl *>>
+CallTargets::constructionCallables(const Expr *Init) {
+  std::vector<const FunctionDecl *> Out;
+  if (!addConstructionCallables(Init, 0, Out))
+    return std::nullopt;
   return Out;
 }
 

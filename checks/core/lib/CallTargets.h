@@ -24,6 +24,7 @@
 #define CAPTURE_LINT_CALLTARGETS_H
 
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/SmallVector.h"
 
 #include <cstdint>
@@ -47,6 +48,10 @@ namespace capture_lint {
 /// functor's operator(), or a named function; null when unknown.
 const clang::FunctionDecl *callableOf(const clang::Expr *Arg);
 
+/// Whether destructor \p D calls a callable held in a member of its class
+/// (a scope guard's `~ScopeGuard() { if (f) f(); }`).
+bool runsHeldCallable(const clang::CXXDestructorDecl *D);
+
 class CallTargets {
 public:
   explicit CallTargets(clang::ASTContext &Ctx) : Ctx(Ctx) {}
@@ -66,13 +71,30 @@ public:
   std::vector<const clang::FunctionDecl *>
   callableArguments(const clang::CallExpr *Call);
 
+  /// The callables an object initialised with \p Init was constructed
+  /// with: the callable arguments of its constructor, through temporaries,
+  /// conditionals and the return statements of user functions that build
+  /// it (`return ScopeGuard{[=] {...}};`, `return {};` giving none);
+  /// nullopt when some construction is not seen.
+  std::optional<std::vector<const clang::FunctionDecl *>>
+  constructionCallables(const clang::Expr *Init);
+
 private:
+  bool addConstructionCallables(const clang::Expr *E, unsigned Depth,
+                                std::vector<const clang::FunctionDecl *> &Out);
   void buildIndex();
   void addValue(const clang::ValueDecl *To, const clang::Expr *Value);
   /// What \p V was given; of a table, entry \p Index only when known.
   void targetsOfValue(const clang::ValueDecl *V,
                       std::vector<const clang::FunctionDecl *> &Out,
                       std::optional<int64_t> Index = std::nullopt);
+  /// Adds the function \p Value runs to \p Out. A parameter runs what the
+  /// function's callers pass it (`ScopeGuard(std::function<void()> cb) :
+  /// m_callback{std::move(cb)}` holds the lambda of `ScopeGuard{[] {...}}`);
+  /// \p Seen stops a parameter passed back to itself.
+  void addTarget(const clang::Expr *Value,
+                 std::vector<const clang::FunctionDecl *> &Out,
+                 llvm::SmallPtrSetImpl<const clang::ValueDecl *> &Seen);
   /// The classes the object of a virtual call may have, when every value
   /// its holder (a local or global pointer, reference or smart pointer, or
   /// an object) was given shows one; nullopt when any is unknown.
@@ -85,6 +107,10 @@ private:
   llvm::DenseMap<const clang::ValueDecl *,
                  llvm::SmallVector<const clang::Expr *, 2>>
       Assigned;
+  /// The calls and constructions of each user function (canonical decl).
+  llvm::DenseMap<const clang::FunctionDecl *,
+                 llvm::SmallVector<const clang::Expr *, 4>>
+      CallSites;
   /// Overrides of each virtual method (transitively), user code only.
   llvm::DenseMap<const clang::CXXMethodDecl *,
                  llvm::SmallVector<const clang::CXXMethodDecl *, 2>>

@@ -327,9 +327,9 @@ static ParamBindings constantArguments(const CallExpr *Call,
   for (unsigned I = 0; I < Def->getNumParams(); ++I) {
     const ParmVarDecl *P = Def->getParamDecl(I);
     QualType T = P->getType();
-    if (I + Shift >= Call->getNumArgs() || !(T->isIntegralOrEnumerationType()))
+    if (I + Shift >= Call->getNumArgs() || !passesIntegralValue(T))
       continue;
-    const Expr *Arg = Call->getArg(I + Shift);
+    const Expr *Arg = ignoreForwarding(Call->getArg(I + Shift));
     if (auto V = Constants.valueOf(Arg, Caller)) {
       Out.push_back({P, *V});
       continue;
@@ -347,6 +347,13 @@ static ParamBindings constantArguments(const CallExpr *Call,
       M && M->getParent()->isLambda() && CallerBound)
     Out.insert(Out.end(), CallerBound->begin(), CallerBound->end());
   return Out;
+}
+
+ParamBindings HazardScanner::argumentBindings(const CallExpr *Call,
+                                              const FunctionDecl *Callee,
+                                              const FunctionDecl *Caller,
+                                              const ParamBindings *CallerBound) {
+  return constantArguments(Call, Callee, Caller, CallerBound, Constants);
 }
 
 /// A call the whole-program phase resolves: \p Kind External or Overrides,

@@ -61,6 +61,13 @@ public:
                                         unsigned Depth,
                                         const ParamBindings &Bound = {});
 
+  /// The constant arguments \p Call passes to \p Callee's integral and enum
+  /// parameters, \p Caller making the call with \p CallerBound fixed.
+  ParamBindings argumentBindings(const clang::CallExpr *Call,
+                                 const clang::FunctionDecl *Callee,
+                                 const clang::FunctionDecl *Caller,
+                                 const ParamBindings *CallerBound);
+
 private:
   /// Per-function context for scanning statements.
   struct Scope {

@@ -275,12 +275,8 @@ void RegionFinder::collectRegions(const Stmt *Body) {
   for (const CFGBlock *B : *Cfg) {
     for (const CFGElement &E : *B) {
       if (auto Dtor = E.getAs<CFGAutomaticObjDtor>()) {
-        const CXXRecordDecl *RD =
-            Dtor->getVarDecl()->getType()->getAsCXXRecordDecl();
-        const FunctionRole *Role = Roles && RD && RD->getDestructor()
-                                       ? Roles->roleOf(RD->getDestructor())
-                                       : nullptr;
-        if (Role && Role->Closes)
+        const FunctionRole *Role = destructorCloser(Dtor->getVarDecl());
+        if (Role)
           EndSites.push_back({Dtor->getTriggerStmt()
                                   ? Dtor->getTriggerStmt()->getEndLoc()
                                   : SourceLocation(),
@@ -493,17 +489,23 @@ void RegionFinder::transferCall(const CallExpr *Call, FlowState &State) const {
           State.PendingCopyCalls.push_back({V, Call});
 }
 
+const FunctionRole *RegionFinder::destructorCloser(const VarDecl *VD) const {
+  const CXXRecordDecl *RD = VD->getType()->getAsCXXRecordDecl();
+  if (!Roles || !RD || !RD->getDestructor())
+    return nullptr;
+  if (const FunctionRole *Role = Roles->roleOf(RD->getDestructor());
+      Role && Role->Closes)
+    return Role;
+  return Roles->guardCloser(VD);
+}
+
 void RegionFinder::transfer(const CFGElement &E, FlowState &State) const {
   if (auto Dtor = E.getAs<CFGAutomaticObjDtor>()) {
     const VarDecl *VD = Dtor->getVarDecl();
     endStreamLife(State, VD); // a stream object owned by this scope
     if (State.ThreadRelaxed && State.RelaxedBy == VD)
       State.ThreadRelaxed = false, State.RelaxedBy = nullptr; // mode restored
-    const CXXRecordDecl *RD = VD->getType()->getAsCXXRecordDecl();
-    if (!Roles || !RD || !RD->getDestructor())
-      return;
-    const FunctionRole *Role = Roles->roleOf(RD->getDestructor());
-    if (Role && Role->Closes)
+    if (const FunctionRole *Role = destructorCloser(VD))
       close(State, Role->Closes, "", /*KeyFromRole=*/true, VD,
             Dtor->getTriggerStmt() ? Dtor->getTriggerStmt()->getEndLoc()
                                    : SourceLocation());

@@ -210,7 +210,7 @@ void RoleAnalyzer::roleFromBody(const FunctionDecl *Def, FunctionRole &Role) {
         if (W.Index == Index)
           return;
       Role.Wraps.push_back(
-          {Index, openedCaptureOf(RF.regions()[I], Def), callLoc(Call)});
+          {Index, openedCaptureOf(RF.regions()[I], Def), callLoc(Call), Call});
       return;
     }
   });
@@ -238,6 +238,7 @@ void RoleAnalyzer::roleFromBody(const FunctionDecl *Def, FunctionRole &Role) {
       WrappedParam Outer = W;
       Outer.Index = Index;
       Outer.InvokeLoc = callLoc(Call); // "'outer' runs it here", via inner
+      Outer.Invoke = nullptr;          // the inner wrapper's arguments
       Outer.Capture.Chain.insert(
           Outer.Capture.Chain.begin(),
           {W.InvokeLoc, "'" + displayName(Inner) + "' runs it here"});
@@ -440,6 +441,25 @@ const FunctionRole *RoleAnalyzer::indirectCloser(const CallExpr *Call) {
     const FunctionRole *R = roleOf(F);
     if (!R || !R->Closes || R->Opens)
       return nullptr; // a target that does not close: the capture may go on
+    Shared = Shared ? Shared : R;
+  }
+  return Shared;
+}
+
+const FunctionRole *RoleAnalyzer::guardCloser(const VarDecl *V) {
+  const CXXRecordDecl *RD = V ? V->getType()->getAsCXXRecordDecl() : nullptr;
+  if (!RD || !RD->getDestructor() || !runsHeldCallable(RD->getDestructor()))
+    return nullptr;
+  if (!Targets)
+    Targets = std::make_unique<CallTargets>(Ctx);
+  auto Given = Targets->constructionCallables(V->getInit());
+  if (!Given || Given->empty())
+    return nullptr;
+  const FunctionRole *Shared = nullptr;
+  for (const FunctionDecl *F : *Given) {
+    const FunctionRole *R = roleOf(F);
+    if (!R || !R->Closes || R->Opens)
+      return nullptr;
     Shared = Shared ? Shared : R;
   }
   return Shared;

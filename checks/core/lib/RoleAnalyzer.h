@@ -44,6 +44,7 @@ public:
   bool isCaptureRegistry(const clang::VarDecl *V) override;
   bool isCaptureFlag(const clang::ValueDecl *V) override;
   const FunctionRole *indirectCloser(const clang::CallExpr *Call) override;
+  const FunctionRole *guardCloser(const clang::VarDecl *V) override;
 
   /// Cheap and conservative: false when nothing \p FD reaches could begin,
   /// end or guard a capture, so it can have no role from its body.

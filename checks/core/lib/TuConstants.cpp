@@ -194,7 +194,7 @@ ParamBindings TuConstants::computeBindings(const FunctionDecl *Def) {
   InProgress.insert(Def);
   for (unsigned I = 0; I < Def->getNumParams(); ++I) {
     const ParmVarDecl *P = Def->getParamDecl(I);
-    if (!P->getType()->isIntegralOrEnumerationType())
+    if (!passesIntegralValue(P->getType()))
       continue;
     std::optional<int64_t> Common;
     for (const Call &C : CallsHere) {
@@ -234,7 +234,7 @@ std::optional<int64_t> TuConstants::valueOf(const Expr *E,
   const Stmt *Body = Caller ? Caller->getBody() : nullptr;
   if (auto V = constantValueIn(E, Body, Ctx))
     return V;
-  const Expr *Bare = E->IgnoreParenImpCasts();
+  const Expr *Bare = ignoreForwarding(E);
   if (const auto *M = dyn_cast<MemberExpr>(Bare))
     return constantMember(dyn_cast<FieldDecl>(M->getMemberDecl()));
   const auto *Ref = dyn_cast<DeclRefExpr>(Bare);

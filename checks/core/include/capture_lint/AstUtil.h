@@ -125,7 +125,8 @@ llvm::SmallVector<const clang::CXXMethodDecl *, 4>
 allOverridden(const clang::CXXMethodDecl *MD);
 
 /// True when every use of \p VD in \p Body only reads its value (no
-/// write, address taken or reference bound).
+/// write, address taken or reference bound), and always for a const object
+/// or a const reference, which nothing writes.
 bool onlyReadIn(const clang::ValueDecl *VD, const clang::Stmt *Body);
 
 /// Like constantInt, and also a local variable of \p Body initialised with a
@@ -148,6 +149,16 @@ clang::SourceLocation callLoc(const clang::Expr *Call);
 /// returns false to leave a node's children out. Null children are skipped.
 void walkStatements(const clang::Stmt *Root,
                     llvm::function_ref<bool(const clang::Stmt *)> Visit);
+
+/// Whether a parameter of type \p T receives an integral or enum value the
+/// callee can only read: by value, by const reference, or by forwarding
+/// reference (`const bool &` of a forwarded pack).
+bool passesIntegralValue(clang::QualType T);
+
+/// \p E without the casts, parentheses and `std::forward<T>(...)` /
+/// `std::move(...)` calls that only pass a value on (a forwarded pack
+/// element is the caller's argument).
+const clang::Expr *ignoreForwarding(const clang::Expr *E);
 
 /// The parameter an argument passes on: `f`, `*fp`, `std::forward<F>(f)`,
 /// `std::move(f)`, a copy of `f`; null otherwise.

@@ -65,6 +65,9 @@ struct WrappedParam {
   unsigned Index = 0;
   OpenedCapture Capture;
   clang::SourceLocation InvokeLoc; // where the wrapper calls it
+  /// The wrapper's own call of the parameter, when this TU shows it: its
+  /// constant arguments reach the callable (`fun(p, n, false)`).
+  const clang::CallExpr *Invoke = nullptr;
 };
 
 struct FunctionRole {
@@ -107,6 +110,15 @@ public:
   /// the capture).
   virtual const FunctionRole *indirectCloser(const clang::CallExpr *Call) {
     (void)Call;
+    return nullptr;
+  }
+  /// For a local guard object whose destructor runs a callable it holds:
+  /// the role every callable its construction gave it shares as a closer,
+  /// or null (`auto g = graph.capture_guard(s);`, which returns
+  /// `ScopeGuard{[=] { cudaStreamEndCapture(s, &g); }}`, whatever other
+  /// guards of the class hold).
+  virtual const FunctionRole *guardCloser(const clang::VarDecl *V) {
+    (void)V;
     return nullptr;
   }
   /// Whether \p V is a capture flag: a bool (a member or a static) that a

@@ -210,6 +210,9 @@ private:
   void addRoleRegion(const clang::Stmt *S, const OpenedCapture &Opened,
                      const clang::Expr *Object, const clang::VarDecl *Guard);
   void transfer(const clang::CFGElement &E, FlowState &State) const;
+  /// The closer a local object's destruction is: its destructor's role, or
+  /// the callables a guard was built with (RoleOracle::guardCloser).
+  const FunctionRole *destructorCloser(const clang::VarDecl *VD) const;
   void transferCall(const clang::CallExpr *Call, FlowState &State) const;
   /// Ends the regions capturing \p Stream: it is destroyed (or the object
   /// owning it goes out of scope), so the capture cannot go on past here.

@@ -114,3 +114,77 @@ struct LoudTest {
     cudaStreamEndCapture(s, g);
   }
 };
+
+// rocPRIM's typed tests: the switch is a const member of a class template
+// (`TestFixture::debug_synchronous`, whose initialiser the specialisation
+// never instantiates), copied into a const local that a forwarding wrapper
+// binds to `const bool &` and passes on with std::forward.
+#include <utility>
+namespace prim {
+cudaError_t scan_impl(cudaStream_t stream, const bool debug_synchronous) {
+  if (debug_synchronous)
+    return cudaStreamSynchronize(stream);
+  return cudaSuccess;
+}
+template <class Config = void>
+cudaError_t scan(cudaStream_t stream, bool debug_synchronous = false) {
+  return scan_impl(stream, debug_synchronous);
+}
+} // namespace prim
+template <bool Deterministic, class... Args>
+cudaError_t invoke_scan(Args &&...args) {
+  return prim::scan<>(std::forward<Args>(args)...);
+}
+template <class Params> struct TypedFixture {
+  const bool debug_synchronous = false;
+};
+template <class Params> struct LoudFixture {
+  const bool debug_synchronous = true;
+};
+template <class Params> struct TypedTest : TypedFixture<Params> {
+  using TestFixture = TypedFixture<Params>;
+  void body(cudaStream_t s, cudaGraph_t *g) {
+    const bool debug_synchronous = TestFixture::debug_synchronous;
+    cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);
+    invoke_scan<false>(s, debug_synchronous); // quiet
+    cudaStreamEndCapture(s, g);
+  }
+};
+template struct TypedTest<int>;
+template <class Params> struct TypedLoudTest : LoudFixture<Params> {
+  using TestFixture = LoudFixture<Params>;
+  void body(cudaStream_t s, cudaGraph_t *g) {
+    const bool debug_synchronous = TestFixture::debug_synchronous;
+    cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);
+    invoke_scan<false>(s, debug_synchronous);
+    // CHECK: :[[@LINE-1]]:5: error: call to 'invoke_scan' reaches 'cudaStreamSynchronize'
+    cudaStreamEndCapture(s, g);
+  }
+};
+template struct TypedLoudTest<int>;
+
+// A generic lambda run by a wrapper that passes it its own constant
+// (`scan_by_key_fun(..., debug_synchronous, ...)` in rocPRIM's
+// large-indices tests): the lambda is analysed with that constant.
+template <class Fun> void run_captured(Fun fun, cudaStream_t s, cudaGraph_t *g) {
+  constexpr bool debug_synchronous = false;
+  cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);
+  fun(s, debug_synchronous);
+  cudaStreamEndCapture(s, g);
+}
+template <class Fun> void run_loud(Fun fun, cudaStream_t s, cudaGraph_t *g) {
+  cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);
+  fun(s, true);
+  cudaStreamEndCapture(s, g);
+}
+void large_indices(cudaStream_t s, cudaGraph_t *g) {
+  auto quiet = [](auto stream, bool debug_synchronous) {
+    return prim::scan(stream, debug_synchronous);
+  };
+  run_captured(quiet, s, g); // quiet
+  auto loud = [](auto stream, bool debug_synchronous) {
+    return prim::scan(stream, debug_synchronous);
+    // CHECK: :[[@LINE-1]]:12: error: call to 'prim::scan' reaches 'cudaStreamSynchronize'
+  };
+  run_loud(loud, s, g);
+}
