@@ -14,6 +14,29 @@ namespace capture_lint {
 
 namespace {
 
+/// The constants a call passes (parameter index, value).
+using Arguments = std::vector<std::pair<unsigned, int64_t>>;
+
+/// What a call \p Call inside a function called with \p Outer passes its
+/// callee: its own constants, and the function's parameters it passes on
+/// where \p Outer fixes them.
+Arguments argumentsOf(const SummaryHazard &Call, const Arguments &Outer) {
+  Arguments Out = Call.ConstantArgs;
+  for (const auto &[Index, Param] : Call.PassedParams)
+    for (const auto &[Fixed, Value] : Outer)
+      if (Fixed == Param)
+        Out.push_back({Index, Value});
+  return Out;
+}
+
+/// The memo key of a function reached with \p Args.
+std::string reachKey(const std::string &Usr, const Arguments &Args) {
+  std::string Key = Usr;
+  for (const auto &[Index, Value] : Args)
+    Key += "|" + std::to_string(Index) + "=" + std::to_string(Value);
+  return Key;
+}
+
 class Resolver {
 public:
   explicit Resolver(const WholeProgramInput &In) : In(In) {
@@ -55,8 +78,9 @@ public:
   /// where the virtual call dispatches to it.
   std::vector<SummaryHazard> reachFromRegion(const SummaryHazard &Call) {
     std::vector<SummaryHazard> Out;
+    Arguments Args = Call.Kind == "external" ? Call.ConstantArgs : Arguments();
     for (const SummaryFunction *T : targets(Call))
-      for (const SummaryHazard &H : reach(T->Usr, 1)) {
+      for (const SummaryHazard &H : reach(T->Usr, 1, Args)) {
         Out.push_back(H);
         if (Call.Kind == "overrides")
           Out.back().Chain.insert(
@@ -80,11 +104,14 @@ public:
       Unfollowed.push_back({Call.Api, Call.Loc.File, Call.Loc.Offset});
   }
 
-  /// What a function reaches, its unresolved calls followed.
+  /// What a function reaches, called with the constants \p Args, its
+  /// unresolved calls followed.
   const std::vector<SummaryHazard> &reach(const std::string &Usr,
-                                          unsigned Depth) {
+                                          unsigned Depth,
+                                          const Arguments &Args) {
     static const std::vector<SummaryHazard> None;
-    auto Done = Memo.find(Usr);
+    std::string Key = reachKey(Usr, Args);
+    auto Done = Memo.find(Key);
     if (Done != Memo.end())
       return Done->second;
     auto It = Index.find(Usr);
@@ -93,27 +120,32 @@ public:
       return None;
     std::vector<SummaryHazard> Out;
     for (const SummaryHazard &H : It->second->Hazards) {
+      if (!conditionsAllow(H.When, Args))
+        continue; // only other values of the parameters reach it
       if (H.Kind != "external" && H.Kind != "overrides") {
         Out.push_back(H);
         continue;
       }
       if (Depth + 1 <= In.MaxCallDepth)
         noteUnfollowed(H);
+      Arguments Inner =
+          H.Kind == "external" ? argumentsOf(H, Args) : Arguments();
       for (const SummaryFunction *Callee : targets(H))
-        follow(H, *Callee, Depth, Out);
+        follow(H, *Callee, Depth, Inner, Out);
     }
     Visiting.erase(Usr);
-    return Memo[Usr] = std::move(Out);
+    return Memo[Key] = std::move(Out);
   }
 
 private:
   /// Appends what \p Callee reaches, called by \p H, with the call's note.
   void follow(const SummaryHazard &H, const SummaryFunction &Callee,
-              unsigned Depth, std::vector<SummaryHazard> &Out) {
+              unsigned Depth, const Arguments &Args,
+              std::vector<SummaryHazard> &Out) {
     // An external call is named as the caller wrote it; an override by its
     // own name.
     const std::string &Name = H.Kind == "external" ? H.Api : Callee.Name;
-    for (const SummaryHazard &Inner : reach(Callee.Usr, Depth + 1)) {
+    for (const SummaryHazard &Inner : reach(Callee.Usr, Depth + 1, Args)) {
       // Bounded whichever region reached the memoized callee first.
       if (Depth + 1 + Inner.Through.size() > In.MaxCallDepth)
         continue;

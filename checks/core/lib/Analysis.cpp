@@ -281,14 +281,15 @@ const std::vector<ExternalUse> &CaptureAnalyzer::externalUses() const {
   return P->External;
 }
 
-std::vector<RawHazard> CaptureAnalyzer::calleeHazards(const FunctionDecl *FD) {
+std::vector<RawHazard> CaptureAnalyzer::calleeHazards(const FunctionDecl *FD,
+                                                      const ParamBindings &Bound) {
   const FunctionDecl *Def = nullptr;
   if (!FD || !FD->hasBody(Def) || !Def)
     return {};
   if (const FunctionRole *Role = P->Roles.roleOf(Def))
     if (Role->Safe || Role->Opens || !Role->Wraps.empty())
       return {};
-  return P->Scanner.summary(Def, 1);
+  return P->Scanner.summary(Def, 1, Bound);
 }
 
 /// Whether a template \p FD belongs to (its own, or an enclosing class's or

@@ -381,9 +381,24 @@ bool HazardScanner::recordExternal(const FunctionDecl *Callee,
   // A pure virtual method runs an override (recordOverrides).
   if (const auto *M = dyn_cast<CXXMethodDecl>(Callee); M && M->isPureVirtual())
     return true;
-  // A function another file defines: the whole-program phase follows it.
-  if (std::string Usr = usrOf(Callee); !Usr.empty())
-    Out.push_back(crossFileCall(RawHazard::External, Callee, Usr, Sc.Fn, Call));
+  // A function another file defines: the whole-program phase follows it,
+  // with the constants this call gives it.
+  if (std::string Usr = usrOf(Callee); !Usr.empty()) {
+    RawHazard H = crossFileCall(RawHazard::External, Callee, Usr, Sc.Fn, Call);
+    for (const Binding &B :
+         constantArguments(Call, Callee, Sc.Fn, Sc.Bound, Constants))
+      if (const auto *P = dyn_cast<ParmVarDecl>(B.Param); P && B.Path.empty())
+        H.ConstantArgs.push_back({P->getFunctionScopeIndex(), B.Value});
+    unsigned Shift =
+        isa<CXXOperatorCallExpr>(Call) && isa<CXXMethodDecl>(Callee) ? 1 : 0;
+    for (unsigned I = 0; I < Callee->getNumParams(); ++I)
+      if (I + Shift < Call->getNumArgs() &&
+          passesIntegralValue(Callee->getParamDecl(I)->getType()))
+        if (const ParmVarDecl *P = parameterOf(Call->getArg(I + Shift));
+            P && P->getDeclContext() == Sc.Fn)
+          H.PassedParams.push_back({I, P->getFunctionScopeIndex()});
+    Out.push_back(std::move(H));
+  }
   return true;
 }
 

@@ -109,6 +109,8 @@ SummaryHazard summarize(const RawHazard &H, Locator &Loc) {
   S.Extra = Loc.notes(H.Extra);
   S.Through = H.Through;
   S.Followed = H.Followed;
+  S.ConstantArgs = H.ConstantArgs;
+  S.PassedParams = H.PassedParams;
   return S;
 }
 
@@ -235,6 +237,16 @@ json hazardJson(const SummaryHazard &H) {
             {"through", H.Through}};
   if (!H.Followed.empty())
     J["followed"] = H.Followed;
+  if (!H.ConstantArgs.empty())
+    J["constant_args"] = H.ConstantArgs;
+  if (!H.PassedParams.empty())
+    J["passed_params"] = H.PassedParams;
+  if (!H.When.empty()) {
+    json When = json::array();
+    for (const ParamCondition &C : H.When)
+      When.push_back({{"param", C.Param}, {"unreached", C.Unreached}});
+    J["when"] = std::move(When);
+  }
   return J;
 }
 SummaryHazard hazardFrom(const json &J) {
@@ -254,6 +266,16 @@ SummaryHazard hazardFrom(const json &J) {
   H.Extra = notesFrom(J.at("extra"));
   H.Through = J.at("through").get<std::vector<std::string>>();
   H.Followed = J.value("followed", std::vector<std::string>());
+  if (J.contains("constant_args"))
+    H.ConstantArgs = J.at("constant_args")
+                         .get<std::vector<std::pair<unsigned, int64_t>>>();
+  if (J.contains("passed_params"))
+    H.PassedParams = J.at("passed_params")
+                         .get<std::vector<std::pair<unsigned, unsigned>>>();
+  if (J.contains("when"))
+    for (const json &C : J.at("when"))
+      H.When.push_back({C.at("param").get<unsigned>(),
+                        C.at("unreached").get<std::vector<int64_t>>()});
   return H;
 }
 json captureJson(const SummaryCapture &C) {
@@ -332,12 +354,16 @@ TuSummary summarizeTranslationUnit(ASTContext &Ctx, const Catalog &Cat,
         Out.Roles.push_back(std::move(*Role));
       }
     std::vector<RawHazard> Hazards = Analyzer.calleeHazards(FD);
+    std::vector<std::vector<ParamCondition>> When =
+        hazardConditions(Analyzer, FD, Hazards);
     SummaryFunction F;
     F.Usr = Usr;
     F.Name = catalogName(FD);
     F.Overrides = overriddenUsrs(FD);
-    for (const RawHazard &H : Hazards)
-      F.Hazards.push_back(summarize(H, Loc));
+    for (size_t I = 0; I < Hazards.size(); ++I) {
+      F.Hazards.push_back(summarize(Hazards[I], Loc));
+      F.Hazards.back().When = std::move(When[I]);
+    }
     Out.Functions.push_back(std::move(F));
   }
   for (const ExternalUse &U : Analyzer.externalUses()) {

@@ -145,6 +145,12 @@ struct RawHazard {
   std::string StreamKey;
   /// For Overrides: the USRs of the overrides followed in this TU.
   std::vector<std::string> Followed;
+  /// For External: the constant the call passes to each integral or enum
+  /// parameter it fixes (parameter index, value), and the caller's own
+  /// parameters it passes on (parameter index, caller's parameter index),
+  /// so that the whole-program phase decides the callee's branches.
+  std::vector<std::pair<unsigned, int64_t>> ConstantArgs;
+  std::vector<std::pair<unsigned, unsigned>> PassedParams;
 };
 
 /// A region's call to a function this translation unit has no body for.
@@ -212,7 +218,8 @@ public:
 
   /// What a function reaches when it runs inside a caller's region
   /// (External hazards included when recorded). Empty for none.
-  std::vector<RawHazard> calleeHazards(const clang::FunctionDecl *FD);
+  std::vector<RawHazard> calleeHazards(const clang::FunctionDecl *FD,
+                                       const ParamBindings &Bound = {});
 
 private:
   struct Impl;

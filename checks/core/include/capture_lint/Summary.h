@@ -19,6 +19,7 @@
 #define CAPTURE_LINT_SUMMARY_H
 
 #include "capture_lint/Analysis.h"
+#include "capture_lint/HazardConditions.h"
 #include "capture_lint/RoleImports.h"
 
 #include <nlohmann/json.hpp>
@@ -42,6 +43,12 @@ struct SummaryHazard {
   std::vector<std::string> Through;
   /// Kind "overrides": the overrides the TU followed itself.
   std::vector<std::string> Followed;
+  /// Kind "external": constants and own parameters the call passes on
+  /// (RawHazard::ConstantArgs, PassedParams).
+  std::vector<std::pair<unsigned, int64_t>> ConstantArgs;
+  std::vector<std::pair<unsigned, unsigned>> PassedParams;
+  /// The function's parameter values that do not reach this hazard.
+  std::vector<ParamCondition> When;
 };
 
 struct SummaryRegion {
