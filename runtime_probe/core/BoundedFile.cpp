@@ -22,31 +22,41 @@ static const char *kindOf(mode_t Mode) {
   return "not a regular file";
 }
 
-bool readRegularFile(const std::string &Path, uint64_t MaxBytes,
-                     std::string &Text, std::string &Error) {
+/// Opens \p Path for reading if it is a regular file of at most \p MaxBytes;
+/// -1 with \p Error set otherwise.
+static int openRegularFile(const std::string &Path, uint64_t MaxBytes,
+                           std::string &Error) {
   // O_NONBLOCK: opening a FIFO must not wait for a writer.
   int FD = ::open(Path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
   if (FD < 0) {
     Error = Path + ": cannot read (" + std::strerror(errno) + ")";
-    return false;
+    return -1;
   }
   struct stat St {};
   if (::fstat(FD, &St) != 0 || !S_ISREG(St.st_mode)) {
     ::close(FD);
     Error = Path + ": is " + kindOf(St.st_mode) + ", not a regular file";
-    return false;
+    return -1;
   }
   if (static_cast<uint64_t>(St.st_size) > MaxBytes) {
     ::close(FD);
     Error = Path + ": is " + std::to_string(St.st_size) +
             " bytes, more than the limit of " + std::to_string(MaxBytes);
-    return false;
+    return -1;
   }
-  Text.clear();
-  Text.reserve(St.st_size);
-  char Buf[65536];
+  return FD;
+}
+
+bool readRegularFileInChunks(
+    const std::string &Path, uint64_t MaxBytes,
+    const std::function<void(std::string_view)> &Chunk, std::string &Error) {
+  int FD = openRegularFile(Path, MaxBytes, Error);
+  if (FD < 0)
+    return false;
+  std::string Buf(1 << 20, '\0');
+  uint64_t Total = 0;
   for (;;) {
-    ssize_t N = ::read(FD, Buf, sizeof Buf);
+    ssize_t N = ::read(FD, Buf.data(), Buf.size());
     if (N < 0 && errno == EINTR)
       continue;
     if (N <= 0) {
@@ -56,14 +66,23 @@ bool readRegularFile(const std::string &Path, uint64_t MaxBytes,
         Error = Path + ": cannot read (" + std::strerror(Err) + ")";
       return N == 0;
     }
-    Text.append(Buf, N);
-    if (Text.size() > MaxBytes) {
+    Total += N;
+    if (Total > MaxBytes) {
       ::close(FD);
       Error = Path + ": grew past the limit of " + std::to_string(MaxBytes) +
               " bytes while it was read";
       return false;
     }
+    Chunk(std::string_view(Buf.data(), N));
   }
+}
+
+bool readRegularFile(const std::string &Path, uint64_t MaxBytes,
+                     std::string &Text, std::string &Error) {
+  Text.clear();
+  return readRegularFileInChunks(
+      Path, MaxBytes, [&](std::string_view Piece) { Text.append(Piece); },
+      Error);
 }
 
 } // namespace capture_probe

@@ -488,53 +488,135 @@ static bool eventFromJson(const json &J, Event &E, std::string &Why) {
   return true;
 }
 
-bool readEventLog(const std::string &Path, std::vector<Event> &Out,
-                  std::string &Error, SkippedLines *Skipped) {
-  // Far beyond any log a program writes (10 million events are ~2 GB).
-  constexpr uint64_t MaxLogBytes = uint64_t(64) << 30;
-  std::string Text;
-  if (!readRegularFile(Path, MaxLogBytes, Text, Error)) {
-    Error = "cannot read event log: " + Error;
-    return false;
+namespace {
+
+/// Splits a log into pieces as it arrives in chunks. A process that died
+/// left zero bytes after its last line (the rest of the mapped window); a
+/// later process appending to the same file writes after them, on the same
+/// line if the dead one was mid-line. A run of zero bytes therefore ends a
+/// piece as a newline does (JSON text never holds one); pieces keep the
+/// number of the line they are on. A piece that does not end with a newline
+/// may be the torn last line of a process that died while writing it: if it
+/// is malformed, it is counted only once a later piece shows it was not the
+/// last.
+class LogSplitter {
+public:
+  LogSplitter(const std::string &Path,
+              const std::function<void(Event &&)> &Consume,
+              SkippedLines *Skipped)
+      : Path(Path), Consume(Consume), Skipped(Skipped) {}
+
+  void feed(std::string_view Chunk) {
+    while (!Chunk.empty()) {
+      size_t Stop = Chunk.find_first_of(std::string_view("\n\0", 2));
+      if (Stop == std::string_view::npos) {
+        Partial.append(Chunk);
+        return;
+      }
+      Partial.append(Chunk.substr(0, Stop));
+      piece(Chunk[Stop] == '\n');
+      if (Chunk[Stop] == '\n')
+        ++LineNo;
+      Chunk.remove_prefix(Stop + 1);
+    }
   }
-  // A process that died left zero bytes after its last line (the rest of
-  // the mapped window); a later process appending to the same file writes
-  // after them, on the same line if the dead one was mid-line. A run of
-  // zero bytes therefore ends a piece as a newline does (JSON text never
-  // holds one); pieces keep the number of the line they are on.
-  std::vector<std::pair<size_t, std::string_view>> Lines;
-  size_t LineNo = 1;
-  for (size_t Pos = 0; Pos < Text.size();) {
-    size_t Stop = Text.find_first_of(std::string_view("\n\0", 2), Pos);
-    if (Stop == std::string::npos)
-      Stop = Text.size();
-    Lines.push_back({LineNo, std::string_view(Text.data() + Pos, Stop - Pos)});
-    if (Stop < Text.size() && Text[Stop] == '\n')
-      ++LineNo;
-    Pos = Stop + 1;
+
+  /// The end of the file: what is left is a piece without its newline.
+  void finish() {
+    piece(/*Newline=*/false);
+    Pending.reset(); // the torn last line: dropped, not counted
   }
-  // A piece without its newline was being written when the process died.
-  size_t Last = Text.find_last_not_of('\0');
-  bool LastTorn = Last != std::string::npos && Text[Last] != '\n';
-  while (!Lines.empty() && Lines.back().second.empty())
-    Lines.pop_back();
-  for (size_t I = 0; I < Lines.size(); ++I) {
-    if (Lines[I].second.empty())
-      continue;
-    json J = json::parse(Lines[I].second, nullptr, /*allow_exceptions=*/false);
+
+private:
+  void piece(bool Newline) {
+    std::string Text;
+    Text.swap(Partial);
+    // A later newline or non-empty piece shows that a pending one was not
+    // the last line.
+    if (Pending && (Newline || !Text.empty())) {
+      skip(Pending->first, Pending->second);
+      Pending.reset();
+    }
+    if (Text.empty())
+      return;
+    json J = json::parse(Text, nullptr, /*allow_exceptions=*/false);
     Event E;
     std::string Why = "not JSON";
     if (!J.is_discarded() && eventFromJson(J, E, Why)) {
-      Out.push_back(std::move(E));
-      continue;
+      Consume(std::move(E));
+      return;
     }
-    if (LastTorn && I + 1 == Lines.size())
-      break;
+    if (Newline)
+      skip(LineNo, Why);
+    else
+      Pending.emplace(LineNo, Why);
+  }
+
+  void skip(size_t Line, const std::string &Why) {
     if (Skipped && Skipped->Count++ == 0)
-      Skipped->First = Path + ":" + std::to_string(Lines[I].first) +
+      Skipped->First = Path + ":" + std::to_string(Line) +
                        ": malformed event (" + Why + ")";
   }
+
+  const std::string &Path;
+  const std::function<void(Event &&)> &Consume;
+  SkippedLines *Skipped;
+  std::string Partial;
+  size_t LineNo = 1;
+  std::optional<std::pair<size_t, std::string>> Pending;
+};
+
+} // namespace
+
+bool forEachEvent(const std::string &Path,
+                  const std::function<void(Event &&)> &Consume,
+                  std::string &Error, SkippedLines *Skipped) {
+  // Far beyond any log a program writes (10 million events are ~2 GB).
+  constexpr uint64_t MaxLogBytes = uint64_t(64) << 30;
+  LogSplitter Splitter(Path, Consume, Skipped);
+  if (!readRegularFileInChunks(
+          Path, MaxLogBytes,
+          [&](std::string_view Chunk) { Splitter.feed(Chunk); }, Error)) {
+    Error = "cannot read event log: " + Error;
+    return false;
+  }
+  Splitter.finish();
   return true;
+}
+
+bool forEachEventInOrder(const std::string &Path,
+                         const std::function<void(Event &&)> &Consume,
+                         std::string &Error, SkippedLines *Skipped,
+                         size_t Window) {
+  // A heap, smallest sequence number first; equal ones in the order read.
+  using Held = std::pair<std::pair<uint64_t, uint64_t>, Event>;
+  auto Later = [](const Held &A, const Held &B) { return A.first > B.first; };
+  std::vector<Held> Heap;
+  uint64_t Arrival = 0;
+  auto Release = [&] {
+    std::pop_heap(Heap.begin(), Heap.end(), Later);
+    Consume(std::move(Heap.back().second));
+    Heap.pop_back();
+  };
+  bool Ok = forEachEvent(
+      Path,
+      [&](Event &&E) {
+        uint64_t Seq = E.Seq;
+        Heap.push_back({{Seq, Arrival++}, std::move(E)});
+        std::push_heap(Heap.begin(), Heap.end(), Later);
+        if (Heap.size() > Window)
+          Release();
+      },
+      Error, Skipped);
+  while (!Heap.empty())
+    Release();
+  return Ok;
+}
+
+bool readEventLog(const std::string &Path, std::vector<Event> &Out,
+                  std::string &Error, SkippedLines *Skipped) {
+  return forEachEvent(
+      Path, [&](Event &&E) { Out.push_back(std::move(E)); }, Error, Skipped);
 }
 
 } // namespace capture_probe

@@ -212,10 +212,13 @@ std::vector<std::string> addLogs(const std::vector<std::string> &Logs,
   std::vector<std::string> Problems;
   unsigned NextId = 1;
   for (const std::string &Log : Logs) {
-    std::vector<Event> Events;
+    // Streamed through the tracker: memory grows with the captures, not
+    // with the events (bench/probe_reader.py).
+    CaptureTracker Tracker(Catalog);
     SkippedLines Skipped;
     std::string Error;
-    if (!readEventLog(Log, Events, Error, &Skipped)) {
+    if (!forEachEventInOrder(
+            Log, [&](Event &&E) { Tracker.consume(E); }, Error, &Skipped)) {
       Problems.push_back(Error);
       continue;
     }
@@ -223,8 +226,8 @@ std::vector<std::string> addLogs(const std::vector<std::string> &Logs,
       Problems.push_back(std::to_string(Skipped.Count) + " malformed line" +
                          (Skipped.Count == 1 ? "" : "s") +
                          " skipped, the first at " + Skipped.First);
-    Coverage Cover;
-    std::vector<CaptureRecord> Caps = trackCaptures(Events, Catalog, &Cover);
+    std::vector<CaptureRecord> Caps = Tracker.finish();
+    Coverage Cover = Tracker.coverage();
     analyzeLifecycle(Caps, Cover);
     for (CaptureRecord &C : Caps)
       C.Id = C.LastId = NextId++;

@@ -14,7 +14,9 @@
 #define CAPTURE_PROBE_BOUNDEDFILE_H
 
 #include <cstdint>
+#include <functional>
 #include <string>
+#include <string_view>
 
 namespace capture_probe {
 
@@ -23,6 +25,12 @@ namespace capture_probe {
 /// the path and saying what it is instead.
 bool readRegularFile(const std::string &Path, uint64_t MaxBytes,
                      std::string &Text, std::string &Error);
+
+/// Like readRegularFile, but hands the file to \p Chunk piece by piece (in
+/// order, each at most 1 MiB), so memory does not grow with the file.
+bool readRegularFileInChunks(
+    const std::string &Path, uint64_t MaxBytes,
+    const std::function<void(std::string_view)> &Chunk, std::string &Error);
 
 } // namespace capture_probe
 

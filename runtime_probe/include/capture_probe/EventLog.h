@@ -16,6 +16,7 @@
 
 #include "capture_probe/Event.h"
 #include <mutex>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -102,6 +103,20 @@ struct SkippedLines {
 /// read (missing, not a regular file, too large).
 bool readEventLog(const std::string &Path, std::vector<Event> &Out,
                   std::string &Error, SkippedLines *Skipped = nullptr);
+
+/// Like readEventLog, but hands each event to \p Consume as it is read, so
+/// that memory does not grow with the log (a run of ten million events).
+bool forEachEvent(const std::string &Path,
+                  const std::function<void(Event &&)> &Consume,
+                  std::string &Error, SkippedLines *Skipped = nullptr);
+
+/// Like forEachEvent, in sequence-number order. Threads write their events
+/// a little out of order; up to \p Window events are held back to restore
+/// it (an event later than that is handed on where it is found).
+bool forEachEventInOrder(const std::string &Path,
+                         const std::function<void(Event &&)> &Consume,
+                         std::string &Error, SkippedLines *Skipped = nullptr,
+                         size_t Window = 4096);
 
 } // namespace capture_probe
 

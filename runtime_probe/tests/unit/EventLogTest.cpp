@@ -119,6 +119,40 @@ TEST(EventLog, ATornLastLineIsDroppedOtherDamageIsSkippedAndCounted) {
   EXPECT_NE(Error.find("/no/such/log.jsonl"), std::string::npos);
 }
 
+TEST(EventLog, LinesAcrossReadChunksAndEventsOutOfOrder) {
+  // The reader streams the file in 1 MiB chunks: lines straddle them. A
+  // torn line followed by zero bytes and a newline was not the last line.
+  std::string Path = tempPath("chunks.jsonl");
+  const unsigned N = 20000; // about 2.5 MiB
+  {
+    std::ofstream Out(Path);
+    for (unsigned I = 0; I < N; ++I) {
+      Event E;
+      // Threads write a little out of order: pairs swapped.
+      E.Seq = I % 2 ? I - 1 : I + 1;
+      E.Api = "cudaLaunchKernel";
+      E.Frames = {"libapp.so+0x" + std::to_string(1000 + I)};
+      Out << eventToJsonLine(E) << "\n";
+    }
+    Out << "{\"seq\": 1" << std::string(8, '\0') << "\n";
+  }
+  std::vector<uint64_t> Seqs;
+  std::string Error;
+  SkippedLines Skipped;
+  ASSERT_TRUE(forEachEventInOrder(
+      Path, [&](Event &&E) { Seqs.push_back(E.Seq); }, Error, &Skipped))
+      << Error;
+  ASSERT_EQ(Seqs.size(), N);
+  for (unsigned I = 0; I < N; ++I)
+    ASSERT_EQ(Seqs[I], I);
+  EXPECT_EQ(Skipped.Count, 1u);
+  EXPECT_EQ(Skipped.First.find(Path + ":" + std::to_string(N + 1) +
+                               ": malformed event"),
+            0u)
+      << Skipped.First;
+  std::remove(Path.c_str());
+}
+
 TEST(EventLog, IntegersMustFitTheirFields) {
   std::string Path = tempPath("ranges.jsonl");
   {
