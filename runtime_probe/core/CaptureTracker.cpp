@@ -95,10 +95,8 @@ CallRecord CaptureTracker::classify(const Event &E, const CaptureRecord &C,
 }
 
 CaptureRecord *CaptureTracker::done(unsigned Id) {
-  for (auto It = Done.rbegin(); It != Done.rend(); ++It)
-    if (It->Id == Id)
-      return &*It;
-  return nullptr;
+  auto It = DoneIndex.find(Id);
+  return It == DoneIndex.end() ? nullptr : &Done[It->second];
 }
 
 /// Streams joining and leaving a capture: an event recorded on one of its
@@ -158,6 +156,7 @@ void CaptureTracker::endCapture(const Event &E, CaptureRecord C) {
   Recorded.erase(C.Id);
   for (const std::string &K : C.End->Classes)
     C.Classes.insert(K);
+  DoneIndex[C.Id] = Done.size();
   Done.push_back(std::move(C));
 }
 
@@ -310,7 +309,8 @@ void CaptureTracker::consume(const Event &E) {
       C.FirstErrorSeq = E.Seq;
       C.Classes = {classes::Error, classes::CaptureFailed};
       FailedOnThread[E.Thread] = C.Id;
-      Done.push_back(std::move(C));
+      DoneIndex[C.Id] = Done.size();
+  Done.push_back(std::move(C));
       return;
     }
     Active.push_back(std::move(C));
@@ -364,7 +364,8 @@ void CaptureTracker::consume(const Event &E) {
 std::vector<CaptureRecord> CaptureTracker::finish() {
   for (CaptureRecord &C : Active) {
     C.Classes.insert(classes::CaptureFailed);
-    Done.push_back(std::move(C));
+    DoneIndex[C.Id] = Done.size();
+  Done.push_back(std::move(C));
   }
   Active.clear();
   // Executable graphs whose count never came (the program died): launched
@@ -384,6 +385,7 @@ std::vector<CaptureRecord> CaptureTracker::finish() {
             });
   std::vector<CaptureRecord> Out;
   Out.swap(Done);
+  DoneIndex.clear();
   return Out;
 }
 
