@@ -29,23 +29,17 @@ using namespace clang;
 namespace capture_lint {
 
 llvm::StringRef checkName(CheckKind K) {
-  switch (K) {
-  case CheckKind::SyncCall:
-    return "capture-sync-call";
-  case CheckKind::HostRead:
-    return "capture-host-read";
-  case CheckKind::Allocation:
-    return "capture-allocation";
-  case CheckKind::ShapeBranch:
-    return "capture-shape-branch";
-  case CheckKind::LegacyStream:
-    return "capture-legacy-stream";
-  case CheckKind::UnendedRegion:
-    return "capture-unended-region";
-  case CheckKind::FrozenHostValue:
-    return "capture-frozen-host-value";
-  }
-  return "";
+  static const char *const Names[] = {
+#define CAPTURE_CHECK_NAME_1(Name) Name,
+#define CAPTURE_CHECK_NAME_0(Name)
+#define CAPTURE_CHECK(Kind, Name, Cpp, Python, Severity, Summary, Why, Fix,    \
+                      Finds)                                                   \
+  CAPTURE_CHECK_NAME_##Cpp(Name)
+#include "Checks.def"
+#undef CAPTURE_CHECK
+  };
+  unsigned I = static_cast<unsigned>(K);
+  return I < NumCheckKinds ? Names[I] : "";
 }
 
 std::optional<CheckKind> checkKindOf(llvm::StringRef Name) {

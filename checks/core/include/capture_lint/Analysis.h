@@ -43,16 +43,24 @@ class FunctionDecl;
 namespace capture_lint {
 
 /// One per clang-tidy check.
+/// The checks the C++ analysis reports, in the registry's order
+/// (checks/registry/Checks.def).
+#define CAPTURE_CHECK_IF_CPP_1(Kind) Kind,
+#define CAPTURE_CHECK_IF_CPP_0(Kind)
 enum class CheckKind {
-  SyncCall,
-  HostRead,
-  Allocation,
-  ShapeBranch,
-  LegacyStream,
-  UnendedRegion,
-  FrozenHostValue,
+#define CAPTURE_CHECK(Kind, Name, Cpp, Python, Severity, Summary, Why, Fix,    \
+                      Finds)                                                   \
+  CAPTURE_CHECK_IF_CPP_##Cpp(Kind)
+#include "Checks.def"
+#undef CAPTURE_CHECK
 };
-constexpr unsigned NumCheckKinds = 7;
+constexpr unsigned NumCheckKinds = 0
+#define CAPTURE_CHECK(Kind, Name, Cpp, Python, Severity, Summary, Why, Fix,    \
+                      Finds)                                                   \
+  +Cpp
+#include "Checks.def"
+#undef CAPTURE_CHECK
+    ;
 llvm::StringRef checkName(CheckKind K); // "capture-sync-call", ...
 std::optional<CheckKind> checkKindOf(llvm::StringRef Name);
 

@@ -1,0 +1,119 @@
+#!/usr/bin/env python3
+"""Checks that every check in the registry (checks/registry/Checks.def) has
+what a check needs, and that nothing lists a check the registry does not:
+
+  - its docs page, docs/checks/NAME.md, and no page without a row;
+  - for a C++ check, a lit fixture tests/lit/checks/STEM.{cu,cpp,hip} that
+    expects a diagnostic (a CHECK line with error:, warning: or remark:);
+  - for a Python check, such a fixture tests/lit/python/STEM.py, and its row
+    in docs/python.md's table;
+  - its row in the README's table of checks, with the registry's text;
+  - every check name the Python analysis emits is a Python row.
+
+STEM is NAME without "capture-". Prints one line per problem and exits 1
+when there is any, else prints the number of checks and exits 0.
+
+  tests/docs/check_registry.py ROOT
+"""
+import os
+import re
+import sys
+
+ROW = re.compile(
+    r'CAPTURE_CHECK\((\w+),\s*"(capture-[a-z-]+)",\s*([01]),\s*([01]),\s*'
+    r'(\w+),(.*?)\)\s*$', re.S | re.M)
+
+
+def rows(root):
+    path = os.path.join(root, "checks", "registry", "Checks.def")
+    with open(path) as f:
+        text = f.read()
+    out = []
+    for m in ROW.finditer(text):
+        strings = re.findall(r'"((?:[^"\\]|\\.)*)"', m.group(6))
+        out.append({"kind": m.group(1), "name": m.group(2),
+                    "cpp": m.group(3) == "1", "python": m.group(4) == "1",
+                    "severity": m.group(5),
+                    "finds": strings[-1].replace('\\"', '"')
+                    if strings else ""})
+    return out
+
+
+def read(root, *parts):
+    path = os.path.join(root, *parts)
+    if not os.path.isfile(path):
+        return None
+    with open(path, encoding="utf-8") as f:
+        return f.read()
+
+
+EXPECTS = re.compile(r"CHECK[-A-Z]*:.*\b(error|warning|remark):")
+
+
+def expects_diagnostic(text):
+    return bool(text and EXPECTS.search(text))
+
+
+def main():
+    if len(sys.argv) != 2:
+        sys.exit(__doc__)
+    root = sys.argv[1]
+    checks = rows(root)
+    problems = []
+    if not checks:
+        problems.append("checks/registry/Checks.def: no CAPTURE_CHECK rows")
+    names = {c["name"] for c in checks}
+    readme = read(root, "README.md") or ""
+    python_doc = read(root, "docs", "python.md") or ""
+    for c in checks:
+        name, stem = c["name"], c["name"][len("capture-"):]
+        if read(root, "docs", "checks", name + ".md") is None:
+            problems.append(f"{name}: no docs page docs/checks/{name}.md")
+        if c["cpp"]:
+            fixtures = [read(root, "tests", "lit", "checks", stem + ext)
+                        for ext in (".cu", ".cpp", ".hip")]
+            if not any(expects_diagnostic(f) for f in fixtures):
+                problems.append(
+                    f"{name}: no C++ fixture tests/lit/checks/{stem}.cu "
+                    f"(or .cpp, .hip) expecting a diagnostic")
+        if c["python"]:
+            fixture = read(root, "tests", "lit", "python", stem + ".py")
+            if not expects_diagnostic(fixture):
+                problems.append(f"{name}: no Python fixture "
+                                f"tests/lit/python/{stem}.py expecting a "
+                                f"diagnostic")
+            if f"[{name}](checks/{name}.md)" not in python_doc:
+                problems.append(f"{name}: no row in docs/python.md's table")
+        row = f"| [{name}](docs/checks/{name}.md) | {c['finds']} |"
+        if row not in readme:
+            problems.append(f"{name}: the README's table lacks the row {row}")
+    pages = os.listdir(os.path.join(root, "docs", "checks"))
+    for page in sorted(pages):
+        if page.endswith(".md") and page[:-3] not in names:
+            problems.append(f"docs/checks/{page}: no registry row")
+    for m in re.finditer(r"\| \[(capture-[a-z-]+)\]\(docs/checks/", readme):
+        if m.group(1) not in names:
+            problems.append(f"README.md: {m.group(1)} has no registry row")
+    python_src = os.path.join(root, "checks", "python")
+    emitted = set()
+    for dirpath, _, files in os.walk(python_src):
+        for fn in files:
+            if fn.endswith((".cpp", ".h")):
+                text = read(dirpath, fn) or ""
+                emitted.update(re.findall(r'"(capture-[a-z-]+)"', text))
+    for name in sorted(emitted):
+        row = next((c for c in checks if c["name"] == name), None)
+        if not row or not row["python"]:
+            problems.append(f"checks/python emits {name}, which is no "
+                            f"Python row of the registry")
+    for p in problems:
+        print(p)
+    if problems:
+        return 1
+    print(f"registry: {len(checks)} checks, each with its docs page, "
+          f"fixtures and README row")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
