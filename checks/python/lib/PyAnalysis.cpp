@@ -152,36 +152,11 @@ PyLocation locate(const PySite &Site) {
   return L;
 }
 
-/// `# NOLINT`, `# NOLINT(check)` on the line, `# NOLINTNEXTLINE(check)` on
-/// the line before.
+/// Silenced by a comment (Suppressions.h: NOLINT, NOLINTNEXTLINE,
+/// NOLINTBEGIN/END, noqa).
 bool suppressed(const PySite &Site, const std::string &Check) {
-  auto Matches = [&](llvm::StringRef Line, llvm::StringRef Marker) {
-    size_t Hash = Line.find('#');
-    while (Hash != llvm::StringRef::npos) {
-      llvm::StringRef Comment = Line.substr(Hash + 1).ltrim();
-      if (Comment.consume_front(Marker)) {
-        if (!Comment.starts_with("("))
-          return !Comment.starts_with("NEXTLINE");
-        llvm::StringRef List = Comment.drop_front().split(')').first;
-        llvm::SmallVector<llvm::StringRef, 4> Names;
-        List.split(Names, ',');
-        for (llvm::StringRef N : Names) {
-          N = N.trim();
-          if (N == Check || N == "*" ||
-              (N.ends_with("*") &&
-               llvm::StringRef(Check).starts_with(N.drop_back())))
-            return true;
-        }
-        return false;
-      }
-      Hash = Line.find('#', Hash + 1);
-    }
-    return false;
-  };
-  unsigned Line = Site.Src->line(Site.Offset);
-  if (Matches(Site.Src->lineText(Line), "NOLINT"))
-    return true;
-  return Line > 1 && Matches(Site.Src->lineText(Line - 1), "NOLINTNEXTLINE");
+  return Site.Src->suppressions().suppressed(Site.Src->line(Site.Offset),
+                                             Check);
 }
 
 /// A finding and what identifies it: the site reported, the check and the
@@ -335,6 +310,10 @@ PyResult analyzePython(const std::vector<std::string> &Files,
   std::vector<Materialized> All;
   for (const PyRegion &R : Regions)
     materialize(R, Opts, All);
+  for (PyModule *M : Inputs)
+    for (const Suppressions::Problem &P : M->Src->suppressions().problems())
+      Result.Warnings.push_back(M->Src->path() + ":" + std::to_string(P.Line) +
+                                ": " + P.Message);
   Result.Findings = strongestPerHazard(std::move(All));
   for (const std::string &Skipped : Prog.unreadableModules())
     Result.Warnings.push_back(Skipped);

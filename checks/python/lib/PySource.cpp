@@ -65,4 +65,10 @@ TSNode stripParens(TSNode N) {
   return N;
 }
 
+const Suppressions &PySource::suppressions() const {
+  if (!Silenced)
+    Silenced = std::make_unique<Suppressions>(Text, "#");
+  return *Silenced;
+}
+
 } // namespace capture_lint::python

@@ -10,6 +10,7 @@
 #ifndef CAPTURE_LINT_PYTHON_PYSOURCE_H
 #define CAPTURE_LINT_PYTHON_PYSOURCE_H
 
+#include "capture_lint/Suppressions.h"
 #include "llvm/ADT/StringRef.h"
 #include <tree_sitter/api.h>
 
@@ -38,11 +39,14 @@ public:
   llvm::StringRef lineText(unsigned Line) const;
   /// The number of lines (for the speed benchmark).
   unsigned lineCount() const { return unsigned(LineStarts.size()); }
+  /// Its NOLINT and noqa comments, read on first use.
+  const Suppressions &suppressions() const;
 
 private:
   std::string Path, Text;
   TSTree *Tree = nullptr;
   std::vector<unsigned> LineStarts;
+  mutable std::unique_ptr<Suppressions> Silenced;
 };
 
 // Node helpers: thin, allocation-free wrappers over the tree-sitter C API.
