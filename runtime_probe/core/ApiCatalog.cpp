@@ -1,5 +1,4 @@
-//===- ApiCatalog.cpp - Reading the API catalog for the probe
-//--------------===//
+//===- ApiCatalog.cpp - Reading the API catalog for the probe -------------===//
 
 #include "capture_probe/ApiCatalog.h"
 #include "capture_probe/BoundedFile.h"

@@ -1,5 +1,4 @@
-//===- EventLog.cpp - JSON-lines event logs
-//--------------------------------===//
+//===- EventLog.cpp - JSON-lines event logs -------------------------------===//
 
 #include "capture_probe/EventLog.h"
 #include "capture_probe/BoundedFile.h"

@@ -1,5 +1,4 @@
-//===- Report.cpp - The probe report as JSON and as text
-//-------------------===//
+//===- Report.cpp - The probe report as JSON and as text ------------------===//
 
 #include "capture_probe/Report.h"
 #include "capture_probe/BoundedFile.h"

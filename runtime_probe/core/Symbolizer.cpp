@@ -1,5 +1,4 @@
-//===- Symbolizer.cpp - addr2line over recorded frames
-//---------------------===//
+//===- Symbolizer.cpp - addr2line over recorded frames --------------------===//
 
 #include "capture_probe/Symbolizer.h"
 #include "capture_probe/Strings.h"

@@ -1,5 +1,4 @@
-//===- CuptiBackend.cpp - The CUPTI subscriber
-//-----------------------------===//
+//===- CuptiBackend.cpp - The CUPTI subscriber ----------------------------===//
 //
 // Calls nest: cudaMalloc calls cuMemAlloc_v2. Only the outermost call of a
 // thread becomes an event; a per-thread depth counter tells. Graph nodes

@@ -1,5 +1,4 @@
-//===- Injection.cpp - The CUDA_INJECTION64_PATH entry point
-//---------------===//
+//===- Injection.cpp - The CUDA_INJECTION64_PATH entry point --------------===//
 //
 // The CUDA driver loads this library into any CUDA program whose
 // environment names it in CUDA_INJECTION64_PATH and calls

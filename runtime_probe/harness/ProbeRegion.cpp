@@ -1,5 +1,4 @@
-//===- ProbeRegion.cpp - The in-process capture harness
-//--------------------===//
+//===- ProbeRegion.cpp - The in-process capture harness -------------------===//
 
 #include "ProbeRegion.h"
 #include "../cuda/CuptiBackend.h"

@@ -1,5 +1,4 @@
-//===- HipInterposer.cpp - The HIP backend: an LD_PRELOAD interposer
-//-------===//
+//===- HipInterposer.cpp - The HIP backend: an LD_PRELOAD interposer ------===//
 //
 // No roctracer or rocprofiler is available to build against, so the HIP
 // backend sits between the program and libamdhip64: it defines the HIP

@@ -1,5 +1,4 @@
-//===- CaptureProbeMain.cpp - The capture-probe command
-//--------------------===//
+//===- CaptureProbeMain.cpp - The capture-probe command -------------------===//
 //
 //   capture-probe run [options] -- PROGRAM [ARGS...]
 //   capture-probe show REPORT.json

@@ -1,5 +1,4 @@
-//===- EventLog.h - Where backends put events, and reading them back -*- C++
-//-*-===//
+//===- EventLog.h - Where backends put events, and reading them back -*- C++ -*-===//
 //
 // Backends write events to an EventSink. The injection library and the HIP
 // interposer use a JSON-lines file that is mapped into memory: a line is in

@@ -1,5 +1,4 @@
-//===- HipScenarios.cpp - HIP programs the interposer must see through
-//-----===//
+//===- HipScenarios.cpp - HIP programs the interposer must see through ----===//
 //
 // One scenario per run (`hip-scenarios NAME`), each a capture region with one
 // documented hazard, against the simulated libamdhip64 (SimHipRuntime.cpp).

@@ -1,5 +1,4 @@
-//===- SimHipRuntime.cpp - A simulated HIP runtime for the probe's tests
-//---===//
+//===- SimHipRuntime.cpp - A simulated HIP runtime for the probe's tests --===//
 //
 // Built as libamdhip64.so.5 from Debian's HIP headers, so the HIP
 // interposer can be tested with no AMD GPU and no ROCm. "Device" memory is

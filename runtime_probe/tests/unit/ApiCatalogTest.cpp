@@ -1,5 +1,4 @@
-//===- ApiCatalogTest.cpp - Reading the shared catalog in the probe
-//--------===//
+//===- ApiCatalogTest.cpp - Reading the shared catalog in the probe -------===//
 
 #include "capture_probe/ApiCatalog.h"
 #include <cstdio>

@@ -1,5 +1,4 @@
-//===- EventLogTest.cpp - JSON-lines logs: round trip, torn lines, errors
-//--===//
+//===- EventLogTest.cpp - JSON-lines logs: round trip, torn lines, errors -===//
 
 #include "capture_probe/EventLog.h"
 #include <cstdio>

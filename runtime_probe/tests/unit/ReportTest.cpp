@@ -1,5 +1,4 @@
-//===- ReportTest.cpp - Report JSON round trip and summary
-//-----------------===//
+//===- ReportTest.cpp - Report JSON round trip and summary ----------------===//
 
 #include "capture_probe/Report.h"
 #include "capture_probe/CaptureTracker.h"

@@ -1,5 +1,4 @@
-//===- SymbolizerTest.cpp - Real frames of this test, symbolized
-//-----------===//
+//===- SymbolizerTest.cpp - Real frames of this test, symbolized ----------===//
 
 #include "capture_probe/Symbolizer.h"
 #include "capture_probe/CallStack.h"
