@@ -1,4 +1,4 @@
-//===- CallbackData.h - What a CUPTI API callback's id and data say -*- C++ -*-===//
+//===- CallbackData.h - What a CUPTI callback says ----------- -*- C++ -*-===//
 //
 // Pure readings of CUPTI's callback ids and parameter structs (both APIs),
 // for the CUPTI backend: no state, no CUDA calls.

@@ -1,4 +1,4 @@
-//===- CuptiBackend.h - CUDA calls to probe events through CUPTI -*- C++ -*-===//
+//===- CuptiBackend.h - CUDA calls to events via CUPTI ------- -*- C++ -*-===//
 //
 // Subscribes to CUPTI's runtime and driver API callbacks and to graph-node
 // creation, and turns every outermost API call made while a capture is

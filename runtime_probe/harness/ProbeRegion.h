@@ -1,4 +1,4 @@
-//===- ProbeRegion.h - Run a region under real capture, from a test -*- C++ -*-===//
+//===- ProbeRegion.h - Run a region under capture ------------ -*- C++ -*-===//
 //
 // capture_probe::probe_region runs a callable under real stream capture on a
 // fresh stream, replays the graph, and returns the probe's report of it:

@@ -1,4 +1,4 @@
-//===- Baseline.h - Adopting capture-lint on code with old findings -*- C++ -*-===//
+//===- Baseline.h - Adopting on code with old findings ------- -*- C++ -*-===//
 //
 // A baseline records the findings a codebase has today, so CI can fail only
 // on new ones. A finding is keyed by its check, its file (relative to the

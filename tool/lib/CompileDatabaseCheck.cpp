@@ -1,4 +1,4 @@
-//===- CompileDatabaseCheck.cpp - A compile database's shape, checked first ===//
+//===- CompileDatabaseCheck.cpp - A database's shape, checked first -------===//
 
 #include "CompileDatabaseCheck.h"
 #include "capture_lint/BoundedRead.h"

@@ -1,4 +1,4 @@
-//===- FrozenValues.h - Host state a region updates and hands to work -*- C++ -*-===//
+//===- FrozenValues.h - Host state a region hands to work ---- -*- C++ -*-===//
 //
 // A graph records a kernel's arguments when the launch is captured. A host
 // counter that the region updates (`++this->step_`, `g->expected += n`) and

@@ -1,4 +1,4 @@
-//===- KindDispatch.h - Allocations one branch of a kind switch makes -*- C++ -*-===//
+//===- KindDispatch.h - Allocations in a kind switch --------- -*- C++ -*-===//
 //
 // Allocator wrappers dispatch on the kind of memory they were given
 // (MatX's deallocate_internal: `switch (kind) { case DEVICE: cudaFree(p);

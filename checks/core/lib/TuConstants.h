@@ -1,4 +1,4 @@
-//===- TuConstants.h - Values this translation unit alone decides -*- C++ -*-===//
+//===- TuConstants.h - Values one TU alone decides ----------- -*- C++ -*-===//
 //
 // Two facts a file can settle on its own, which decide whether a capture
 // can run at all (HugeCTR's shape: a graph switch stored `false` in debug

@@ -1,4 +1,4 @@
-//===- BuiltinCatalog.h - The catalog JSON compiled into the probe -*- C++ -*-===//
+//===- BuiltinCatalog.h - The catalog in the probe ----------- -*- C++ -*-===//
 //
 // checks/catalog/*.json, embedded at build time by cmake/EmbedCatalog.cmake
 // (FLAVOR=probe), so the probe classifies calls exactly as capture-lint does.

@@ -1,4 +1,4 @@
-//===- EventLog.h - Where backends put events, and reading them back -*- C++ -*-===//
+//===- EventLog.h - Writing and reading event logs ----------- -*- C++ -*-===//
 //
 // Backends write events to an EventSink. The injection library and the HIP
 // interposer use a JSON-lines file that is mapped into memory: a line is in

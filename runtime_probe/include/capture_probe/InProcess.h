@@ -1,4 +1,4 @@
-//===- InProcess.h - What backends need inside the probed process -*- C++ -*-===//
+//===- InProcess.h - What backends need in-process ----------- -*- C++ -*-===//
 //
 // Shared by the CUPTI and HIP backends: the kernel thread id, a global event
 // sequence, and the set of streams now capturing (so calls made while

@@ -1,4 +1,4 @@
-//===- JsonIntegers.h - Rejecting fractional numbers in probe files -*- C++ -*-===//
+//===- JsonIntegers.h - No fractions in probe files ---------- -*- C++ -*-===//
 //
 // The probe's event logs and reports hold integers only. nlohmann::json
 // converts a floating-point value to an integer field with a plain cast, which

@@ -1,4 +1,4 @@
-//===- CallStackTest.cpp - Chains seen before give the frames an unwind gives ===//
+//===- CallStackTest.cpp - Chains seen before -----------------------------===//
 
 #include "capture_probe/CallStack.h"
 #include <gtest/gtest.h>

@@ -1,4 +1,4 @@
-//===- CaptureTrackerTest.cpp - The capture state machine on synthetic events ===//
+//===- CaptureTrackerTest.cpp - The capture state machine -----------------===//
 
 #include "capture_probe/CaptureTracker.h"
 #include <gtest/gtest.h>
