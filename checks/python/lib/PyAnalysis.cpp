@@ -152,6 +152,30 @@ PyLocation locate(const PySite &Site) {
   return L;
 }
 
+/// The line of the first syntax error: the innermost node holding it,
+/// found by descending into the first child with an error (a node missing
+/// at the end of the file, `x = (1,`, is the root's own error: the last
+/// line).
+unsigned firstErrorLine(const PySource &Src) {
+  TSNode N = Src.root();
+  for (bool Deeper = true; Deeper;) {
+    Deeper = false;
+    for (uint32_t I = 0; I < ts_node_child_count(N); ++I) {
+      TSNode C = ts_node_child(N, I);
+      if (ts_node_has_error(C) || ts_node_is_missing(C)) {
+        N = C;
+        Deeper = true;
+        break;
+      }
+    }
+  }
+  if (ts_node_eq(N, Src.root())) {
+    size_t Size = Src.text().size();
+    return Src.line(Size ? unsigned(Size - 1) : 0);
+  }
+  return Src.line(begin(N));
+}
+
 /// Silenced by a comment (Suppressions.h: NOLINT, NOLINTNEXTLINE,
 /// NOLINTBEGIN/END, noqa).
 bool suppressed(const PySite &Site, const std::string &Check) {
@@ -263,16 +287,10 @@ PyResult analyzePython(const std::vector<std::string> &Files,
     if (!mayOpenRegion(Text, Markers))
       continue;
     PyModule *M = Prog.addFile(File, Text.str(), true);
-    if (M->Src->hasErrors()) {
-      TSNode Root = M->Src->root();
-      unsigned Line = 0;
-      for (unsigned I = 0; I < namedCount(Root) && !Line; ++I)
-        if (ts_node_has_error(named(Root, I)))
-          Line = M->Src->line(begin(named(Root, I)));
+    if (M->Src->hasErrors())
       Result.Warnings.push_back(
-          File + ":" + std::to_string(Line) +
+          File + ":" + std::to_string(firstErrorLine(*M->Src)) +
           ": does not parse completely; the parts that do are analysed");
-    }
     Inputs.push_back(M);
   }
 

@@ -3,7 +3,7 @@
 # RUN: %expect-exit 1 %capture-lint --quiet %s \
 # RUN:   | FileCheck %s --implicit-check-not="{{(warning|error|remark)}}:"
 # RUN: %capture-lint --quiet --report-only %s 2>&1 >/dev/null | FileCheck %s --check-prefix=WARN
-# WARN: capture-lint: warning: {{.*}}half-typed.py:10: does not parse completely; the parts that do are analysed
+# WARN: capture-lint: warning: {{.*}}half-typed.py:11: does not parse completely; the parts that do are analysed
 import torch
 
 
