@@ -21,7 +21,7 @@ import sys
 
 ROW = re.compile(
     r'CAPTURE_CHECK\((\w+),\s*"(capture-[a-z-]+)",\s*([01]),\s*([01]),\s*'
-    r'(\w+),(.*?)\)\s*$', re.S | re.M)
+    r'(\w+),\s*(\w+),(.*?)\)\s*$', re.S | re.M)
 
 
 def rows(root):
@@ -30,10 +30,10 @@ def rows(root):
         text = f.read()
     out = []
     for m in ROW.finditer(text):
-        strings = re.findall(r'"((?:[^"\\]|\\.)*)"', m.group(6))
+        strings = re.findall(r'"((?:[^"\\]|\\.)*)"', m.group(7))
         out.append({"kind": m.group(1), "name": m.group(2),
                     "cpp": m.group(3) == "1", "python": m.group(4) == "1",
-                    "severity": m.group(5),
+                    "owns": m.group(5), "severity": m.group(6),
                     "finds": strings[-1].replace('\\"', '"')
                     if strings else ""})
     return out

@@ -14,8 +14,8 @@ unsigned Report::failingFindings() const {
 
 llvm::ArrayRef<CheckInfo> allChecks() {
   static const CheckInfo Checks[] = {
-#define CAPTURE_CHECK(Kind, Name, Cpp, Python, Severity, Summary, Why, Fix,    \
-                      Finds)                                                   \
+#define CAPTURE_CHECK(Kind, Name, Cpp, Python, Owns, Severity, Summary, Why,  \
+                      Fix, Finds)                                              \
   {Name, Summary, Why, Fix, #Severity},
 #include "Checks.def"
 #undef CAPTURE_CHECK

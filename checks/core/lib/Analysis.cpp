@@ -32,8 +32,8 @@ llvm::StringRef checkName(CheckKind K) {
   static const char *const Names[] = {
 #define CAPTURE_CHECK_NAME_1(Name) Name,
 #define CAPTURE_CHECK_NAME_0(Name)
-#define CAPTURE_CHECK(Kind, Name, Cpp, Python, Severity, Summary, Why, Fix,    \
-                      Finds)                                                   \
+#define CAPTURE_CHECK(Kind, Name, Cpp, Python, Owns, Severity, Summary, Why,  \
+                      Fix, Finds)                                              \
   CAPTURE_CHECK_NAME_##Cpp(Name)
 #include "Checks.def"
 #undef CAPTURE_CHECK

@@ -34,21 +34,20 @@ bool runsInInheritedRegion(const FlowState &St) {
   return St.Reached && !St.Guarded && St.Active.test(0);
 }
 
+/// The C++ check that owns the catalog hazard class \p H (the registry's
+/// Owns column); none for a class only Python reports or that is no
+/// hazard of its own (ShapeQuery is a taint source).
 static std::optional<CheckKind> checkOfHazard(Hazard H) {
-  switch (H) {
-  case Hazard::Sync:
-    return CheckKind::SyncCall;
-  case Hazard::HostRead:
-    return CheckKind::HostRead;
-  case Hazard::Allocation:
-    return CheckKind::Allocation;
-  case Hazard::LegacyStream:
-    return CheckKind::LegacyStream;
-  case Hazard::ShapeQuery:
-  case Hazard::RngState: // Python only for now (capture-rng-state)
-  case Hazard::None:
-    return std::nullopt;
-  }
+#define CAPTURE_CHECK_OWNS_1(Kind, Owns)                                       \
+  if (Hazard::Owns != Hazard::None && H == Hazard::Owns)                       \
+    return CheckKind::Kind;
+#define CAPTURE_CHECK_OWNS_0(Kind, Owns)
+#define CAPTURE_CHECK(Kind, Name, Cpp, Python, Owns, ...)                      \
+  CAPTURE_CHECK_OWNS_##Cpp(Kind, Owns)
+#include "Checks.def"
+#undef CAPTURE_CHECK
+#undef CAPTURE_CHECK_OWNS_1
+#undef CAPTURE_CHECK_OWNS_0
   return std::nullopt;
 }
 

@@ -124,22 +124,19 @@ private:
     H.Site = {&S, begin(At)};
     record(std::move(H));
   }
+  /// The Python check that owns the catalog hazard class \p C (the
+  /// registry's Owns column), or "".
   static std::string checkOf(Hazard C) {
-    switch (C) {
-    case Hazard::Sync:
-      return "capture-sync-call";
-    case Hazard::HostRead:
-      return "capture-host-read";
-    case Hazard::Allocation:
-      return "capture-allocation";
-    case Hazard::LegacyStream:
-      return "capture-legacy-stream";
-    case Hazard::RngState:
-      return "capture-rng-state";
-    case Hazard::ShapeQuery:
-    case Hazard::None:
-      break;
-    }
+#define CAPTURE_CHECK_PY_OWNS_1(Name, Owns)                                    \
+  if (Hazard::Owns != Hazard::None && C == Hazard::Owns)                       \
+    return Name;
+#define CAPTURE_CHECK_PY_OWNS_0(Name, Owns)
+#define CAPTURE_CHECK(Kind, Name, Cpp, Python, Owns, ...)                      \
+  CAPTURE_CHECK_PY_OWNS_##Python(Name, Owns)
+#include "Checks.def"
+#undef CAPTURE_CHECK
+#undef CAPTURE_CHECK_PY_OWNS_1
+#undef CAPTURE_CHECK_PY_OWNS_0
     return "";
   }
   std::string quote(TSNode N, size_t Max = 60) const {
