@@ -129,7 +129,7 @@ def finding_key(repo, root, f):
 
 def essential_flags(flags, binary):
     """The flags capture-lint adds to an explicit command line
-    (tool/lib/CompileFlags.cpp: addEssentials), so that the clang++ run
+    (tool/driver/CompileFlags.cpp: addEssentials), so that the clang++ run
     parses exactly what capture-lint parses."""
     lang = None
     for i, f in enumerate(flags):

@@ -270,7 +270,7 @@ bool fromJson(const json &J, ProbeReport &R, std::string &Error) {
 }
 
 bool readReport(const std::string &Path, ProbeReport &R, std::string &Error) {
-  // As capture-lint --confirm reads it (tool/lib/ProbeReportReader.cpp).
+  // As capture-lint --confirm reads it (tool/confirm/ProbeReportReader.cpp).
   constexpr uint64_t MaxReportBytes = 512u << 20;
   std::string Text;
   if (!readRegularFile(Path, MaxReportBytes, Text, Error))

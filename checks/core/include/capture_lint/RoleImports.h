@@ -4,7 +4,7 @@
 // role (FunctionRoles.h: opener, closer, wrapper, capture predicate) cannot
 // be computed from one. Each TU's summary (Summary.h) records the roles of
 // the functions it defines and the bodiless functions it calls; the
-// whole-program run (tool/lib/Runner.cpp) hands a TU the roles its calls
+// whole-program run (tool/driver/Runner.cpp) hands a TU the roles its calls
 // need and analyses it again. RoleAnalyzer then answers for those bodiless
 // functions from these records, matched by USR.
 //

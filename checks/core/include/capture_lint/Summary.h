@@ -11,7 +11,7 @@
 //    body, and the bodiless user functions it calls (RoleImports.h).
 // Locations are absolute file paths and offsets, so summaries can be cached
 // on disk and joined across translation units by the second phase
-// (tool/lib/WholeProgram.h), which resolves the calls by USR.
+// (tool/driver/WholeProgram.h), which resolves the calls by USR.
 //
 //===----------------------------------------------------------------------===//
 

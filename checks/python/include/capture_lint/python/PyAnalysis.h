@@ -6,7 +6,7 @@
 // `# capture-lint: captured` or named "captured" in .capture-lint.json) and
 // reports the catalog's hazards in them, following calls into functions and
 // methods of the analysed package. Findings use the C++ checks' names and
-// land in the same report records (tool/lib/PythonRunner.cpp).
+// land in the same report records (tool/driver/PythonRunner.cpp).
 // See docs/python.md.
 //
 //===----------------------------------------------------------------------===//
