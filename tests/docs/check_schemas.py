@@ -1,0 +1,166 @@
+#!/usr/bin/env python3
+"""Checks the JSON Schemas in checks/schemas/ against the files they
+describe and against the C++ readers (issue 25, item 5):
+
+  catalog.schema.json   every built-in catalog (checks/catalog/*.json), every
+                        catalog and .capture-lint.json under tests/, the fuzz
+                        seeds of the catalog reader, and the catalog
+                        `capture-lint --export-catalog` writes: the schema
+                        accepts exactly the files the reader accepts
+                        (`capture-lint --catalog FILE --list-checks`).
+
+                        Mutations of valid files (a required field removed,
+                        an unknown field added, a value of the wrong type or
+                        out of its set or range) must be rejected by both.
+
+Prints one line per file ("ok", or what disagrees) and exits 1 on any
+disagreement.
+
+  tests/docs/check_schemas.py ROOT CAPTURE_LINT
+"""
+import glob
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+import jsonschema
+
+
+def schema_verdict(validator, path):
+    """(accepted, why) by the schema."""
+    try:
+        with open(path, "rb") as f:
+            doc = json.loads(f.read().decode("utf-8"),
+                             parse_constant=lambda c: float("nan"))
+    except (ValueError, UnicodeDecodeError) as e:
+        return False, "not JSON (%s)" % str(e)[:80]
+    errors = sorted(validator.iter_errors(doc), key=lambda e: list(e.path))
+    if errors:
+        e = errors[0]
+        return False, "/".join(str(p) for p in e.path) + ": " + e.message[:100]
+    return True, ""
+
+
+def reader_verdict(binary, path):
+    """(accepted, why) by capture-lint's catalog reader."""
+    proc = subprocess.run([binary, "--catalog", path, "--list-checks"],
+                          stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    return proc.returncode == 0, proc.stderr.decode(errors="replace")[:160]
+
+
+def mutations(doc):
+    """(what, mutated document) pairs: each entry kind's first entry broken
+    one way at a time."""
+    import copy
+    out = []
+
+    def variant(what, section, change):
+        d = copy.deepcopy(doc)
+        if d.get(section):
+            change(d[section][0])
+            out.append((section + ": " + what, d))
+
+    for section, required in (("apis", ["name", "hazard", "modes", "source"]),
+                              ("regions", ["name", "role", "group",
+                                           "source"]),
+                              ("guards", ["name", "status_arg", "none_values",
+                                          "source"]),
+                              ("functions", ["name", "role"]),
+                              ("assume", ["expr", "value", "source"])):
+        for field in required:
+            variant("without " + field, section,
+                    lambda e, f=field: e.pop(f, None))
+        variant("an unknown field", section,
+                lambda e: e.__setitem__("colour", "blue"))
+        variant("a number for the name", section,
+                lambda e: e.__setitem__("name" if "name" in e else "expr", 7))
+    variant("an unknown hazard", "apis",
+            lambda e: e.__setitem__("hazard", "sometimes"))
+    variant("an unknown behaviour", "apis",
+            lambda e: e["modes"].__setitem__("relaxed", "maybe"))
+    variant("a stream index out of range", "apis",
+            lambda e: e.__setitem__("stream_arg", {"index": 65}))
+    variant("an unknown role", "regions",
+            lambda e: e.__setitem__("role", "pause"))
+    variant("a status index below -1", "guards",
+            lambda e: e.__setitem__("status_arg", -2))
+    variant("an empty variant", "apis",
+            lambda e: e.__setitem__("variants", [""]))
+    d = copy.deepcopy(doc)
+    d["colour"] = "blue"
+    out.append(("an unknown top-level field", d))
+    return out
+
+
+def main():
+    if len(sys.argv) != 3:
+        sys.exit(__doc__)
+    root, binary = sys.argv[1], sys.argv[2]
+    with open(os.path.join(root, "checks", "schemas",
+                           "catalog.schema.json")) as f:
+        schema = json.load(f)
+    jsonschema.Draft7Validator.check_schema(schema)
+    validator = jsonschema.Draft7Validator(schema)
+
+    files = sorted(glob.glob(os.path.join(root, "checks", "catalog",
+                                          "*.json")))
+    files += sorted(glob.glob(os.path.join(root, "tests", "**",
+                                           ".capture-lint.json"),
+                              recursive=True))
+    files += sorted(glob.glob(os.path.join(root, "tests", "lit", "**",
+                                           "*catalog*.json"), recursive=True))
+    files += sorted(glob.glob(os.path.join(root, "tests", "fuzz", "corpus",
+                                           "catalog", "*")))
+    files = [f for f in files if "/Output/" not in f]
+    with tempfile.TemporaryDirectory() as tmp:
+        exported = os.path.join(tmp, "exported-catalog.json")
+        with open(exported, "w") as f:
+            subprocess.run([binary, "--export-catalog"], stdout=f, check=True)
+        files.append(exported)
+        bad = 0
+        for path in files:
+            name = os.path.relpath(path, root) if path != exported \
+                else "capture-lint --export-catalog"
+            ours, why = schema_verdict(validator, path)
+            theirs, said = reader_verdict(binary, path)
+            if ours == theirs:
+                print("ok   %s (%s)" % (name,
+                                        "valid" if ours else "invalid"))
+                continue
+            bad += 1
+            print("DIFF %s: the schema %s it%s; the reader %s it%s" % (
+                name, "accepts" if ours else "rejects",
+                "" if ours else " (" + why + ")",
+                "accepts" if theirs else "rejects",
+                "" if theirs else " (" + said.strip() + ")"))
+        # Broken variants of valid files: both must reject every one.
+        sources = [f for f in files if f.endswith("cuda_runtime.json") or
+                   f.endswith("torch_python.json") or
+                   f.endswith(".capture-lint.json")]
+        checked = 0
+        for source in sources:
+            with open(source) as f:
+                doc = json.load(f)
+            for what, mutated in mutations(doc):
+                path = os.path.join(tmp, "mutated.json")
+                with open(path, "w") as f:
+                    json.dump(mutated, f)
+                ours, _ = schema_verdict(validator, path)
+                theirs, _ = reader_verdict(binary, path)
+                checked += 1
+                if ours or theirs:
+                    bad += 1
+                    print("DIFF %s, %s: the schema %s it, the reader %s it" %
+                          (os.path.relpath(source, root), what,
+                           "accepts" if ours else "rejects",
+                           "accepts" if theirs else "rejects"))
+        print("%d broken variants of %d files, each rejected by both" %
+              (checked, len(sources)) if not bad else "")
+    print("%d files, %d disagreements" % (len(files), bad))
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
