@@ -13,10 +13,17 @@ describe and against the C++ readers (issue 25, item 5):
                         an unknown field added, a value of the wrong type or
                         out of its set or range) must be rejected by both.
 
+  probe-report.schema.json
+                        the reports in the tests (tests/lit/cli/Inputs/confirm)
+                        and, given CAPTURE_PROBE, one it writes for a synthetic
+                        run (captures, repeats, eager work): each is valid; the
+                        probe-report fuzz seeds that capture-probe refuses
+                        (`capture-probe show`) are invalid.
+
 Prints one line per file ("ok", or what disagrees) and exits 1 on any
 disagreement.
 
-  tests/docs/check_schemas.py ROOT CAPTURE_LINT
+  tests/docs/check_schemas.py ROOT CAPTURE_LINT [CAPTURE_PROBE]
 """
 import glob
 import json
@@ -94,10 +101,51 @@ def mutations(doc):
     return out
 
 
+def check_reports(root, probe, tmp):
+    """Probe reports against probe-report.schema.json: the number of
+    disagreements."""
+    with open(os.path.join(root, "checks", "schemas",
+                           "probe-report.schema.json")) as f:
+        schema = json.load(f)
+    jsonschema.Draft7Validator.check_schema(schema)
+    validator = jsonschema.Draft7Validator(schema)
+    expect = [(f, True) for f in sorted(glob.glob(os.path.join(
+        root, "tests", "lit", "cli", "Inputs", "confirm", "*.json")))]
+    if probe:
+        written = os.path.join(tmp, "written-report.json")
+        subprocess.run([probe, "run", "--quiet", "--report", written, "--",
+                        sys.executable,
+                        os.path.join(root, "bench", "probe_reader.py"),
+                        "--write-log", "2000", "--mix", "captures"],
+                       check=True)
+        expect.append((written, True))
+        for seed in sorted(glob.glob(os.path.join(
+                root, "tests", "fuzz", "corpus", "probe-report", "*"))):
+            shown = subprocess.run([probe, "show", seed],
+                                   stdout=subprocess.DEVNULL,
+                                   stderr=subprocess.DEVNULL)
+            expect.append((seed, shown.returncode == 0))
+    bad = 0
+    for path, valid in expect:
+        name = os.path.relpath(path, root) if path.startswith(root) \
+            else "a report capture-probe run wrote"
+        ours, why = schema_verdict(validator, path)
+        if ours == valid:
+            print("ok   %s (%s)" % (name, "valid" if ours else "invalid"))
+            continue
+        bad += 1
+        print("DIFF %s: the schema %s it%s" % (
+            name, "accepts" if ours else "rejects",
+            "" if ours else " (" + why + ")"))
+    print("%d probe reports, %d disagreements" % (len(expect), bad))
+    return bad
+
+
 def main():
-    if len(sys.argv) != 3:
+    if len(sys.argv) not in (3, 4):
         sys.exit(__doc__)
     root, binary = sys.argv[1], sys.argv[2]
+    probe = sys.argv[3] if len(sys.argv) == 4 else None
     with open(os.path.join(root, "checks", "schemas",
                            "catalog.schema.json")) as f:
         schema = json.load(f)
@@ -158,7 +206,8 @@ def main():
                            "accepts" if theirs else "rejects"))
         print("%d broken variants of %d files, each rejected by both" %
               (checked, len(sources)) if not bad else "")
-    print("%d files, %d disagreements" % (len(files), bad))
+        print("%d files, %d disagreements" % (len(files), bad))
+        bad += check_reports(root, probe, tmp)
     return 1 if bad else 0
 
 
