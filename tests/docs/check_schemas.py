@@ -20,6 +20,11 @@ describe and against the C++ readers (issue 25, item 5):
                         probe-report fuzz seeds that capture-probe refuses
                         (`capture-probe show`) are invalid.
 
+  cache-entry.schema.json
+                        every cache entry `capture-lint -p` writes for the
+                        whole-program tests' inputs (tests/lit/cli/Inputs:
+                        wholeprogram, constants-across, overrides, roles).
+
 Prints one line per file ("ok", or what disagrees) and exits 1 on any
 disagreement.
 
@@ -141,6 +146,46 @@ def check_reports(root, probe, tmp):
     return bad
 
 
+def check_cache_entries(root, binary, tmp):
+    """The entries a -p run writes, against cache-entry.schema.json: the
+    number of invalid ones."""
+    with open(os.path.join(root, "checks", "schemas",
+                           "cache-entry.schema.json")) as f:
+        schema = json.load(f)
+    jsonschema.Draft7Validator.check_schema(schema)
+    validator = jsonschema.Draft7Validator(schema)
+    inputs = os.path.join(root, "tests", "lit", "cli", "Inputs")
+    mock = os.path.join(root, "tests", "Inputs", "mock")
+    bad = checked = 0
+    for project in ("wholeprogram", "constants-across", "overrides",
+                    "roles"):
+        template = os.path.join(inputs, project, "compile_commands.json.in")
+        if not os.path.isfile(template):
+            continue
+        work = os.path.join(tmp, "cache-" + project)
+        import shutil
+        shutil.copytree(os.path.join(inputs, project), work)
+        with open(template) as f:
+            db = f.read().replace("@DIR@", work).replace("@MOCK@", mock)
+        with open(os.path.join(work, "compile_commands.json"), "w") as f:
+            f.write(db)
+        subprocess.run([binary, "--quiet", "-p", work],
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        for entry in sorted(glob.glob(os.path.join(
+                work, ".capture-lint-cache", "*.json"))):
+            checked += 1
+            ours, why = schema_verdict(validator, entry)
+            name = project + "/" + os.path.basename(entry)
+            if ours:
+                print("ok   cache entry %s (valid)" % name)
+            else:
+                bad += 1
+                print("DIFF cache entry %s: the schema rejects it (%s)" %
+                      (name, why))
+    print("%d cache entries, %d invalid" % (checked, bad))
+    return bad if checked else 1
+
+
 def main():
     if len(sys.argv) not in (3, 4):
         sys.exit(__doc__)
@@ -208,6 +253,7 @@ def main():
               (checked, len(sources)) if not bad else "")
         print("%d files, %d disagreements" % (len(files), bad))
         bad += check_reports(root, probe, tmp)
+        bad += check_cache_entries(root, binary, tmp)
     return 1 if bad else 0
 
 
