@@ -176,6 +176,27 @@ unsigned firstErrorLine(const PySource &Src) {
   return Src.line(begin(N));
 }
 
+/// The function definitions directly inside \p Fn's body (not inside a
+/// nested one's, nor a class's).
+std::vector<TSNode> nestedDefinitions(TSNode Fn) {
+  std::vector<TSNode> Out, Stack{field(Fn, "body")};
+  while (!Stack.empty()) {
+    TSNode N = Stack.back();
+    Stack.pop_back();
+    if (isNull(N))
+      continue;
+    if (is(N, "function_definition")) {
+      Out.push_back(N);
+      continue;
+    }
+    if (is(N, "class_definition") || is(N, "lambda"))
+      continue;
+    for (unsigned I = 0; I < namedCount(N); ++I)
+      Stack.push_back(named(N, I));
+  }
+  return Out;
+}
+
 /// Silenced by a comment (Suppressions.h: NOLINT, NOLINTNEXTLINE,
 /// NOLINTBEGIN/END, noqa).
 bool suppressed(const PySite &Site, const std::string &Check) {
@@ -309,6 +330,13 @@ PyResult analyzePython(const std::vector<std::string> &Files,
     for (auto &[Name, C] : M->Classes)
       for (auto &[MName, F] : C->Methods)
         Fns.push_back(F);
+    // Functions defined inside functions hold regions too (a callback's
+    // `def capture(): with torch.cuda.graph(g): ...`).
+    for (size_t I = 0; I < Fns.size(); ++I)
+      for (TSNode Inner : nestedDefinitions(Fns[I]->Node))
+        Fns.push_back(Ctx.Prog.localFunction(
+            M, Fns[I]->Owner, Inner,
+            Fns[I]->Display + "." + M->Src->text(field(Inner, "name")).str()));
     std::sort(Fns.begin(), Fns.end(), [](PyFunction *A, PyFunction *B) {
       return begin(A->Node) < begin(B->Node);
     });
