@@ -222,7 +222,7 @@ void CaptureAnalyzer::Impl::analyzeWrapperCalls(const FunctionDecl *Def,
     // Member calls count the object as argument 0 of the call expression
     // only for operator calls; parameters index the call's arguments.
     unsigned Shift =
-        isa<CXXOperatorCallExpr>(Call) && isa<CXXMethodDecl>(Wrapper) ? 1 : 0;
+        argumentOffset(Call, Wrapper);
     for (const WrappedParam &W : Role->Wraps) {
       if (W.Index + Shift >= Call->getNumArgs())
         continue;

@@ -426,6 +426,12 @@ SourceLocation callLoc(const Expr *Call) {
   return Call->getBeginLoc();
 }
 
+unsigned argumentOffset(const CallExpr *Call, const FunctionDecl *Callee) {
+  return isa<CXXOperatorCallExpr>(Call) && isa_and_nonnull<CXXMethodDecl>(Callee)
+             ? 1
+             : 0;
+}
+
 bool passesIntegralValue(QualType T) {
   if (const auto *R = T->getAs<ReferenceType>()) {
     QualType Pointee = R->getPointeeType();

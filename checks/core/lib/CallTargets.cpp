@@ -160,7 +160,7 @@ static const Expr *argumentFor(const Expr *Site, unsigned Index) {
   const auto *Call = cast<CallExpr>(Site);
   const FunctionDecl *F = directCallee(Call);
   unsigned Shift =
-      isa<CXXOperatorCallExpr>(Call) && isa_and_nonnull<CXXMethodDecl>(F);
+      argumentOffset(Call, F);
   return Index + Shift < Call->getNumArgs() ? Call->getArg(Index + Shift)
                                             : nullptr;
 }

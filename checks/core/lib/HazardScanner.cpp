@@ -322,7 +322,7 @@ static ParamBindings constantArguments(const CallExpr *Call,
   if (!Call || !Def)
     return Out;
   unsigned Shift =
-      isa<CXXOperatorCallExpr>(Call) && isa<CXXMethodDecl>(Def) ? 1 : 0;
+      argumentOffset(Call, Def);
   for (unsigned I = 0; I < Def->getNumParams(); ++I) {
     const ParmVarDecl *P = Def->getParamDecl(I);
     QualType T = P->getType();
@@ -389,7 +389,7 @@ bool HazardScanner::recordExternal(const FunctionDecl *Callee,
       if (const auto *P = dyn_cast<ParmVarDecl>(B.Param); P && B.Path.empty())
         H.ConstantArgs.push_back({P->getFunctionScopeIndex(), B.Value});
     unsigned Shift =
-        isa<CXXOperatorCallExpr>(Call) && isa<CXXMethodDecl>(Callee) ? 1 : 0;
+        argumentOffset(Call, Callee);
     for (unsigned I = 0; I < Callee->getNumParams(); ++I)
       if (I + Shift < Call->getNumArgs() &&
           passesIntegralValue(Callee->getParamDecl(I)->getType()))

@@ -223,7 +223,7 @@ static std::optional<std::string> argumentPath(const CallExpr *Call,
   if (!Param || Param->getDeclContext() != Callee)
     return std::nullopt;
   unsigned Shift =
-      isa<CXXOperatorCallExpr>(Call) && isa<CXXMethodDecl>(Callee) ? 1 : 0;
+      argumentOffset(Call, Callee);
   unsigned I = Param->getFunctionScopeIndex() + Shift;
   if (I >= Call->getNumArgs())
     return std::nullopt;

@@ -224,7 +224,7 @@ void RoleAnalyzer::roleFromBody(const FunctionDecl *Def, FunctionRole &Role) {
     if (!InnerRole)
       return;
     unsigned Shift =
-        isa<CXXOperatorCallExpr>(Call) && isa<CXXMethodDecl>(Inner) ? 1 : 0;
+        argumentOffset(Call, Inner);
     for (const WrappedParam &W : InnerRole->Wraps) {
       if (W.Index + Shift >= Call->getNumArgs())
         continue;
@@ -435,12 +435,16 @@ const FunctionRole *RoleAnalyzer::indirectCloser(const CallExpr *Call) {
     return nullptr;
   if (!Targets)
     Targets = std::make_unique<CallTargets>(Ctx);
-  std::vector<const FunctionDecl *> Run = Targets->indirectTargets(Call);
+  return sharedCloser(Targets->indirectTargets(Call));
+}
+
+const FunctionRole *
+RoleAnalyzer::sharedCloser(const std::vector<const FunctionDecl *> &Fns) {
   const FunctionRole *Shared = nullptr;
-  for (const FunctionDecl *F : Run) {
+  for (const FunctionDecl *F : Fns) {
     const FunctionRole *R = roleOf(F);
     if (!R || !R->Closes || R->Opens)
-      return nullptr; // a target that does not close: the capture may go on
+      return nullptr; // one that does not close: the capture may go on
     Shared = Shared ? Shared : R;
   }
   return Shared;
@@ -453,16 +457,7 @@ const FunctionRole *RoleAnalyzer::guardCloser(const VarDecl *V) {
   if (!Targets)
     Targets = std::make_unique<CallTargets>(Ctx);
   auto Given = Targets->constructionCallables(V->getInit());
-  if (!Given || Given->empty())
-    return nullptr;
-  const FunctionRole *Shared = nullptr;
-  for (const FunctionDecl *F : *Given) {
-    const FunctionRole *R = roleOf(F);
-    if (!R || !R->Closes || R->Opens)
-      return nullptr;
-    Shared = Shared ? Shared : R;
-  }
-  return Shared;
+  return Given ? sharedCloser(*Given) : nullptr;
 }
 
 bool RoleAnalyzer::isCaptureFlag(const ValueDecl *V) {

@@ -45,6 +45,10 @@ public:
   bool isCaptureFlag(const clang::ValueDecl *V) override;
   const FunctionRole *indirectCloser(const clang::CallExpr *Call) override;
   const FunctionRole *guardCloser(const clang::VarDecl *V) override;
+  /// The closer role every one of \p Fns has (null when one does not
+  /// close, or there are none).
+  const FunctionRole *
+  sharedCloser(const std::vector<const clang::FunctionDecl *> &Fns);
 
   /// Cheap and conservative: false when nothing \p FD reaches could begin,
   /// end or guard a capture, so it can have no role from its body.

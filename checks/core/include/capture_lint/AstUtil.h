@@ -150,6 +150,12 @@ clang::SourceLocation callLoc(const clang::Expr *Call);
 void walkStatements(const clang::Stmt *Root,
                     llvm::function_ref<bool(const clang::Stmt *)> Visit);
 
+/// How many arguments of \p Call come before the one for \p Callee's first
+/// parameter: 1 for a member operator call (`obj(x)`, whose object is
+/// argument 0), else 0.
+unsigned argumentOffset(const clang::CallExpr *Call,
+                        const clang::FunctionDecl *Callee);
+
 /// Whether a parameter of type \p T receives an integral or enum value the
 /// callee can only read: by value, by const reference, or by forwarding
 /// reference (`const bool &` of a forwarded pack).
