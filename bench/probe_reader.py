@@ -11,12 +11,14 @@ mixes of events:
             event a kernel launch or async copy outside any capture, the
             bulk of what a long training or serving run logs
   captures  a capture of 50 calls every 52 events (re-capturing each step)
+  long-captures  a capture of 500 calls every 502 events: with memory per
+            capture, not per call, a tenth of the captures' memory
 For each size and mix, both binaries run in turn (best of --repeat), and the
 peak resident memory (of capture-probe and the writer, which stays small) and
 wall time are printed with the ratio candidate/baseline.
 
   bench/probe_reader.py CANDIDATE [--baseline OLD] [--events 1000000,...]
-                        [--mix eager,captures] [--repeat 1]
+                        [--mix eager,captures,long-captures] [--repeat 1]
 """
 import argparse
 import json
@@ -27,6 +29,7 @@ import tempfile
 import time
 
 HERE = os.path.abspath(__file__)
+MIXES = ("eager", "captures", "long-captures")
 
 
 def call_line(seq, api, stream, frames=None, extra=None):
@@ -68,9 +71,10 @@ def write_log(path, events, mix):
                            separators=(",", ":")))
             seq += 1
 
-        if mix == "captures":
-            while seq + 52 <= events:
-                capture(50)
+        if mix in ("captures", "long-captures"):
+            calls = 50 if mix == "captures" else 500
+            while seq + calls + 2 <= events:
+                capture(calls)
         else:
             for _ in range(min(10, events // 1000)):
                 capture(100)
@@ -121,10 +125,13 @@ def main():
         return 0
     if not args.candidate:
         ap.error("the candidate capture-probe binary is required")
+    for mix in args.mix.split(","):
+        if mix not in MIXES:
+            ap.error("unknown --mix %r (one of %s)" % (mix, ", ".join(MIXES)))
     binaries = [("candidate", args.candidate)]
     if args.baseline:
         binaries.insert(0, ("baseline", args.baseline))
-    print("%-9s %-9s %10s %10s %9s %9s" % ("mix", "binary", "events",
+    print("%-13s %-9s %10s %10s %9s %9s" % ("mix", "binary", "events",
                                           "peak MiB", "seconds", "captures"))
     for mix in args.mix.split(","):
         for events in [int(x) for x in args.events.split(",")]:
@@ -136,11 +143,11 @@ def main():
                         r = run_probe(probe, events, mix, tmp)
                     best = r if best is None or r[0] < best[0] else best
                 got[name] = best
-                print("%-9s %-9s %10d %10.0f %9.1f %9d" %
+                print("%-13s %-9s %10d %10.0f %9.1f %9d" %
                       ((mix, name, events) + best))
             if "baseline" in got:
                 b, c = got["baseline"], got["candidate"]
-                print("%-9s %-9s %10d %9.2fx %8.2fx %9s" %
+                print("%-13s %-9s %10d %9.2fx %8.2fx %9s" %
                       (mix, "ratio", events, c[0] / b[0], c[1] / b[1],
                        "same" if b[2] == c[2] else "DIFFER"))
             sys.stdout.flush()

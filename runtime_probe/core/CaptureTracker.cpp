@@ -99,6 +99,60 @@ CaptureRecord *CaptureTracker::done(unsigned Id) {
   return It == DoneIndex.end() ? nullptr : &Done[It->second];
 }
 
+/// What two captures' calls must share for one list to stand for both:
+/// everything the report says of each call but sequence numbers, threads
+/// and handles.
+static std::string callsKey(const CaptureRecord &C) {
+  std::string K = C.Mode + (C.Succeeded ? "|ok|" : "|failed|");
+  for (const CallRecord &R : C.Calls) {
+    K += R.Api + "," + std::to_string(R.Result) + "," + R.ResultName + "," +
+         R.Hazard + "," + R.Expected + "," + R.EffectiveMode + ",";
+    K += std::to_string(R.Kernel) + (R.FirstError ? "F" : "") +
+         (R.OtherThread ? "O" : "") + (R.ReportsEarlierError ? "E" : "") +
+         (R.PoolGrowth ? "P" : "") + (R.Stream ? "s" : "") +
+         (R.CudaEvent ? "e" : "") + ",";
+    for (const std::string &X : R.Classes)
+      K += X + " ";
+    for (const std::string &F : R.Frames)
+      K += F + " ";
+    for (const std::string &F : R.PyFrames)
+      K += F + " ";
+    K += ";";
+  }
+  return K;
+}
+
+/// A long run captures the same code thousands of times: a capture whose
+/// calls match an earlier one's joins its group, and only the group's
+/// lowest capture id keeps the calls, so memory grows per capture, not per
+/// call (aggregateIdentical folds the group back together).
+void CaptureTracker::keepCallsOnce(CaptureRecord &C) {
+  auto [It, New] = CallsGroups.emplace(callsKey(C), GroupHolder.size() + 1);
+  C.CallsGroup = It->second;
+  if (New) {
+    GroupHolder.push_back(C.Id);
+    return;
+  }
+  unsigned &Holder = GroupHolder[C.CallsGroup - 1];
+  CaptureRecord *H = done(Holder);
+  if (H && C.Id < Holder) { // ended after a capture begun later
+    std::vector<CallRecord>().swap(H->Calls);
+    H->CallsShared = true;
+    Holder = C.Id;
+    return;
+  }
+  std::vector<CallRecord>().swap(C.Calls);
+  C.CallsShared = true;
+}
+
+const std::vector<CallRecord> &
+CaptureTracker::callsOf(const CaptureRecord &C) {
+  if (!C.CallsShared)
+    return C.Calls;
+  const CaptureRecord *H = done(GroupHolder[C.CallsGroup - 1]);
+  return H ? H->Calls : C.Calls;
+}
+
 /// Streams joining and leaving a capture: an event recorded on one of its
 /// streams and waited on by another stream forks that stream in; an event
 /// recorded on a forked stream and waited on by another of its streams
@@ -156,6 +210,7 @@ void CaptureTracker::endCapture(const Event &E, CaptureRecord C) {
   Recorded.erase(C.Id);
   for (const std::string &K : C.End->Classes)
     C.Classes.insert(K);
+  keepCallsOnce(C);
   DoneIndex[C.Id] = Done.size();
   Done.push_back(std::move(C));
 }
@@ -258,7 +313,7 @@ void CaptureTracker::matchFallback(const Event &E) {
   auto PyLine = [](const std::vector<std::string> &Py) {
     return Py.empty() ? std::string() : Py.front();
   };
-  for (const CallRecord &K : C->Calls)
+  for (const CallRecord &K : callsOf(*C))
     if (K.Api == E.Api && PyLine(K.PyFrames) == PyLine(E.PyFrames) &&
         (E.Kernel ? K.Kernel == E.Kernel : FirstOwnFrame(K.Frames) == Here)) {
       CallRecord R = classify(E, *C, CaptureMode::Global);
@@ -310,7 +365,7 @@ void CaptureTracker::consume(const Event &E) {
       C.Classes = {classes::Error, classes::CaptureFailed};
       FailedOnThread[E.Thread] = C.Id;
       DoneIndex[C.Id] = Done.size();
-  Done.push_back(std::move(C));
+      Done.push_back(std::move(C));
       return;
     }
     Active.push_back(std::move(C));
@@ -365,7 +420,7 @@ std::vector<CaptureRecord> CaptureTracker::finish() {
   for (CaptureRecord &C : Active) {
     C.Classes.insert(classes::CaptureFailed);
     DoneIndex[C.Id] = Done.size();
-  Done.push_back(std::move(C));
+    Done.push_back(std::move(C));
   }
   Active.clear();
   // Executable graphs whose count never came (the program died): launched

@@ -79,8 +79,11 @@ static std::string signature(const CaptureRecord &C) {
   Call(C.Begin);
   if (C.End)
     Call(*C.End);
-  for (const CallRecord &K : C.Calls)
-    Call(K);
+  if (C.CallsGroup) // the tracker compared the calls already
+    S += "calls#" + std::to_string(C.CallsGroup) + ";";
+  else
+    for (const CallRecord &K : C.Calls)
+      Call(K);
   for (const auto &KV : C.GraphNodes)
     S += KV.first + "=" + std::to_string(KV.second) + ",";
   for (const std::string &X : C.Classes)
@@ -108,6 +111,20 @@ void aggregateIdentical(std::vector<CaptureRecord> &Captures) {
     First.LastId = C.LastId;
     First.Instantiations += C.Instantiations;
     First.Launches += C.Launches;
+  }
+  // A group's lowest capture keeps its calls and is first in its own fold;
+  // a capture of the group that stayed apart lists the holder's calls.
+  std::map<unsigned, size_t> Holders; // calls group -> index in Out
+  for (size_t I = 0; I < Out.size(); ++I)
+    if (Out[I].CallsGroup && !Out[I].CallsShared)
+      Holders.emplace(Out[I].CallsGroup, I);
+  for (CaptureRecord &C : Out) {
+    auto H = C.CallsShared ? Holders.find(C.CallsGroup) : Holders.end();
+    if (H == Holders.end())
+      continue;
+    C.Calls = Out[H->second].Calls;
+    C.CallsFrom = Out[H->second].Id;
+    C.CallsShared = false;
   }
   Captures.swap(Out);
 }

@@ -150,6 +150,8 @@ json toJson(const ProbeReport &R) {
     J["repeats"] = C.Repeats;
     if (C.Repeats > 1)
       J["last_id"] = C.LastId;
+    if (C.CallsFrom)
+      J["calls_from"] = C.CallsFrom;
     if (!C.Collectives.empty())
       J["collectives"] = C.Collectives;
     J["instantiations"] = C.Instantiations;
@@ -232,6 +234,7 @@ bool fromJson(const json &J, ProbeReport &R, std::string &Error) {
         C.Calls.push_back(callFrom(K));
       C.Repeats = CJ.value("repeats", 1u);
       C.LastId = CJ.value("last_id", C.Id);
+      C.CallsFrom = CJ.value("calls_from", 0u);
       C.Collectives = CJ.value("collectives", std::vector<std::string>());
       C.Instantiations = CJ.value("instantiations", 0u);
       C.Launches = CJ.value("launches", uint64_t(0));

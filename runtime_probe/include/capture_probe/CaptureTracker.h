@@ -36,6 +36,8 @@ private:
   void consumeLifecycle(const Event &E);
   void matchFallback(const Event &E);
   CaptureRecord *done(unsigned Id);
+  void keepCallsOnce(CaptureRecord &C);
+  const std::vector<CallRecord> &callsOf(const CaptureRecord &C);
 
   /// An executable graph: the capture whose graph it runs, its kernels, the
   /// launches already credited.
@@ -58,6 +60,10 @@ private:
   // call), events recorded on its streams (event -> stream).
   std::map<unsigned, std::map<uint64_t, size_t>> Forked;
   std::map<unsigned, std::map<uint64_t, uint64_t>> Recorded;
+  // Captures with the same calls keep them once (memory per capture, not
+  // per call): their calls' key -> group, group -> its lowest capture id.
+  std::map<std::string, unsigned> CallsGroups;
+  std::vector<unsigned> GroupHolder; // index: group - 1
   Coverage Cover;
   unsigned NextId = 1;
 };

@@ -117,6 +117,16 @@ struct CaptureRecord {
   /// once: how many there were, and the last one's id.
   unsigned Repeats = 1;
   unsigned LastId = 0;
+  /// The calls listed are those of capture CallsFrom (identical but for
+  /// sequence numbers, threads and handles), not this capture's own: set
+  /// when captures with the same calls were kept once while the log was
+  /// read and this one stayed apart from the others (0: its own calls).
+  unsigned CallsFrom = 0;
+  /// While reading (not in the report): captures with the same calls share
+  /// a group, and only its capture with the lowest id keeps them; the
+  /// others have CallsShared set and no Calls.
+  unsigned CallsGroup = 0;
+  bool CallsShared = false;
   /// The graph's collective (NCCL) kernels in node order.
   std::vector<std::string> Collectives;
   /// Lifecycle: instantiations of its graph, and launches of those.

@@ -252,6 +252,89 @@ TEST(RunAnalysis, DifferentCapturesAreNotFolded) {
   EXPECT_EQ(Caps.size(), 2u);
 }
 
+TEST(RunAnalysis, IdenticalCapturesKeepTheirCallsOnceWhileRead) {
+  Log L; // memory per capture, not per call: later copies drop their calls
+  for (uint64_t I = 0; I < 4; ++I) {
+    L.begin(10);
+    L.launch("/p+0x20");
+    L.launch("/p+0x28");
+    L.end(10, 0x100 + I);
+  }
+  auto Caps = L.run();
+  ASSERT_EQ(Caps.size(), 4u);
+  EXPECT_EQ(Caps[0].Calls.size(), 2u);
+  EXPECT_FALSE(Caps[0].CallsShared);
+  for (size_t I = 1; I < 4; ++I) {
+    EXPECT_TRUE(Caps[I].Calls.empty()) << I;
+    EXPECT_TRUE(Caps[I].CallsShared) << I;
+    EXPECT_EQ(Caps[I].CallsGroup, Caps[0].CallsGroup) << I;
+  }
+  aggregateIdentical(Caps);
+  ASSERT_EQ(Caps.size(), 1u);
+  EXPECT_EQ(Caps[0].Repeats, 4u);
+  ASSERT_EQ(Caps[0].Calls.size(), 2u);
+  EXPECT_EQ(Caps[0].Calls[0].Seq, 2u); // the first capture's own calls
+  EXPECT_EQ(Caps[0].CallsFrom, 0u);
+}
+
+TEST(RunAnalysis, TheLowestCaptureKeepsTheCallsWhenItEndsLast) {
+  Log L; // capture 1 (thread 1) ends after capture 2 (thread 2)
+  L.begin(10, {"/p+0x10"}, 1);
+  L.launch("/p+0x20", 1, 1);
+  L.begin(11, {"/p+0x10"}, 2);
+  L.launch("/p+0x20", 1, 2);
+  L.end(11, 0x101, 0, 2);
+  L.end(10, 0x100, 0, 1);
+  auto Caps = L.run();
+  ASSERT_EQ(Caps.size(), 2u);
+  EXPECT_EQ(Caps[0].Calls.size(), 1u);
+  EXPECT_TRUE(Caps[1].CallsShared);
+  aggregateIdentical(Caps);
+  ASSERT_EQ(Caps.size(), 1u);
+  EXPECT_EQ(Caps[0].Calls.at(0).Seq, 2u);
+}
+
+TEST(RunAnalysis, ACaptureThatStaysApartListsTheKeptCallsAndSaysWhose) {
+  Log L; // same calls, but only the second graph is instantiated per launch
+  L.begin(10);
+  L.launch("/p+0x20");
+  L.end(10, 0x100);
+  L.instantiate(0x100, 0x200);
+  L.launches(0x200, 5);
+  L.begin(10);
+  L.launch("/p+0x20");
+  L.end(10, 0x101);
+  for (uint64_t I = 0; I < 4; ++I) {
+    L.instantiate(0x101, 0x300 + I);
+    L.launches(0x300 + I, 1);
+  }
+  auto Caps = L.run();
+  aggregateIdentical(Caps);
+  ASSERT_EQ(Caps.size(), 2u);
+  EXPECT_EQ(Caps[0].CallsFrom, 0u);
+  EXPECT_EQ(Caps[1].CallsFrom, Caps[0].Id);
+  ASSERT_EQ(Caps[1].Calls.size(), 1u);
+  EXPECT_EQ(Caps[1].Calls[0].Api, "cudaLaunchKernel");
+  EXPECT_TRUE(Caps[1].Classes.count(classes::InstantiatePerLaunch));
+  nlohmann::json J = toJson(ProbeReport{"cuda", {}, 0, "", Caps, {}, {}});
+  EXPECT_EQ(J["captures"][1]["calls_from"], Caps[0].Id);
+  EXPECT_FALSE(J["captures"][0].contains("calls_from"));
+}
+
+TEST(RunAnalysis, AFallbackIsFoundThroughCallsKeptByAnotherCapture) {
+  Log L; // two identical failed captures; the eager rerun follows the second
+  for (int I = 0; I < 2; ++I) {
+    L.begin(10);
+    L.launch("/p+0x20");
+    L.end(10, 0, 901);
+  }
+  L.launch("/p+0x20", 0);
+  auto Caps = L.run();
+  ASSERT_EQ(Caps.size(), 2u);
+  EXPECT_TRUE(Caps[1].CallsShared);
+  EXPECT_TRUE(Caps[1].Classes.count(classes::SilentFallback));
+}
+
 TEST(RunAnalysis, OneGraphInstantiatedPerLaunch) {
   Log L;
   L.begin(10);
