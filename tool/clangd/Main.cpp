@@ -19,6 +19,9 @@ int clangdMain(int argc, char *argv[]);
 
 /// Gives clangd's parsing threads 64 MB stacks (WorkerStacks.cpp).
 void useLargeWorkerStacks();
+/// Repairs changes outside a document before clangd reads them
+/// (StdinFilter.cpp, DocumentMirror.h).
+void filterStandardInput();
 
 // Keeps the capture module's registration in the link.
 extern volatile int CaptureModuleAnchorSource;
@@ -30,9 +33,17 @@ int main(int argc, char *argv[]) {
   // clangd looks for clang's builtin headers next to its own binary, which
   // this is not: pass LLVM 19's resource directory unless the user did.
   std::vector<char *> Args(argv, argv + argc);
-  bool HasResourceDir = false;
-  for (int I = 1; I < argc; ++I)
-    HasResourceDir |= std::strncmp(argv[I], "--resource-dir", 14) == 0;
+  bool HasResourceDir = false, Delimited = false;
+  for (int I = 1; I < argc; ++I) {
+    const char *A = argv[I] + (std::strncmp(argv[I], "--", 2) == 0);
+    HasResourceDir |= std::strncmp(A, "-resource-dir", 13) == 0;
+    bool Style = std::strncmp(A, "-input-style", 12) == 0;
+    Delimited |= Style && (std::strstr(A, "delimited") ||
+                           (I + 1 < argc && !std::strchr(A, '=') &&
+                            std::strcmp(argv[I + 1], "delimited") == 0));
+  }
+  if (!Delimited) // the filter reads Content-Length frames only
+    filterStandardInput();
   std::string ResourceDir =
       std::string("--resource-dir=") + CAPTURE_LINT_RESOURCE_DIR;
   if (!HasResourceDir)
