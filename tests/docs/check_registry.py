@@ -8,6 +8,8 @@ what a check needs, and that nothing lists a check the registry does not:
   - for a Python check, such a fixture tests/lit/python/STEM.py, and its row
     in docs/python.md's table;
   - its row in the README's table of checks, with the registry's text;
+  - for a C++ check, its row in the table atop checks/core/lib/rules/Rules.h
+    naming its rule files, each of which exists there;
   - every check name the Python analysis emits is a Python row.
 
 STEM is NAME without "capture-". Prints one line per problem and exits 1
@@ -50,6 +52,32 @@ def read(root, *parts):
 EXPECTS = re.compile(r"CHECK[-A-Z]*:.*\b(error|warning|remark):")
 
 
+RULE_ROW = re.compile(r"^//\s+(capture-[a-z-]+(?:,\s*capture-[a-z-]+)*)"
+                      r"\s+(\S.*)$")
+
+
+def rule_files(root):
+    """{check name: [rule files]} from the table atop Rules.h (a row's
+    files may go on in the lines below it)."""
+    text = read(root, "checks", "core", "lib", "rules", "Rules.h") or ""
+    out, last = {}, None
+    for line in text.split("\n"):
+        if not line.startswith("//"):
+            break
+        m = RULE_ROW.match(line)
+        if m:
+            last = [n.strip() for n in m.group(1).split(",")]
+            files = re.findall(r"(\w+\.cpp)", m.group(2))
+        elif last and re.match(r"^//\s{10,}\S", line):
+            files = re.findall(r"(\w+\.cpp)", line)
+        else:
+            last = None
+            continue
+        for n in last:
+            out.setdefault(n, []).extend(files)
+    return out
+
+
 def expects_diagnostic(text):
     return bool(text and EXPECTS.search(text))
 
@@ -65,6 +93,7 @@ def main():
     names = {c["name"] for c in checks}
     readme = read(root, "README.md") or ""
     python_doc = read(root, "docs", "python.md") or ""
+    rules = rule_files(root)
     for c in checks:
         name, stem = c["name"], c["name"][len("capture-"):]
         if read(root, "docs", "checks", name + ".md") is None:
@@ -76,6 +105,15 @@ def main():
                 problems.append(
                     f"{name}: no C++ fixture tests/lit/checks/{stem}.cu "
                     f"(or .cpp, .hip) expecting a diagnostic")
+            files = rules.get(name, [])
+            if not files:
+                problems.append(
+                    f"{name}: no row in the table of rule files atop "
+                    f"checks/core/lib/rules/Rules.h")
+            for fn in files:
+                if read(root, "checks", "core", "lib", "rules", fn) is None:
+                    problems.append(f"{name}: its rule file checks/core/lib/"
+                                    f"rules/{fn} does not exist")
         if c["python"]:
             fixture = read(root, "tests", "lit", "python", stem + ".py")
             if not expects_diagnostic(fixture):
@@ -111,7 +149,7 @@ def main():
     if problems:
         return 1
     print(f"registry: {len(checks)} checks, each with its docs page, "
-          f"fixtures and README row")
+          f"fixtures, rule files and README row")
     return 0
 
 

@@ -10,7 +10,7 @@
 #include "capture_lint/Analysis.h"
 #include "CallTargets.h"
 #include "HazardScanner.h"
-#include "HazardText.h"
+#include "rules/Rules.h"
 #include "RoleAnalyzer.h"
 #include "TuConstants.h"
 
@@ -358,7 +358,7 @@ void CaptureAnalyzer::Impl::reportUnended(const Unended &U) {
     if (Other->Kind == RegionApi::End && Other->Group == R.Api->Group &&
         (EndName.empty() || Other->Family == R.Api->Family))
       EndName = Other->Name;
-  F.Message = unendedRegionMessage(R, displayName(U.Fn), EndName);
+  F.Message = rules::unendedRegionMessage(R, displayName(U.Fn), EndName);
   F.RegionBegin = F.Loc;
   F.Mode = R.Mode;
   F.Stream = R.Stream;

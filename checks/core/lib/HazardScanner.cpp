@@ -15,6 +15,7 @@
 #include "FrozenValues.h"
 #include "KindDispatch.h"
 #include "TuConstants.h"
+#include "rules/Rules.h"
 
 #include "capture_lint/ApiMatch.h"
 #include "capture_lint/AstUtil.h"
@@ -34,23 +35,6 @@ bool runsInInheritedRegion(const FlowState &St) {
   return St.Reached && !St.Guarded && St.Active.test(0);
 }
 
-/// The C++ check that owns the catalog hazard class \p H (the registry's
-/// Owns column); none for a class only Python reports or that is no
-/// hazard of its own (ShapeQuery is a taint source).
-static std::optional<CheckKind> checkOfHazard(Hazard H) {
-#define CAPTURE_CHECK_OWNS_1(Kind, Owns)                                       \
-  if (Hazard::Owns != Hazard::None && H == Hazard::Owns)                       \
-    return CheckKind::Kind;
-#define CAPTURE_CHECK_OWNS_0(Kind, Owns)
-#define CAPTURE_CHECK(Kind, Name, Cpp, Python, Owns, ...)                      \
-  CAPTURE_CHECK_OWNS_##Cpp(Kind, Owns)
-#include "Checks.def"
-#undef CAPTURE_CHECK
-#undef CAPTURE_CHECK_OWNS_1
-#undef CAPTURE_CHECK_OWNS_0
-  return std::nullopt;
-}
-
 static llvm::DenseSet<const CallExpr *> kernelConfigCalls(const Stmt *Body) {
   llvm::DenseSet<const CallExpr *> Out;
   walkStatements(Body, [&](const Stmt *S) {
@@ -63,59 +47,8 @@ static llvm::DenseSet<const CallExpr *> kernelConfigCalls(const Stmt *Body) {
 
 void HazardScanner::scanBranch(const Stmt *S, const Scope &Sc,
                                std::vector<RawHazard> &Out) {
-  const Expr *Cond = nullptr;
-  const char *Kind = nullptr;
-  if (const auto *If = dyn_cast<IfStmt>(S))
-    Cond = If->getCond(), Kind = "if";
-  else if (const auto *Sw = dyn_cast<SwitchStmt>(S))
-    Cond = Sw->getCond(), Kind = "switch";
-  else if (const auto *For = dyn_cast<ForStmt>(S))
-    Cond = For->getCond(), Kind = "for";
-  else if (const auto *While = dyn_cast<WhileStmt>(S))
-    Cond = While->getCond(), Kind = "while";
-  else if (const auto *Do = dyn_cast<DoStmt>(S))
-    Cond = Do->getCond(), Kind = "do-while";
-  else if (const auto *CO = dyn_cast<AbstractConditionalOperator>(S))
-    Cond = CO->getCond(), Kind = "?:";
-  else if (const auto *Range = dyn_cast<CXXForRangeStmt>(S))
-    Cond = Range->getRangeInit(), Kind = "range-for";
-  if (!Cond)
-    return;
-  auto Src = Sc.Taint.dependency(Cond);
-  if (!Src)
-    return;
-  RawHazard H;
-  H.Kind = RawHazard::Branch;
-  H.Check = CheckKind::ShapeBranch;
-  H.Api = Src->What;
-  H.Detail = Kind;
-  H.Origin = Src->DeviceValue ? "device" : "shape";
-  H.Loc = S->getBeginLoc();
-  if (Src->VarLoc.isValid())
-    H.Extra.push_back({Src->VarLoc, Src->What + " gets its value from " +
-                                        Src->VarOrigin + " here"});
-  Out.push_back(std::move(H));
-}
-
-/// A catalog entry's own hazard at \p Loc.
-static RawHazard apiHazard(const ApiEntry &E, CheckKind Check,
-                           SourceLocation Loc) {
-  RawHazard H;
-  H.Kind = RawHazard::ApiCall;
-  H.Check = Check;
-  H.Entry = &E;
-  H.Api = E.Display;
-  H.Loc = Loc;
-  return H;
-}
-
-/// A stream handle (cudaStream_t, hipStream_t, CUstream), by type.
-static bool isStreamHandle(const Expr *E) {
-  QualType T = E->IgnoreParenImpCasts()->getType();
-  const RecordDecl *RD =
-      T->isPointerType() ? T->getPointeeType()->getAsRecordDecl() : nullptr;
-  return RD && RD->getIdentifier() &&
-         (RD->getName() == "CUstream_st" || RD->getName() == "ihipStream_t");
+  if (auto H = rules::shapeBranch(S, Sc.Taint))
+    Out.push_back(std::move(*H));
 }
 
 /// Whether \p Call enqueues work whose arguments the graph records: a
@@ -124,68 +57,88 @@ static bool launchesWithArguments(const CallExpr *Call, const ApiEntry *E) {
   if (E)
     return llvm::StringRef(E->Name).contains("LaunchKernel") ||
            llvm::StringRef(E->Name).contains("LaunchCooperativeKernel");
-  return llvm::any_of(Call->arguments(), isStreamHandle);
+  return rules::passesStream(Call);
 }
 
 void HazardScanner::scanFrozenArguments(const CallExpr *Call,
                                         llvm::StringRef Work, const Scope &Sc,
                                         std::vector<RawHazard> &Out) {
-  if (!Sc.Frozen)
-    return;
-  for (const Expr *Arg : Call->arguments()) {
-    if (isStreamHandle(Arg))
-      continue;
-    auto C = Sc.Frozen->carriedBy(Arg);
-    if (!C)
-      continue;
-    RawHazard H;
-    H.Kind = RawHazard::FrozenArg;
-    H.Check = CheckKind::FrozenHostValue;
-    H.Api = Work.str();
-    H.Detail = C->State;
-    H.Origin = C->Carrier;
-    H.Loc = Arg->getBeginLoc();
-    H.Extra.push_back({C->UpdateLoc, "'" + C->State +
-                                         "' is updated here, on the host; "
-                                         "replays do not run this update"});
-    if (!C->Carrier.empty())
-      H.Extra.push_back({C->CarrierLoc, "'" + C->Carrier +
-                                            "' takes its value from '" +
-                                            C->State + "' here"});
+  if (Sc.Frozen)
+    if (auto H = rules::frozenArgument(Call, Work, *Sc.Frozen))
+      Out.push_back(std::move(*H));
+}
+
+/// The argument \p Call passes for catalog entry \p E's stream, when
+/// it has one and it is given (or its default means the legacy stream).
+static const Expr *streamArgument(const CallExpr *Call, const ApiEntry &E,
+                                  const FunctionDecl *Callee) {
+  if (!E.Stream || E.Stream->Index >= Call->getNumArgs() ||
+      E.Stream->Index >= Callee->getNumParams())
+    return nullptr;
+  // Overloads may put other arguments at that index
+  // (cudaMallocAsync(ptr, size, pool, stream)): check the parameter type.
+  std::string ParamType =
+      Callee->getParamDecl(E.Stream->Index)->getType().getAsString();
+  if (!llvm::StringRef(ParamType).contains_insensitive("stream"))
+    return nullptr;
+  const Expr *Arg = Call->getArg(E.Stream->Index);
+  bool Defaulted = isa<CXXDefaultArgExpr>(Arg);
+  return !Defaulted || E.Stream->DefaultIsLegacy ? Arg : nullptr;
+}
+
+void HazardScanner::scanCatalogCall(const CallExpr *Call,
+                                    const FunctionDecl *Callee,
+                                    const ApiEntry &E, bool Declared,
+                                    const Scope &Sc,
+                                    std::vector<RawHazard> &Out) {
+  // A wrapper's branch for another kind of memory, beside the branch
+  // that frees or allocates stream-ordered (KindDispatch.h).
+  bool OtherKindsBranch =
+      !Declared && Sc.Depth > 0 && Sc.BesideCapturedForm.count(Call);
+  if (auto Check = rules::catalogCallCheck(E, Call, Ctx);
+      Check && !OtherKindsBranch) {
+    RawHazard H = rules::catalogCall(E, *Check, callLoc(Call));
+    // Which stream it is given, where that compares with the region's.
+    if (!Declared && Sc.Depth == 0 && E.OtherStreamModes)
+      H.StreamKey = queriedStream(Call); // its first stream argument
+    if (Declared) {
+      H.Api = catalogName(Callee);
+      const char *Verb = E.Class == Hazard::Sync         ? "synchronize"
+                         : E.Class == Hazard::Allocation ? "allocate"
+                                                         : "read back";
+      H.Extra.push_back({Callee->getLocation(),
+                         "'" + H.Api + "' is declared to " + Verb + " here (" +
+                             Roles.roleOf(Callee)->DeclaredBy + ")"});
+    }
     Out.push_back(std::move(H));
-    return; // one finding per launch
+  }
+  const Expr *Stream = streamArgument(Call, E, Callee);
+  if (!Stream)
+    return;
+  if (auto H = rules::legacyStreamArgument(Call, E, Stream, Ctx)) {
+    Out.push_back(std::move(*H));
+  } else if (Sc.Depth == 0 && E.Class == Hazard::Allocation &&
+             E.behaviourIn(CaptureMode::Global) == Behaviour::Captured &&
+             !joinedInFunction(Stream, Sc.Fn)) {
+    // Captured only on a stream that takes part in the capture; the
+    // analyzer compares the stream with the region's.
+    if (std::string Key = streamKey(Stream); !Key.empty())
+      Out.push_back(rules::otherStreamAllocation(E, callLoc(Call), Key,
+                                                 sourceText(Stream, Ctx)));
   }
 }
 
 void HazardScanner::scanCall(const CallExpr *Call, const Scope &Sc,
                              std::vector<RawHazard> &Out) {
   if (const auto *K = dyn_cast<CUDAKernelCallExpr>(Call)) {
-    const CallExpr *Config = K->getConfig();
     const FunctionDecl *Launched = directCallee(K);
     scanFrozenArguments(K,
                         Launched ? "kernel launch '" +
                                        Launched->getNameAsString() + "'"
                                  : "kernel launch",
                         Sc, Out);
-    const ApiEntry *E = matchApi(Config, Cat);
-    if (!E || !E->Stream || E->Stream->Index >= Config->getNumArgs())
-      return;
-    if (auto Spelling =
-            legacyStreamSpelling(Config->getArg(E->Stream->Index), Ctx)) {
-      RawHazard H;
-      H.Kind = RawHazard::LegacyArg;
-      H.Check = CheckKind::LegacyStream;
-      H.Entry = E;
-      const FunctionDecl *Kernel = directCallee(K);
-      H.Api = Kernel ? "kernel launch '" + Kernel->getNameAsString() + "'"
-                     : "kernel launch";
-      H.Detail = *Spelling;
-      H.Loc = K->getBeginLoc();
-      H.StreamCall = Config;
-      H.StreamIndex = E->Stream->Index;
-      H.KernelLaunch = true;
-      Out.push_back(std::move(H));
-    }
+    if (auto H = rules::legacyStreamLaunch(K, Cat, Ctx))
+      Out.push_back(std::move(*H));
     return; // the kernel body is device code
   }
   if (Sc.ConfigCalls.count(Call))
@@ -238,63 +191,7 @@ void HazardScanner::scanCall(const CallExpr *Call, const Scope &Sc,
     if (!Declared && E->UntilCuda && Opts.CudaVersion &&
         *Opts.CudaVersion >= *E->UntilCuda)
       return; // this toolkit captures it
-    // A wrapper's branch for another kind of memory, beside the branch
-    // that frees or allocates stream-ordered (KindDispatch.h).
-    bool OtherKindsBranch =
-        !Declared && Sc.Depth > 0 && Sc.BesideCapturedForm.count(Call);
-    if (auto Check = checkOfHazard(E->Class); Check && !OtherKindsBranch) {
-      RawHazard H = apiHazard(*E, *Check, callLoc(Call));
-      if (*Check == CheckKind::SyncCall && copiesDeviceToHost(Call, *E, Ctx))
-        H.Check = CheckKind::HostRead;
-      // Which stream it is given, where that compares with the region's.
-      if (!Declared && Sc.Depth == 0 && E->OtherStreamModes)
-        H.StreamKey = queriedStream(Call); // its first stream argument
-      if (Declared)
-        H.Api = catalogName(Callee);
-      const char *DeclaredVerb = E->Class == Hazard::Sync ? "synchronize"
-                                 : E->Class == Hazard::Allocation ? "allocate"
-                                                                  : "read back";
-      if (Declared)
-        H.Extra.push_back({Callee->getLocation(),
-                           "'" + H.Api + "' is declared to " + DeclaredVerb +
-                               " here (" + Roles.roleOf(Callee)->DeclaredBy +
-                               ")"});
-      Out.push_back(std::move(H));
-    }
-    if (E->Stream && E->Stream->Index < Call->getNumArgs() &&
-        E->Stream->Index < Callee->getNumParams()) {
-      // Overloads may put other arguments at that index
-      // (cudaMallocAsync(ptr, size, pool, stream)): check the parameter type.
-      std::string ParamType =
-          Callee->getParamDecl(E->Stream->Index)->getType().getAsString();
-      bool IsStream = llvm::StringRef(ParamType).contains_insensitive("stream");
-      const Expr *Arg = Call->getArg(E->Stream->Index);
-      bool Defaulted = isa<CXXDefaultArgExpr>(Arg);
-      if (IsStream && (!Defaulted || E->Stream->DefaultIsLegacy))
-        if (auto Spelling = legacyStreamSpelling(Arg, Ctx)) {
-          RawHazard H;
-          H.Kind = RawHazard::LegacyArg;
-          H.Check = CheckKind::LegacyStream;
-          H.Entry = E;
-          H.Api = E->Display;
-          H.Detail = *Spelling;
-          H.Loc = callLoc(Call);
-          H.StreamCall = Call;
-          H.StreamIndex = E->Stream->Index;
-          Out.push_back(std::move(H));
-        } else if (Sc.Depth == 0 && E->Class == Hazard::Allocation &&
-                   E->behaviourIn(CaptureMode::Global) == Behaviour::Captured &&
-                   !joinedInFunction(Arg, Sc.Fn)) {
-          // Captured only on a stream that takes part in the capture; the
-          // analyzer compares Detail with the region's stream.
-          RawHazard H = apiHazard(*E, CheckKind::Allocation, callLoc(Call));
-          H.Kind = RawHazard::OtherStream;
-          H.Detail = streamKey(Arg);
-          H.Origin = sourceText(Arg, Ctx);
-          if (!H.Detail.empty())
-            Out.push_back(std::move(H));
-        }
-    }
+    scanCatalogCall(Call, Callee, *E, Declared != nullptr, Sc, Out);
     return; // the catalog describes it: do not look inside
   }
   if (launchesWithArguments(Call, nullptr))
@@ -430,28 +327,8 @@ void HazardScanner::recordOverrides(
 
 void HazardScanner::scanStatusQuery(const CallExpr *Call,
                                     std::vector<RawHazard> &Out) {
-  const FunctionDecl *Callee = directCallee(Call);
-  for (unsigned I = 0; I < Call->getNumArgs() && I < Callee->getNumParams();
-       ++I) {
-    std::string Type = Callee->getParamDecl(I)->getType().getAsString();
-    if (!llvm::StringRef(Type).contains_insensitive("stream") ||
-        llvm::StringRef(Type).contains_insensitive("status"))
-      continue;
-    const Expr *Arg = Call->getArg(I);
-    if (isa<CXXDefaultArgExpr>(Arg))
-      return;
-    if (auto Spelling = legacyStreamSpelling(Arg, Ctx)) {
-      RawHazard H;
-      H.Kind = RawHazard::LegacyArg;
-      H.Check = CheckKind::LegacyStream;
-      H.Api = catalogName(Callee);
-      H.Detail = *Spelling;
-      H.Loc = callLoc(Call);
-      H.StatusQuery = true;
-      Out.push_back(std::move(H));
-    }
-    return;
-  }
+  if (auto H = rules::legacyStreamQuery(Call, Ctx))
+    Out.push_back(std::move(*H));
 }
 
 bool HazardScanner::joinedInFunction(const Expr *Stream,
@@ -517,36 +394,8 @@ void HazardScanner::descend(const FunctionDecl *Callee, SourceLocation At,
 
 void HazardScanner::scanPendingRead(const Stmt *S, const FlowState &St,
                                     std::vector<RawHazard> &Out) {
-  if (St.PendingHostCopies.empty())
-    return;
-  const auto *Cast = dyn_cast<ImplicitCastExpr>(S);
-  if (!Cast || Cast->getCastKind() != CK_LValueToRValue)
-    return;
-  const Expr *Sub = Cast->getSubExpr()->IgnoreParens();
-  const ValueDecl *V = accessedDeclOf(Sub);
-  if (!V || !St.PendingHostCopies.count(V))
-    return;
-  // Reading the pointer itself (to pass it on) is not reading the data.
-  if (namesDecl(Sub, V) &&
-      (V->getType()->isPointerType() || V->getType()->isArrayType()))
-    return;
-  const CallExpr *Copy = nullptr;
-  for (const auto &P : St.PendingCopyCalls)
-    if (P.first == V)
-      Copy = P.second;
-  RawHazard H;
-  H.Kind = RawHazard::PendingRead;
-  H.Check = CheckKind::HostRead;
-  const ApiEntry *E = Copy ? matchApi(Copy, Cat) : nullptr;
-  H.Entry = E;
-  H.Api = E ? E->Display : "copy";
-  H.Detail = V->getNameAsString();
-  H.Loc = Sub->getBeginLoc();
-  if (Copy)
-    H.Extra.push_back({callLoc(Copy), "the copy into '" + H.Detail +
-                                          "' is captured here; it runs only "
-                                          "when the graph is replayed"});
-  Out.push_back(std::move(H));
+  if (auto H = rules::pendingHostRead(S, St, Cat))
+    Out.push_back(std::move(*H));
 }
 
 void HazardScanner::scan(const Stmt *S, const FlowState &St, bool IsTerminator,
@@ -562,8 +411,8 @@ void HazardScanner::scan(const Stmt *S, const FlowState &St, bool IsTerminator,
     const ApiEntry *E = Ctor ? Cat.findApi(listedName(Ctor, Cat)) : nullptr;
     if (E) {
       // A catalog constructor (thrust::device_vector's allocates).
-      if (auto Check = checkOfHazard(E->Class))
-        Out.push_back(apiHazard(*E, *Check, Construct->getBeginLoc()));
+      if (auto Check = rules::catalogCallCheck(*E, nullptr, Ctx))
+        Out.push_back(rules::catalogCall(*E, *Check, Construct->getBeginLoc()));
     } else if (Ctor && !Ctor->isTrivial() && !(Role && Role->Opens)) {
       descend(Ctor, Construct->getBeginLoc(), Sc, Out);
     }
@@ -708,8 +557,8 @@ void HazardScanner::scanDestructor(const CFGAutomaticObjDtor &Dtor,
                                             : VD->getLocation();
   size_t First = Out.size();
   if (const ApiEntry *E = Cat.findApi(listedName(D, Cat))) {
-    if (auto Check = checkOfHazard(E->Class))
-      Out.push_back(apiHazard(*E, *Check, At));
+    if (auto Check = rules::catalogCallCheck(*E, nullptr, Ctx))
+      Out.push_back(rules::catalogCall(*E, *Check, At));
   } else {
     descend(D, At, Sc, Out);
   }

@@ -89,6 +89,12 @@ private:
                   std::vector<RawHazard> &Out);
   void scanCall(const clang::CallExpr *Call, const Scope &Sc,
                 std::vector<RawHazard> &Out);
+  /// A call to catalog entry \p E (or to \p Callee, \p Declared to act as
+  /// one): its own hazard and its stream argument's.
+  void scanCatalogCall(const clang::CallExpr *Call,
+                       const clang::FunctionDecl *Callee, const ApiEntry &E,
+                       bool Declared, const Scope &Sc,
+                       std::vector<RawHazard> &Out);
   /// An argument of work \p Call enqueues (\p Work: "kernel launch 'k'")
   /// that carries host state the region updates: frozen at capture.
   void scanFrozenArguments(const clang::CallExpr *Call, llvm::StringRef Work,

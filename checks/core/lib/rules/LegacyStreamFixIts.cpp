@@ -1,6 +1,6 @@
-//===- FixIts.cpp - Mechanical fixes for legacy-stream findings -----------===//
+//===- LegacyStreamFixIts.cpp - Fixes of legacy-stream findings ---------===//
 
-#include "capture_lint/FixIts.h"
+#include "LegacyStreamFixIts.h"
 #include "capture_lint/AstUtil.h"
 
 #include "clang/AST/ASTContext.h"

@@ -1,4 +1,4 @@
-//===- FixIts.h - Mechanical fixes for legacy-stream findings ---*- C++ -*-===//
+//===- LegacyStreamFixIts.h - Fixes of legacy-stream findings --*- C++ -*-===//
 //
 // The one fix capture-lint applies by itself: passing the capturing stream to
 // a call or kernel launch that uses the legacy default stream. A defaulted
@@ -12,8 +12,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef CAPTURE_LINT_FIXITS_H
-#define CAPTURE_LINT_FIXITS_H
+#ifndef CAPTURE_LINT_RULES_LEGACYSTREAMFIXITS_H
+#define CAPTURE_LINT_RULES_LEGACYSTREAMFIXITS_H
 
 #include "capture_lint/FunctionRoles.h"
 
@@ -48,4 +48,4 @@ calleeStreamNote(const clang::CallExpr *Call, llvm::StringRef Stream,
 
 } // namespace capture_lint
 
-#endif // CAPTURE_LINT_FIXITS_H
+#endif // CAPTURE_LINT_RULES_LEGACYSTREAMFIXITS_H

@@ -1,0 +1,47 @@
+//===- RuleText.h - Phrases the checks' rules share ------------*- C++ -*-===//
+//
+// A finding's message is composed from parts (subject, predicate, what
+// happens under capture, the fix) so that it reads well directly and
+// through a call ("call to 'f' reaches 'cudaMalloc', which ..."). Each rule
+// file fills the parts for its check; these are the phrases several share.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CAPTURE_LINT_RULES_RULETEXT_H
+#define CAPTURE_LINT_RULES_RULETEXT_H
+
+#include "capture_lint/Analysis.h"
+#include "capture_lint/RegionFinder.h"
+
+#include <optional>
+#include <string>
+#include <utility>
+
+namespace capture_lint::rules {
+
+struct MessageParts {
+  std::string Subject;
+  std::string Predicate;
+  std::string Consequence;
+  std::string Fix;
+  /// The note at the hazard when a finding is reported at the call that
+  /// reaches it ("'cudaMalloc' is called here").
+  std::string HereNote;
+};
+
+/// A rule's verdict on a hazard in a region: its severity and words, or
+/// nothing when the hazard is harmless there.
+using Described = std::optional<std::pair<Severity, MessageParts>>;
+
+/// "in a global-mode capture", ...
+std::string modePhrase(CaptureMode M);
+/// "stream 's'", "graph 'g'", or "the stream" when it has no name.
+std::string streamPhrase(const CaptureRegion &R);
+/// Whether the region is begun by a HIP API.
+bool isHipRegion(const CaptureRegion &R);
+/// The error a legacy-stream use fails with in \p R's runtime.
+std::string implicitError(const CaptureRegion &R);
+
+} // namespace capture_lint::rules
+
+#endif // CAPTURE_LINT_RULES_RULETEXT_H

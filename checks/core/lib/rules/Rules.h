@@ -1,0 +1,130 @@
+//===- Rules.h - One rule file per check ------------------------*- C++ -*-===//
+//
+// Each check's rule lives in its own file here and holds what the check
+// decides (the hazard a statement or call has), what it says about it in a
+// region's mode (severity, message parts) and the note at the hazard, and
+// its fixes. The traversals call them: HazardScanner walks statements and
+// follows calls, RegionFinder finds regions, CaptureAnalyzer (Analysis.cpp)
+// puts hazards in regions, and describeHazard (HazardText.cpp) composes the
+// message. A new check adds a file here, a row in checks/registry/Checks.def,
+// and a call from the traversal that sees its statements. The catalog
+// decides what the three catalog checks report (CatalogCall.cpp); what a
+// shape or a device value taints is ShapeTaint.cpp's work, which host
+// state a region updates FrozenValues.cpp's.
+//
+//   capture-sync-call           CatalogCall.cpp
+//   capture-host-read           CatalogCall.cpp, HostRead.cpp
+//   capture-allocation          CatalogCall.cpp, Allocation.cpp
+//   capture-legacy-stream       LegacyStream.cpp, LegacyStreamFixIts.cpp
+//   capture-frozen-host-value   FrozenHostValue.cpp
+//   capture-shape-branch        ShapeBranch.cpp
+//   capture-unended-region      UnendedRegion.cpp
+//   capture-rng-state           Python only (checks/python)
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CAPTURE_LINT_RULES_RULES_H
+#define CAPTURE_LINT_RULES_RULES_H
+
+#include "RuleText.h"
+
+#include "capture_lint/Analysis.h"
+#include "capture_lint/Catalog.h"
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
+
+namespace clang {
+class ASTContext;
+class CallExpr;
+class CUDAKernelCallExpr;
+class Expr;
+class FunctionDecl;
+class Stmt;
+} // namespace clang
+
+namespace capture_lint {
+class FrozenValues;
+class ShapeTaint;
+struct FlowState;
+} // namespace capture_lint
+
+namespace capture_lint::rules {
+
+//--- capture-sync-call, capture-host-read, capture-allocation (CatalogCall)
+/// The check that reports catalog entry \p E called as \p Call: its class's
+/// owner in the registry, capture-host-read for a synchronous copy that
+/// reads back to the host; none for a class no C++ check owns.
+std::optional<CheckKind> catalogCallCheck(const ApiEntry &E,
+                                          const clang::CallExpr *Call,
+                                          const clang::ASTContext &Ctx);
+/// The hazard of calling catalog entry \p E at \p Loc.
+RawHazard catalogCall(const ApiEntry &E, CheckKind Check,
+                      clang::SourceLocation Loc);
+/// What the call does in \p R's mode (or the relaxed mode its thread
+/// switched to), from the entry's behaviours.
+Described describeCatalogCall(const RawHazard &H, const CaptureRegion &R);
+
+//--- capture-host-read (HostRead)
+/// A host read of memory a captured device-to-host copy fills (\p State
+/// knows the pending copies at \p S).
+std::optional<RawHazard> pendingHostRead(const clang::Stmt *S,
+                                         const FlowState &State,
+                                         const Catalog &Cat);
+Described describePendingHostRead(const RawHazard &H);
+
+//--- capture-allocation (Allocation)
+/// Stream-ordered allocation given a stream that may not take part in the
+/// capture: \p Stream is the argument, as written \p Spelled.
+RawHazard otherStreamAllocation(const ApiEntry &E, clang::SourceLocation Loc,
+                                std::string StreamKey, std::string Spelled);
+Described describeOtherStreamAllocation(const RawHazard &H,
+                                        const CaptureRegion &R);
+
+//--- capture-legacy-stream (LegacyStream)
+/// A <<<...>>> launch \p K on the legacy default stream.
+std::optional<RawHazard> legacyStreamLaunch(const clang::CUDAKernelCallExpr *K,
+                                            const Catalog &Cat,
+                                            clang::ASTContext &Ctx);
+/// Catalog entry \p E called as \p Call with \p Stream, its stream
+/// argument, naming the legacy stream.
+std::optional<RawHazard> legacyStreamArgument(const clang::CallExpr *Call,
+                                              const ApiEntry &E,
+                                              const clang::Expr *Stream,
+                                              clang::ASTContext &Ctx);
+/// A capture-status query (cudaStreamIsCapturing) of the legacy stream.
+std::optional<RawHazard> legacyStreamQuery(const clang::CallExpr *Call,
+                                           clang::ASTContext &Ctx);
+Described describeLegacyStream(const RawHazard &H, const CaptureRegion &R);
+/// The fixes and notes a legacy-stream finding gets (LegacyStreamFixIts).
+void addLegacyStreamFixes(const RawHazard &H, const CaptureRegion &R,
+                          bool ReachedThroughCall, Finding &F,
+                          const clang::ASTContext &Ctx);
+
+//--- capture-frozen-host-value (FrozenHostValue)
+/// Whether \p Call is given a stream handle (enqueues work whose
+/// arguments the graph records).
+bool passesStream(const clang::CallExpr *Call);
+/// An argument of work \p Call enqueues (\p Work: "kernel launch 'k'")
+/// carrying host state the region updates (\p Frozen).
+std::optional<RawHazard> frozenArgument(const clang::CallExpr *Call,
+                                        llvm::StringRef Work,
+                                        FrozenValues &Frozen);
+Described describeFrozenArgument(const RawHazard &H);
+
+//--- capture-shape-branch (ShapeBranch)
+/// A branch of \p S (if, switch, loops, ?:) whose condition depends on a
+/// shape or a device value (\p Taint).
+std::optional<RawHazard> shapeBranch(const clang::Stmt *S,
+                                     const ShapeTaint &Taint);
+Described describeShapeBranch(const RawHazard &H);
+
+//--- capture-unended-region (UnendedRegion)
+/// The message of a region that no path ends.
+std::string unendedRegionMessage(const CaptureRegion &R,
+                                 llvm::StringRef Function,
+                                 llvm::StringRef EndName);
+
+} // namespace capture_lint::rules
+
+#endif // CAPTURE_LINT_RULES_RULES_H
