@@ -347,7 +347,8 @@ PyResult analyzePython(const std::vector<std::string> &Files,
         if (!Body.contains("graph") && !Body.contains("capture") &&
             !std::any_of(
                 Markers.begin(), Markers.end(),
-                [&](const std::string &N) { return Body.contains(N); }))
+                [&](const std::string &N) { return Body.contains(N); }) &&
+            !callsCapturingHelper(Ctx, *F))
           continue;
       }
       Take(findRegions(Ctx, F, Captured));

@@ -375,7 +375,8 @@ void Walker::follow(PyFunction *Callee, TSNode Site) {
 }
 
 void Walker::graphedCallables(TSNode Call, const PyValue &Arg,
-                              const std::string &Name) {
+                              const std::string &Name, CaptureMode Mode,
+                              const std::string &How) {
   if (Summary || Active)
     return;
   std::vector<PyFunction *> Targets = Arg.Functions;
@@ -390,8 +391,12 @@ void Walker::graphedCallables(TSNode Call, const PyValue &Arg,
     return;
   PyRegion R;
   R.Begin = {&S, begin(Call)};
-  R.Mode = CaptureMode::Global;
-  R.Headline = "'" + Name + "' captures the callables given here, mode global";
+  R.Mode = Mode;
+  R.Headline = "'" + Name + "' captures the callables given here" +
+               (How.empty() ? "" : " (" + How + ")") + ", mode " +
+               (Mode == CaptureMode::Unknown
+                    ? "unknown (not a constant; checked as global)"
+                    : modeName(Mode).str());
   activate(std::move(R));
   for (PyFunction *T : Targets)
     follow(T, Call);
@@ -489,6 +494,7 @@ PyValue Walker::call(TSNode N) {
   // Calls into the program.
   std::vector<PyFunction *> Targets =
       callees(F, Facts.Receiver, Method, FnValue);
+  wrappedCallables(N, Targets, Facts, is(F, "attribute"));
   PySymbol Sym;
   std::string Dotted = dottedName(S, F);
   if (Targets.empty() && !Dotted.empty() && !localHead(Dotted) &&

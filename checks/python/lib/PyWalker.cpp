@@ -419,45 +419,27 @@ std::optional<PyRegion> Walker::capturingContext(TSNode Call) {
   return std::nullopt;
 }
 
-/// The mode of a `with <region begin>:` in \p F whose body yields.
+/// The mode of a `with` in \p F that opens a capture (a region API, or
+/// another capturing context manager) and whose body yields.
 std::optional<CaptureMode> Walker::regionAroundYield(PyFunction &F) {
   const PySource &FS = *F.Module->Src;
+  if (!Ctx.YieldInProgress.insert(&F).second)
+    return std::nullopt; // context managers that enter each other
   Walker Inner(Ctx, *F.Module, &F, true);
+  std::optional<CaptureMode> Out;
   std::vector<TSNode> Stack{field(F.Node, "body")};
-  while (!Stack.empty()) {
+  while (!Stack.empty() && !Out) {
     TSNode N = Stack.back();
     Stack.pop_back();
     if (is(N, "function_definition") || is(N, "class_definition"))
       continue;
     for (unsigned I = 0; I < namedCount(N); ++I)
       Stack.push_back(named(N, I));
-    if (!is(N, "with_statement") ||
-        !FS.text(field(N, "body")).contains("yield"))
-      continue;
-    TSNode Clause = named(N, 0);
-    for (unsigned I = 0; I < namedCount(Clause); ++I) {
-      TSNode V = field(named(Clause, I), "value");
-      if (is(V, "as_pattern"))
-        V = named(V, 0);
-      std::string Full =
-          is(V, "call") ? Inner.fullName(field(V, "function")) : "";
-      const RegionApi *R = Full.empty() ? nullptr : Ctx.Cat.region(Full);
-      if (!R || R->Kind != RegionApi::Begin)
-        continue;
-      CaptureMode Mode = R->DefaultMode;
-      TSNode Args = field(V, "arguments");
-      for (unsigned J = 0; J < namedCount(Args); ++J) {
-        TSNode A = named(Args, J);
-        if (is(A, "keyword_argument") &&
-            FS.text(field(A, "name")) == "capture_error_mode") {
-          auto P = parseMode(FS.text(field(A, "value")).trim("\"'"));
-          Mode = P ? *P : CaptureMode::Unknown;
-        }
-      }
-      return Mode;
-    }
+    if (is(N, "with_statement") && FS.text(field(N, "body")).contains("yield"))
+      Out = Inner.regionOpenedBy(N);
   }
-  return std::nullopt;
+  Ctx.YieldInProgress.erase(&F);
+  return Out;
 }
 
 /// `g.capture_begin(...)` opens a region until `g.capture_end()` (or the end
@@ -479,22 +461,7 @@ bool Walker::captureBeginEnd(TSNode Call) {
     return true;
   PyRegion Region;
   Region.Begin = {&S, begin(Call)};
-  Region.Mode = R->DefaultMode;
-  TSNode Args = field(Call, "arguments");
-  unsigned Pos = 0;
-  for (unsigned J = 0; J < namedCount(Args); ++J) {
-    TSNode A = named(Args, J), ModeNode{};
-    if (is(A, "keyword_argument")) {
-      if (S.text(field(A, "name")) == "capture_error_mode")
-        ModeNode = field(A, "value");
-    } else if (R->ModeArg && Pos++ == *R->ModeArg) {
-      ModeNode = A;
-    }
-    if (!isNull(ModeNode)) {
-      auto Parsed = parseMode(S.text(ModeNode).trim("\"'"));
-      Region.Mode = Parsed ? *Parsed : CaptureMode::Unknown;
-    }
-  }
+  Region.Mode = regionMode(field(Call, "arguments"), *R);
   Region.Stream = S.text(field(F, "object")).str();
   Region.Headline = "capture into graph " + quote(field(F, "object")) +
                     " begins here (capture_begin), mode " +

@@ -70,6 +70,18 @@ struct PyRegion {
   std::set<std::string> Joined;
 };
 
+/// A parameter a function of the program calls under a capture it opens
+/// (`def timing(fn): with torch.cuda.graph(g): fn()`), directly or by
+/// passing it on to such a function: what its callers pass for it runs in
+/// that capture.
+struct PyWrappedParam {
+  unsigned Position = 0; // among the arguments a caller writes (no self)
+  std::string Name;
+  CaptureMode Mode = CaptureMode::Global;
+  PySite Call;     // where the function calls it, or passes it on
+  std::string Via; // the helper it is passed to ("" when called here)
+};
+
 /// What every walker shares.
 struct PyContext {
   PyProgram &Prog;
@@ -82,6 +94,9 @@ struct PyContext {
   /// allocating or reading back.
   std::map<std::string, std::unique_ptr<ApiEntry>> Declared;
   std::map<std::pair<const PyClass *, std::string>, PyValue> AttrCache;
+  /// Per function, the parameters it runs under capture (memoized).
+  std::map<const PyFunction *, std::vector<PyWrappedParam>> Wrapped;
+  std::set<const PyFunction *> WrappedInProgress, YieldInProgress;
 };
 
 /// The hazards of \p F's body (memoized).
@@ -94,6 +109,11 @@ std::vector<PyRegion> findRegions(PyContext &Ctx, PyFunction *F,
 
 /// The regions opened by a module's top-level statements.
 std::vector<PyRegion> findModuleRegions(PyContext &Ctx, PyModule &M);
+
+/// Whether \p F calls a function of the program that runs one of its
+/// parameters under a capture it opens (a capture helper), so that \p F
+/// may open a region at that call without naming any capture API.
+bool callsCapturingHelper(PyContext &Ctx, PyFunction &F);
 
 /// Whether a function declared "captured" by a `# capture-lint: captured`
 /// comment on its def line, or the config names it so.

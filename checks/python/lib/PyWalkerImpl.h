@@ -52,6 +52,10 @@ public:
   PyRegion SummaryRegion;
   std::vector<PyRegion> Regions;
 
+  /// Whether \p F calls a function of the program that runs one of its
+  /// parameters under capture (PyWrappers.cpp).
+  bool callsWrapper(PyFunction &F);
+
 private:
   // Statements
   bool walkBlock(TSNode Block); // false: the rest of the caller runs only
@@ -106,7 +110,22 @@ private:
                                     const PyValue &FnValue);
   void follow(PyFunction *Callee, TSNode Site);
   void graphedCallables(TSNode Call, const PyValue &Arg,
-                        const std::string &Name);
+                        const std::string &Name,
+                        CaptureMode Mode = CaptureMode::Global,
+                        const std::string &How = "");
+
+  // Functions of the program that run a parameter under a capture they
+  // open (PyWrappers.cpp).
+  const std::vector<PyWrappedParam> &wrappedParams(PyFunction &F);
+  void wrappedCallables(TSNode Call, const std::vector<PyFunction *> &Targets,
+                        const PyCallFacts &Facts, bool ViaAttribute);
+  std::optional<CaptureMode> regionOpenedBy(TSNode With);
+  CaptureMode regionMode(TSNode Args, const RegionApi &R) const;
+  std::vector<std::pair<TSNode, CaptureMode>> beginEndSpans(TSNode Block);
+  PyFunction *calledFunction(PyFunction &F, TSNode Call);
+  void collectWrapped(PyFunction &F,
+                      const std::map<std::string, unsigned> &Params,
+                      std::vector<PyWrappedParam> &Out);
 
   void record(PyHazard H) {
     if (!Active || Quiet)

@@ -1,0 +1,96 @@
+# Callables passed to the program's own capture helpers run under capture
+# (issue 26, cause C of the real-code evaluation: xformers' and rtp-llm's
+# `capture_graph(lambda: fn())`, ktransformers' `timing(forward)`). A
+# function that calls a parameter under a capture it opens, or passes the
+# parameter on to such a function, captures what its callers give it; the
+# region begins at the call.
+# RUN: %expect-exit 1 %capture-lint --quiet %s %S/Inputs/helpers/graph_utils.py \
+# RUN:   | FileCheck %s --implicit-check-not="{{(warning|error|remark)}}:"
+import contextlib
+
+import torch
+from helpers.graph_utils import capture_graph
+
+
+def timing(func):
+    g = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(g):
+        func()
+    return g
+
+
+def begin_end(step, graph):
+    graph.capture_begin()
+    step()
+    graph.capture_end()
+
+
+@contextlib.contextmanager
+def graph_scope():
+    g = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(g):
+        yield g
+
+
+def in_scope(fn):
+    with graph_scope():
+        fn()
+
+
+def latency(fn):
+    # passes its own parameter on, inside a lambda
+    return capture_graph(lambda: fn(), warmups=1)
+
+
+def warm_only(fn):
+    for _ in range(3):
+        fn()  # never under capture: not a helper
+
+
+def forward():
+    torch.cuda.synchronize()
+
+
+class Bench:
+    def run(self, fn):
+        with torch.cuda.graph(torch.cuda.CUDAGraph()):
+            fn()
+
+    def test(self):
+        self.run(lambda: torch.cuda.synchronize())
+        # CHECK: capture-helpers.py:[[@LINE-1]]:9: error: call to 'lambda in Bench.test' reaches 'torch.cuda.synchronize()'
+        # CHECK: note: 'torch.cuda.synchronize()' is called here
+        # CHECK: capture-helpers.py:[[@LINE-3]]:9: note: 'Bench.run' captures the callables given here (it calls 'fn' under capture at capture-helpers.py:57), mode global
+
+
+def main(graph):
+    timing(forward)
+    # CHECK: capture-helpers.py:[[@LINE-1]]:5: error: call to 'forward' reaches 'torch.cuda.synchronize()'
+    # CHECK: note: 'torch.cuda.synchronize()' is called here
+    # CHECK: capture-helpers.py:[[@LINE-3]]:5: note: 'timing' captures the callables given here (it calls 'func' under capture at capture-helpers.py:18), mode global
+    timing(func=lambda: torch.cuda.synchronize())
+    # CHECK: capture-helpers.py:[[@LINE-1]]:5: error: call to 'lambda in main' reaches 'torch.cuda.synchronize()'
+    # CHECK: note: 'torch.cuda.synchronize()' is called here
+    # CHECK: note: 'timing' captures the callables given here
+    begin_end(forward, graph)
+    # CHECK: capture-helpers.py:[[@LINE-1]]:5: error: call to 'forward' reaches 'torch.cuda.synchronize()'
+    # CHECK: note: 'torch.cuda.synchronize()' is called here
+    # CHECK: capture-helpers.py:[[@LINE-3]]:5: note: 'begin_end' captures the callables given here (it calls 'step' under capture at capture-helpers.py:24), mode global
+    in_scope(forward)
+    # CHECK: capture-helpers.py:[[@LINE-1]]:5: error: call to 'forward' reaches 'torch.cuda.synchronize()'
+    # CHECK: note: 'torch.cuda.synchronize()' is called here
+    # CHECK: capture-helpers.py:[[@LINE-3]]:5: note: 'in_scope' captures the callables given here (it calls 'fn' under capture at capture-helpers.py:37), mode global
+    latency(forward)
+    # CHECK: capture-helpers.py:[[@LINE-1]]:5: error: call to 'forward' reaches 'torch.cuda.synchronize()', which waits for all work on the device: in a thread_local-mode capture it fails
+    # CHECK: note: 'torch.cuda.synchronize()' is called here
+    # CHECK: capture-helpers.py:[[@LINE-3]]:5: note: 'latency' captures the callables given here (it passes 'fn' to 'capture_graph', which captures it at capture-helpers.py:42), mode thread_local
+    capture_graph(forward)
+    # CHECK: capture-helpers.py:[[@LINE-1]]:5: error: call to 'forward' reaches 'torch.cuda.synchronize()'
+    # CHECK: note: 'torch.cuda.synchronize()' is called here
+    # CHECK: capture-helpers.py:[[@LINE-3]]:5: note: 'capture_graph' captures the callables given here (it calls 'fn' under capture at graph_utils.py:10), mode thread_local
+
+
+def legal(graph):
+    warm_only(forward)  # not a capture helper
+    timing(lambda: torch.ones(4, device="cuda"))  # captured work: fine
+    timing(print)  # not a function of the program: not followed
