@@ -305,8 +305,10 @@ PyResult analyzePython(const std::vector<std::string> &Files,
                                      "bytes)"});
       continue;
     }
-    if (!mayOpenRegion(Text, Markers))
+    if (!mayOpenRegion(Text, Markers)) {
+      Prog.addRootsOf(File); // loaded if a region's code imports it
       continue;
+    }
     PyModule *M = Prog.addFile(File, Text.str(), true);
     if (M->Src->hasErrors())
       Result.Warnings.push_back(

@@ -130,7 +130,7 @@ PyValue Walker::attribute(TSNode N) {
   PyValue V;
   if (!Full.empty() && !llvm::StringRef(Full).starts_with("builtins.")) {
     // A module member (torch.float16, torch.cuda): nothing known.
-    PySymbol Sym = Ctx.Prog.resolve(M, dottedName(S, N));
+    PySymbol Sym = Ctx.Prog.resolve(M, dottedName(S, N), Fn);
     if (Sym.Function)
       V.Functions.push_back(Sym.Function);
     else if (!Sym.Class && !Sym.Module)
@@ -347,7 +347,7 @@ std::vector<PyFunction *> Walker::callees(TSNode F, const PyValue *Receiver,
     return Out;
   std::string D = dottedName(S, F);
   if (!D.empty() && !localHead(D)) {
-    PySymbol Sym = Ctx.Prog.resolve(M, D);
+    PySymbol Sym = Ctx.Prog.resolve(M, D, Fn);
     if (Sym.Function)
       Out.push_back(Sym.Function);
   }
@@ -499,7 +499,7 @@ PyValue Walker::call(TSNode N) {
   std::string Dotted = dottedName(S, F);
   if (Targets.empty() && !Dotted.empty() && !localHead(Dotted) &&
       !llvm::StringRef(Full).starts_with("builtins."))
-    Sym = Ctx.Prog.resolve(M, Dotted);
+    Sym = Ctx.Prog.resolve(M, Dotted, Fn);
   if (Sym.Class) {
     Out.Classes.push_back(Sym.Class); // a constructor call
     return Out;

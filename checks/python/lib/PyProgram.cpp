@@ -77,6 +77,22 @@ PyModule *PyProgram::addFile(const std::string &Path, std::string Text,
   return Raw;
 }
 
+void PyProgram::addRootsOf(const std::string &Path) {
+  Roots.insert(moduleNameOf(Path).second);
+  Roots.insert(path::parent_path(Path).str());
+}
+
+bool PyProgram::rootHas(const std::string &Root, const std::string &Head) {
+  auto [It, New] = RootEntries.try_emplace(Root);
+  if (New) {
+    std::error_code EC;
+    for (fs::directory_iterator D(Root, EC), End; !EC && D != End;
+         D.increment(EC))
+      It->second.insert(path::filename(D->path()).str());
+  }
+  return It->second.count(Head) || It->second.count(Head + ".py");
+}
+
 PyModule *PyProgram::module(const std::string &Dotted) {
   auto It = ByName.find(Dotted);
   if (It != ByName.end())
@@ -85,8 +101,11 @@ PyModule *PyProgram::module(const std::string &Dotted) {
     return nullptr;
   std::string Rel = Dotted;
   std::replace(Rel.begin(), Rel.end(), '.', '/');
+  std::string Head = Dotted.substr(0, Dotted.find('.'));
   std::vector<std::string> RootList(Roots.begin(), Roots.end());
   for (const std::string &Root : RootList) {
+    if (!rootHas(Root, Head))
+      continue; // neither HEAD/ nor HEAD.py there: no stat per candidate
     for (const char *Suffix : {".py", "/__init__.py"}) {
       std::string Candidate = Root + "/" + Rel + Suffix;
       if (!fs::exists(Candidate))
@@ -121,18 +140,19 @@ std::string PyProgram::absoluteImport(const PyModule &From,
   return Target.empty() ? Base.str() : (Base + "." + Target).str();
 }
 
-void PyProgram::indexImport(PyModule &M, TSNode Node) {
+void PyProgram::indexImport(PyModule &M, TSNode Node,
+                            std::map<std::string, std::string> &Into) {
   const PySource &S = *M.Src;
   if (is(Node, "import_statement")) {
     for (unsigned I = 0; I < namedCount(Node); ++I) {
       TSNode N = named(Node, I);
       if (is(N, "aliased_import")) {
-        M.Imports[S.text(field(N, "alias")).str()] =
+        Into[S.text(field(N, "alias")).str()] =
             S.text(field(N, "name")).str();
       } else if (is(N, "dotted_name")) {
         llvm::StringRef Full = S.text(N);
         std::string First = Full.split('.').first.str();
-        M.Imports[First] = First; // `import a.b` binds a
+        Into[First] = First; // `import a.b` binds a
       }
     }
     return;
@@ -166,7 +186,7 @@ void PyProgram::indexImport(PyModule &M, TSNode Node) {
     } else {
       continue;
     }
-    M.Imports[Alias] = Abs.empty() ? Name : Abs + "." + Name;
+    Into[Alias] = Abs.empty() ? Name : Abs + "." + Name;
   }
 }
 
@@ -180,14 +200,16 @@ PyFunction *PyProgram::newFunction(PyModule &M, PyClass *Owner, TSNode Node) {
   F.Display = Owner ? Owner->Name + "." + F.Name : F.Name;
   F.QualName = (Owner ? Owner->QualName : M.Name) + "." + F.Name;
   // A generator (a @contextmanager body): any yield outside nested defs.
+  // The names its own import statements bind (`import torch` in a test
+  // function), in the function's scope.
   std::vector<TSNode> Stack{field(Node, "body")};
   while (!Stack.empty()) {
     TSNode N = Stack.back();
     Stack.pop_back();
-    if (is(N, "yield")) {
+    if (is(N, "yield"))
       F.IsGenerator = true;
-      break;
-    }
+    if (is(N, "import_statement") || is(N, "import_from_statement"))
+      indexImport(M, N, F.Imports);
     if (is(N, "function_definition") || is(N, "class_definition") ||
         is(N, "lambda"))
       continue;
@@ -266,7 +288,7 @@ void PyProgram::index(PyModule &M) {
     } else if (is(D, "class_definition")) {
       indexClass(M, D);
     } else if (K == "import_statement" || K == "import_from_statement") {
-      indexImport(M, N);
+      indexImport(M, N, M.Imports);
     } else if (K == "expression_statement" && namedCount(N) == 1 &&
                is(named(N, 0), "assignment")) {
       TSNode A = named(N, 0);
@@ -277,11 +299,16 @@ void PyProgram::index(PyModule &M) {
   }
 }
 
-PySymbol PyProgram::resolve(PyModule &M, llvm::StringRef Dotted) {
+PySymbol PyProgram::resolve(PyModule &M, llvm::StringRef Dotted,
+                            const PyFunction *Scope) {
   PySymbol Sym;
   if (Dotted.empty())
     return Sym;
   auto [Head, Rest] = Dotted.split('.');
+  if (Scope)
+    if (auto I = Scope->Imports.find(Head.str()); I != Scope->Imports.end())
+      return resolveImported(
+          M, Rest.empty() ? I->second : I->second + "." + Rest.str());
   // Names of this module first.
   if (Rest.empty()) {
     if (auto F = M.Functions.find(Head.str()); F != M.Functions.end()) {
@@ -304,6 +331,11 @@ PySymbol PyProgram::resolve(PyModule &M, llvm::StringRef Dotted) {
     return Sym;
   else
     Full = "builtins." + Dotted.str();
+  return resolveImported(M, Full);
+}
+
+PySymbol PyProgram::resolveImported(PyModule &M, const std::string &Full) {
+  PySymbol Sym;
   // The longest prefix that is a module of the program, then its members.
   llvm::StringRef F = Full;
   for (size_t Dot = F.size(); Dot != llvm::StringRef::npos;
@@ -330,9 +362,12 @@ PySymbol PyProgram::resolve(PyModule &M, llvm::StringRef Dotted) {
   return Sym;
 }
 
-std::string PyProgram::fullName(const PyModule &M,
-                                llvm::StringRef Dotted) const {
+std::string PyProgram::fullName(const PyModule &M, llvm::StringRef Dotted,
+                                const PyFunction *Scope) const {
   auto [Head, Rest] = Dotted.split('.');
+  if (Scope)
+    if (auto I = Scope->Imports.find(Head.str()); I != Scope->Imports.end())
+      return Rest.empty() ? I->second : I->second + "." + Rest.str();
   if (auto I = M.Imports.find(Head.str()); I != M.Imports.end())
     return Rest.empty() ? I->second : I->second + "." + Rest.str();
   if (M.Functions.count(Head.str()) || M.Classes.count(Head.str()) ||

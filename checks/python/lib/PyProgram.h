@@ -35,6 +35,8 @@ struct PyFunction {
   std::string QualName;     // "pkg.model.Block.forward"
   std::string Display;      // "Block.forward"
   bool IsGenerator = false; // contains yield (a context manager's body)
+  /// What its own import statements bind: local name -> dotted target.
+  std::map<std::string, std::string> Imports;
 };
 
 struct PyClass {
@@ -79,6 +81,10 @@ public:
   /// Adds a file; returns null when it cannot be read (\p Error says why).
   PyModule *addFile(const std::string &Path, std::string Text, bool IsInput);
 
+  /// Makes the package root of \p Path (and its directory) a place where
+  /// imports are looked for, without reading it: an input that cannot open
+  /// a region is still a module the others may import.
+  void addRootsOf(const std::string &Path);
   /// The module of that dotted name, loaded from the roots on demand.
   PyModule *module(const std::string &Dotted);
   /// A relative or absolute import target from \p From, made absolute.
@@ -86,12 +92,15 @@ public:
                              unsigned Level) const;
 
   /// Resolves a dotted name as written in \p M ("nn.Linear", "Attention",
-  /// "torch.cuda.synchronize").
-  PySymbol resolve(PyModule &M, llvm::StringRef Dotted);
+  /// "torch.cuda.synchronize"), inside function \p Scope when given (its
+  /// own imports first).
+  PySymbol resolve(PyModule &M, llvm::StringRef Dotted,
+                   const PyFunction *Scope = nullptr);
   /// \p Dotted with its first name replaced by what \p M imports under it
   /// ("F.relu" -> "torch.nn.functional.relu"), "builtins.NAME" for an
   /// unbound single name, or "" when the first name is defined in \p M.
-  std::string fullName(const PyModule &M, llvm::StringRef Dotted) const;
+  std::string fullName(const PyModule &M, llvm::StringRef Dotted,
+                       const PyFunction *Scope = nullptr) const;
   /// A method of \p C or of its bases.
   PyFunction *method(PyClass *C, llvm::StringRef Name, unsigned Depth = 0);
   std::vector<PyClass *> bases(PyClass *C);
@@ -114,7 +123,11 @@ private:
   void index(PyModule &M);
   void indexClass(PyModule &M, TSNode Node);
   PyFunction *newFunction(PyModule &M, PyClass *Owner, TSNode Node);
-  void indexImport(PyModule &M, TSNode Node);
+  void indexImport(PyModule &M, TSNode Node,
+                   std::map<std::string, std::string> &Into);
+  /// An absolute dotted name: the longest prefix that is a module of the
+  /// program, then its members; else an external name.
+  PySymbol resolveImported(PyModule &M, const std::string &Full);
 
   std::deque<std::unique_ptr<PyModule>> Modules;
   std::deque<PyFunction> Functions;
@@ -122,6 +135,10 @@ private:
   std::map<std::string, PyModule *> ByName, ByPath;
   std::set<std::string> Missing;
   std::set<std::string> Roots;
+  /// Whether directory \p Root holds \p Head or \p Head.py (its entries
+  /// listed once).
+  bool rootHas(const std::string &Root, const std::string &Head);
+  std::map<std::string, std::set<std::string>> RootEntries;
   std::vector<std::string> Unreadable;
   std::map<unsigned long long, PyFunction *> Locals; // by node start + module
   unsigned Parsed = 0;

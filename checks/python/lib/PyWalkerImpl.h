@@ -175,7 +175,7 @@ private:
     std::string D = dottedName(S, N);
     if (D.empty() || localHead(D))
       return "";
-    return Ctx.Prog.fullName(M, D);
+    return Ctx.Prog.fullName(M, D, Fn);
   }
   const ApiEntry *firstEntry(const std::string &Name) const {
     auto Es = Ctx.Cat.function(Name);

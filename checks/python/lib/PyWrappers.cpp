@@ -99,7 +99,7 @@ PyFunction *Walker::calledFunction(PyFunction &F, TSNode Call) {
   std::string D = dottedName(S, field(Call, "function"));
   if (llvm::StringRef(D).starts_with("self.") && F.Owner)
     return Ctx.Prog.method(F.Owner, llvm::StringRef(D).drop_front(5));
-  return D.empty() ? nullptr : Ctx.Prog.resolve(M, D).Function;
+  return D.empty() ? nullptr : Ctx.Prog.resolve(M, D, Fn).Function;
 }
 
 bool Walker::callsWrapper(PyFunction &F) {
