@@ -73,6 +73,7 @@ PyModule *PyProgram::addFile(const std::string &Path, std::string Text,
   ByName.emplace(Raw->Name, Raw); // the first file of a name wins
   Roots.insert(Raw->Root);
   Roots.insert(Raw->Dir);
+  addProjectRoots(Raw->Dir);
   index(*Raw);
   return Raw;
 }
@@ -80,6 +81,53 @@ PyModule *PyProgram::addFile(const std::string &Path, std::string Text,
 void PyProgram::addRootsOf(const std::string &Path) {
   Roots.insert(moduleNameOf(Path).second);
   Roots.insert(path::parent_path(Path).str());
+  addProjectRoots(path::parent_path(Path).str());
+}
+
+/// Whether \p Dir is the top of a Python project: a checkout, or where its
+/// build configuration lives.
+static bool isProjectTop(llvm::StringRef Dir) {
+  for (const char *Marker : {".git", "pyproject.toml", "setup.py", "setup.cfg"})
+    if (fs::exists(Dir + "/" + Marker))
+      return true;
+  return false;
+}
+
+void PyProgram::addProjectRoots(const std::string &Dir) {
+  // An absolute import names packages from a root on sys.path, most often
+  // the project's top, its src/, or a directory between the top and the
+  // file, also where the file's own directory is no package (a namespace
+  // package): every directory from the file's up to the project's top,
+  // and the top's src/, is a root.
+  llvm::SmallString<256> Abs(Dir);
+  if (fs::make_absolute(Abs))
+    return;
+  path::remove_dots(Abs, /*remove_dot_dot=*/true);
+  std::vector<std::string> Chain;
+  std::string At(Abs);
+  bool Top = false;
+  for (unsigned Up = 0; Up < 12 && !At.empty(); ++Up) {
+    if (auto Known = LeadsToTop.find(At); Known != LeadsToTop.end()) {
+      Top = Known->second; // walked from here before
+      break;
+    }
+    Chain.push_back(At);
+    if ((Top = isProjectTop(At)))
+      break;
+    std::string Parent = path::parent_path(At).str();
+    if (Parent == At)
+      break;
+    At = Parent;
+  }
+  for (const std::string &D : Chain) {
+    LeadsToTop[D] = Top;
+    if (Top)
+      Roots.insert(D);
+  }
+  // The top's src/ (the src layout: src/pkg/...) when the file is not in it.
+  if (Top && !Chain.empty() && isProjectTop(Chain.back()) &&
+      fs::is_directory(Chain.back() + "/src"))
+    Roots.insert(Chain.back() + "/src");
 }
 
 bool PyProgram::rootHas(const std::string &Root, const std::string &Head) {

@@ -139,6 +139,9 @@ private:
   /// listed once).
   bool rootHas(const std::string &Root, const std::string &Head);
   std::map<std::string, std::set<std::string>> RootEntries;
+  /// The directories from \p Dir up to the project's top become roots.
+  void addProjectRoots(const std::string &Dir);
+  std::map<std::string, bool> LeadsToTop; // directory -> a top above it
   std::vector<std::string> Unreadable;
   std::map<unsigned long long, PyFunction *> Locals; // by node start + module
   unsigned Parsed = 0;
