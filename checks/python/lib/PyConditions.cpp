@@ -20,6 +20,10 @@ void PyValue::merge(const PyValue &O) {
   Classes.insert(Classes.end(), O.Classes.begin(), O.Classes.end());
   Functions.insert(Functions.end(), O.Functions.begin(), O.Functions.end());
   Container |= O.Container;
+  if (!ContextSrc) {
+    ContextCall = O.ContextCall;
+    ContextSrc = O.ContextSrc;
+  }
 }
 
 /// "torch.Tensor.to(cpu)" -> {"torch.Tensor", "to"}; {"", ""} when the

@@ -14,6 +14,7 @@
 #ifndef CAPTURE_LINT_PYTHON_PYCONDITIONS_H
 #define CAPTURE_LINT_PYTHON_PYCONDITIONS_H
 
+#include "PySource.h"
 #include "capture_lint/Catalog.h"
 
 #include <map>
@@ -55,6 +56,10 @@ struct PyValue {
   std::vector<PyClass *> Classes;      // instances of these classes
   std::vector<PyFunction *> Functions; // callables
   bool Container = false; // a ModuleList/Sequential/list of Classes
+  /// A capture context (`torch.cuda.graph(g)`) made by this call of
+  /// ContextSrc, held in a variable until a `with` enters it.
+  TSNode ContextCall{};
+  const PySource *ContextSrc = nullptr;
 
   bool known() const {
     return Kinds || !Classes.empty() || !Functions.empty() || Guard;

@@ -404,6 +404,19 @@ void Walker::graphedCallables(TSNode Call, const PyValue &Arg,
 }
 
 PyValue Walker::call(TSNode N) {
+  PyValue Out = callResult(N);
+  // A capture context made here and entered later (`ctx = torch.cuda.graph(
+  // g) if capture else nullcontext()`, then `with ctx:`).
+  std::string Full = fullName(field(N, "function"));
+  if (const RegionApi *R = Full.empty() ? nullptr : Ctx.Cat.region(Full);
+      R && R->Kind == RegionApi::Begin) {
+    Out.ContextCall = N;
+    Out.ContextSrc = &S;
+  }
+  return Out;
+}
+
+PyValue Walker::callResult(TSNode N) {
   TSNode F = field(N, "function");
   TSNode ArgsNode = field(N, "arguments");
   PyCallFacts Facts;

@@ -304,6 +304,36 @@ void Walker::walkFor(TSNode N) {
   walkBlock(field(N, "body"));
 }
 
+/// The region a region-begin call (`torch.cuda.graph(g, ...)`) opens; its
+/// stream argument, if any, in \p StreamNode.
+PyRegion Walker::regionOfBegin(TSNode Call, const RegionApi &R,
+                               const std::string &Full, TSNode &StreamNode) {
+  PyRegion Region;
+  Region.Begin = {&S, begin(Call)};
+  TSNode Args = field(Call, "arguments");
+  unsigned Pos = 0;
+  for (unsigned J = 0; J < namedCount(Args); ++J) {
+    TSNode A = named(Args, J);
+    if (is(A, "keyword_argument")) {
+      if (S.text(field(A, "name")) == "stream")
+        StreamNode = field(A, "value");
+      continue;
+    }
+    if (R.StreamArg >= 0 && Pos == unsigned(R.StreamArg))
+      StreamNode = A;
+    ++Pos;
+  }
+  Region.Mode = regionMode(Args, R);
+  if (!isNull(StreamNode))
+    Region.Stream = S.text(StreamNode).str();
+  Region.Headline = "capture into graph " + quote(named(Args, 0)) +
+                    " begins here (" + Full + "), mode " +
+                    (Region.Mode == CaptureMode::Unknown
+                         ? "unknown (not a constant; checked as global)"
+                         : modeName(Region.Mode).str());
+  return Region;
+}
+
 void Walker::walkWith(TSNode N) {
   bool Opened = false;
   std::vector<std::pair<std::string, PySite>> Forks;
@@ -316,44 +346,25 @@ void Walker::walkWith(TSNode N) {
       Alias = field(Value, "alias");
       Value = named(Value, 0);
     }
+    // A capture context held in a name: the call that made it.
+    TSNode Made = Value;
+    if (!Summary && !Active &&
+        (is(Value, "identifier") || is(Value, "attribute"))) {
+      PyValue Held = expr(Value);
+      if (Held.ContextSrc == &S)
+        Made = Held.ContextCall;
+    }
     std::string Full =
-        is(Value, "call") ? fullName(field(Value, "function")) : "";
+        is(Made, "call") ? fullName(field(Made, "function")) : "";
     const RegionApi *R = Full.empty() ? nullptr : Ctx.Cat.region(Full);
     if (R && R->Kind == RegionApi::Begin && !Summary && !Active) {
-      PyRegion Region;
-      Region.Begin = {&S, begin(Value)};
-      TSNode Args = field(Value, "arguments");
-      TSNode ModeNode{}, StreamNode{};
-      unsigned Pos = 0;
-      for (unsigned J = 0; J < namedCount(Args); ++J) {
-        TSNode A = named(Args, J);
-        if (is(A, "keyword_argument")) {
-          llvm::StringRef Key = S.text(field(A, "name"));
-          if (Key == "capture_error_mode")
-            ModeNode = field(A, "value");
-          else if (Key == "stream")
-            StreamNode = field(A, "value");
-          continue;
-        }
-        if (R->ModeArg && Pos == *R->ModeArg)
-          ModeNode = A;
-        if (R->StreamArg >= 0 && Pos == unsigned(R->StreamArg))
-          StreamNode = A;
-        ++Pos;
+      TSNode StreamNode{};
+      PyRegion Region = regionOfBegin(Made, *R, Full, StreamNode);
+      if (!ts_node_eq(Made, Value)) {
+        Region.Begin = {&S, begin(Value)};
+        Region.Headline += "; the context entered here was made at line " +
+                           std::to_string(S.line(begin(Made)));
       }
-      Region.Mode = R->DefaultMode;
-      if (!isNull(ModeNode)) {
-        llvm::StringRef T = S.text(ModeNode).trim("\"'");
-        auto Parsed = parseMode(T);
-        Region.Mode = Parsed ? *Parsed : CaptureMode::Unknown;
-      }
-      if (!isNull(StreamNode))
-        Region.Stream = S.text(StreamNode).str();
-      Region.Headline = "capture into graph " + quote(named(Args, 0)) +
-                        " begins here (" + Full + "), mode " +
-                        (Region.Mode == CaptureMode::Unknown
-                             ? "unknown (not a constant; checked as global)"
-                             : modeName(Region.Mode).str());
       activate(std::move(Region));
       Opened = true;
       // The capture stream itself may be the legacy default stream.

@@ -64,6 +64,8 @@ private:
   bool walkIf(TSNode N);
   bool walkDecidedIf(TSNode N, bool Taken);
   void walkWith(TSNode N);
+  PyRegion regionOfBegin(TSNode Call, const RegionApi &R,
+                         const std::string &Full, TSNode &StreamNode);
   void walkFor(TSNode N);
   std::optional<PyRegion> capturingContext(TSNode Call);
   std::optional<CaptureMode> regionAroundYield(PyFunction &F);
@@ -73,6 +75,7 @@ private:
   // Expressions
   PyValue expr(TSNode N);
   PyValue call(TSNode N);
+  PyValue callResult(TSNode N);
   PyValue resultOf(const std::string &Full, const std::string &Method,
                    const PyValue &Receiver, const PyCallFacts &Facts);
   PyValue attribute(TSNode N);
