@@ -92,8 +92,11 @@ std::optional<Described> describe(const PyHazard &H, const PyRegion &R) {
     case Behaviour::Legal:
       return std::nullopt;
     }
+    // The catalog's fix names the stream where it says {stream}.
+    if (size_t At = Fix.find("{stream}"); At != std::string::npos)
+      Fix.replace(At, 8, H.Detail.empty() ? "the side stream" : H.Detail);
     D.FinalNote = H.Kind == PyHazard::Unjoined
-                      ? "the side stream is forked into the capture here"
+                      ? "'" + H.Detail + "' is forked into the capture here"
                   : llvm::StringRef(Subject).ends_with(")'")
                       ? Subject + " is called here"
                       : Subject + " is here";

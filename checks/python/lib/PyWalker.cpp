@@ -498,6 +498,7 @@ void Walker::closeRegion(unsigned EndOffset) {
       continue;
     H.Check = "capture-legacy-stream";
     H.Subject = "'torch.cuda.stream(" + Stream + ")'";
+    H.Detail = Stream;
     H.Site = Site;
     Active->Hazards.push_back(std::move(H));
   }

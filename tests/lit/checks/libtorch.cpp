@@ -14,7 +14,7 @@ void capture(at::cuda::CUDAGraph &graph, at::Tensor x, at::Tensor w) {
   graph.capture_begin();
   static_out = forward(x, w);
   float scale = x.item<float>();
-  // CHECK: :[[@LINE-1]]:19: error: 'at::Tensor::item' copies a device value to the host and synchronizes the stream: in a global-mode capture it fails with cudaErrorStreamCaptureUnsupported (900) at the synchronize, then 901 at capture_end
+  // CHECK: :[[@LINE-1]]:19: error: 'at::Tensor::item' copies a device value to the host and synchronizes the stream: in a global-mode capture it fails with cudaErrorStreamCaptureUnsupported (900) at its synchronize and invalidates the capture; capture_end then reports cudaErrorStreamCaptureInvalidated (901)
   // CHECK: :[[@LINE-4]]:3: note: capture into graph 'graph' begins here, mode global
   at::Tensor host = x.cpu();
   // CHECK: :[[@LINE-1]]:23: error: 'at::Tensor::cpu' copies a CUDA tensor to the host

@@ -18,7 +18,7 @@ void run(cudaStream_t s, int *d, int *hbuf) {
   }
   int total = flag * 2;
   if (total > 0) {
-    // CHECK: :[[@LINE-1]]:3: warning: 'if' condition depends on 'total' (a value read back from the device)
+    // CHECK: :[[@LINE-1]]:3: warning: 'if' condition depends on 'total' (a value read back from the device): the capture records only the path taken now, and every replay repeats it whatever the value; read the value before the capture begins and capture one graph per value, or decide on the device
   }
   while (hbuf[0] > 1) {
     // CHECK: :[[@LINE-1]]:3: warning: 'while' condition depends on 'hbuf' (a value read back from the device)

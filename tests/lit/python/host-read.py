@@ -8,7 +8,7 @@ def step(g, x: torch.Tensor, limit):
     with torch.cuda.graph(g):
         y = x.softmax(-1)
         v = y.item()
-        # CHECK: host-read.py:[[@LINE-1]]:13: error: 'y.item()' copies a device value to the host and synchronizes the stream: in a global-mode capture it fails with cudaErrorStreamCaptureUnsupported (900) at the synchronize, then 901 at capture_end and invalidates the capture; keep the value on the device (use it in tensor ops), or read it after replay()
+        # CHECK: host-read.py:[[@LINE-1]]:13: error: 'y.item()' copies a device value to the host and synchronizes the stream: in a global-mode capture it fails with cudaErrorStreamCaptureUnsupported (900) at its synchronize and invalidates the capture; capture_end then reports cudaErrorStreamCaptureInvalidated (901); keep the value on the device (use it in tensor ops), or read it after replay()
         # CHECK: host-read.py:[[@LINE-4]]:10: note: capture into graph 'g' begins here (torch.cuda.graph), mode global
         ids = y.argmax(-1).tolist()
         # CHECK: host-read.py:[[@LINE-1]]:15: error: 'y.argmax(-1).tolist()' copies a tensor to a Python list

@@ -14,8 +14,8 @@ with torch.cuda.graph(g, stream=torch.cuda.default_stream()):
 with torch.cuda.graph(g):
     side.wait_stream(torch.cuda.current_stream())
     with torch.cuda.stream(side):
-        # CHECK: legacy-stream.py:[[@LINE-1]]:10: error: 'torch.cuda.stream(side)' forks work onto a side stream that is not joined back to the capturing stream before the region ends: in a global-mode capture it fails with cudaErrorStreamCaptureUnjoined (904) and invalidates the capture; join it before the region ends: torch.cuda.current_stream().wait_stream(side_stream)
-        # CHECK: legacy-stream.py:[[@LINE-2]]:10: note: the side stream is forked into the capture here
+        # CHECK: legacy-stream.py:[[@LINE-1]]:10: error: 'torch.cuda.stream(side)' forks work onto a side stream that is not joined back to the capturing stream before the region ends: in a global-mode capture it fails with cudaErrorStreamCaptureUnjoined (904) and invalidates the capture; join it before the region ends: torch.cuda.current_stream().wait_stream(side)
+        # CHECK: legacy-stream.py:[[@LINE-2]]:10: note: 'side' is forked into the capture here
         y = x * 2
     other.wait_stream(torch.cuda.current_stream())
     with torch.cuda.stream(other):

@@ -87,6 +87,9 @@ Described describeCatalogCall(const RawHazard &H, const CaptureRegion &R) {
   M.Subject = "'" + H.Api + "'";
   M.Predicate = E.Message;
   M.Fix = E.Fix;
+  // The catalog's fix names the stream where it says {stream}.
+  if (size_t At = M.Fix.find("{stream}"); At != std::string::npos)
+    M.Fix.replace(At, 8, R.Stream.empty() ? "the capturing stream" : R.Stream);
   M.HereNote = "'" + H.Api + "' is called here";
   if (H.ThreadRelaxed)
     if (auto D = inRelaxedThread(E, M))

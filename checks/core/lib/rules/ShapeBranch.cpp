@@ -66,9 +66,13 @@ Described describeShapeBranch(const RawHazard &H) {
   M.Consequence = "the capture records only the path taken now, and every "
                   "replay repeats it whatever the " +
                   std::string(H.Origin == "device" ? "value" : "shape");
-  M.Fix = "capture one graph per shape bucket (pad inputs to fixed shapes), "
-          "or decide on the device (a device-side predicate, or a "
-          "conditional graph node)";
+  M.Fix = H.Origin == "device"
+              ? "read the value before the capture begins and capture one "
+                "graph per value, or decide on the device (a device-side "
+                "predicate, or a conditional graph node)"
+              : "capture one graph per shape bucket (pad inputs to fixed "
+                "shapes), or decide on the device (a device-side predicate, "
+                "or a conditional graph node)";
   return std::make_pair(Severity::Warning, M);
 }
 
