@@ -245,6 +245,7 @@ bool Walker::walkIf(TSNode N) {
   PyValue V;
   if (G == 0)
     V = condition(Cond, Check ? "assert-like if" : "if");
+  Env Before = Vars;
   if (G >= 0) {
     unsigned Pushed = pushPath(Cond, V, true);
     walkBlock(Then);
@@ -252,9 +253,18 @@ bool Walker::walkIf(TSNode N) {
   }
   if (G == 1) // the else branches run only when not capturing
     return !endsWithExit(Then);
+  // What a name holds after the if: what either side left in it (a side
+  // that returns or raises leaves nothing).
+  Env AfterThen = G >= 0 && !endsWithExit(Then) ? std::move(Vars) : Env();
+  Vars = std::move(Before);
   unsigned Pushed = pushPath(Cond, V, false);
   walkElseClauses(N);
   popPath(Pushed);
+  for (auto &[Name, Value] : AfterThen) {
+    auto [It, New] = Vars.try_emplace(Name, Value);
+    if (!New)
+      It->second.merge(Value);
+  }
   return true;
 }
 

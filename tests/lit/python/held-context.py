@@ -22,3 +22,17 @@ def no_capture(x):
     ctx = nullcontext()
     with ctx:
         torch.cuda.synchronize()  # not a capture: fine
+
+
+def step_branches(graph, capture, x: torch.Tensor):
+    # apex's shape: the context is chosen in an if/else; after it, `ctx`
+    # may hold either.
+    if capture:
+        ctx = torch.cuda.graph(graph)
+        torch.cuda.synchronize()  # before the capture: fine
+    else:
+        ctx = nullcontext()
+    with ctx:
+        x.item()
+        # CHECK: held-context.py:[[@LINE-1]]:9: error: 'x.item()' copies a device value to the host
+        # CHECK: held-context.py:[[@LINE-3]]:10: note: capture into graph 'graph' begins here (torch.cuda.graph), mode global; the context entered here was made at line 31
