@@ -4,6 +4,7 @@
 #include "Utf8.h"
 
 #include "capture_lint/BoundedRead.h"
+#include "capture_lint/JsonError.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Regex.h"
@@ -102,7 +103,8 @@ llvm::Expected<unsigned> applyBaseline(Report &R, const std::string &Path) {
           E.at("count").get<unsigned>();
   } catch (const json::exception &E) {
     return llvm::createStringError(llvm::inconvertibleErrorCode(),
-                                   "baseline '%s': %s", Path.c_str(), E.what());
+                                   "baseline '%s': %s", Path.c_str(),
+                                   jsonErrorMessage(E).c_str());
   }
   std::string Dir = baseDir(Path);
   unsigned Removed = 0;

@@ -45,6 +45,12 @@ namespace {
 /// Where relative URIs start: %SRCROOT%.
 struct SourceRoot {
   std::string Dir; // absolute, without a trailing separator
+  /// \p File as the artifacts' URIs name it: relative to the root when
+  /// under it, else as given.
+  std::string relative(const std::string &File) const {
+    std::string Rel = relativeTo(File, Dir);
+    return Rel == File ? File : uriPath(Rel);
+  }
   json artifact(const std::string &File) const {
     std::string Rel = relativeTo(File, Dir);
     if (Rel == File)
@@ -170,7 +176,7 @@ void writeSarif(const Report &R, llvm::raw_ostream &OS,
       Props["runtimeVerdict"] = {{"status", F.Verdict.Status},
                                  {"reason", F.Verdict.Reason}};
     if (F.HasRegion)
-      Props["region"] = {{"file", F.RegionFile},
+      Props["region"] = {{"file", Root.relative(F.RegionFile)},
                          {"beginLine", F.RegionBeginLine},
                          {"endLine", F.RegionEndLine},
                          {"mode", F.Mode},

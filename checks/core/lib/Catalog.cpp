@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "capture_lint/Catalog.h"
+#include "capture_lint/JsonError.h"
 #include "capture_lint/BoundedRead.h"
 
 #include <nlohmann/json.hpp>
@@ -493,7 +494,8 @@ llvm::Error Catalog::addDocument(llvm::StringRef Text, llvm::StringRef Origin) {
   } catch (const json::exception &E) { // out_of_range too: 1e999
     return llvm::createStringError(llvm::inconvertibleErrorCode(),
                                    "catalog '%s': malformed JSON: %s",
-                                   Origin.str().c_str(), E.what());
+                                   Origin.str().c_str(),
+                                   jsonErrorMessage(E).c_str());
   }
   // Validate everything before adding anything: a bad file changes nothing.
   std::vector<std::unique_ptr<ApiEntry>> NewApis;
@@ -551,7 +553,7 @@ llvm::Error Catalog::addDocument(llvm::StringRef Text, llvm::StringRef Origin) {
   } catch (const json::exception &E) {
     return llvm::createStringError(llvm::inconvertibleErrorCode(),
                                    "catalog '%s': %s", Origin.str().c_str(),
-                                   E.what());
+                                   jsonErrorMessage(E).c_str());
   }
   for (auto &E : NewApis) {
     index(ApiByName, LastNames, E.get());
