@@ -259,9 +259,9 @@ static bool checkRunInputs(Options &O) {
   return true;
 }
 
-/// The report in its format (to -o or stdout), exported fixes and --fix.
-/// False when something could not be written.
-static bool writeReport(Report &R, const Options &O) {
+/// The report in its format (to -o or stdout), exported fixes and --fix
+/// (what it did in \p Fixed). False when something could not be written.
+static bool writeReport(Report &R, const Options &O, FixOutcome &Fixed) {
   std::string Text;
   llvm::raw_string_ostream OS(Text);
   if (O.Format == "json")
@@ -277,7 +277,7 @@ static bool writeReport(Report &R, const Options &O) {
   if (!O.ExportFixes.empty())
     Written = writeOutput(O.ExportFixes, fixesAsYaml(R)) && Written;
   if (O.Fix) {
-    FixOutcome Fixed = applyFixes(R, R.Warnings);
+    Fixed = applyFixes(R, R.Warnings);
     llvm::errs() << "capture-lint: applied " << Fixed.Applied << " fix"
                  << (Fixed.Applied == 1 ? "" : "es") << " to "
                  << Fixed.FilesChanged << " file"
@@ -289,8 +289,17 @@ static bool writeReport(Report &R, const Options &O) {
   return Written;
 }
 
+/// Of the findings that fail the run, those --fix fixed.
+static unsigned fixedFailing(const Report &R, const FixOutcome &Fixed) {
+  unsigned N = 0;
+  for (size_t I : Fixed.FixedFindings)
+    N += R.Findings[I].Severity != "remark";
+  return N;
+}
+
 /// The last line: files, findings, remarks, verdicts and errors.
-static void printSummary(const Report &R, unsigned Baselined) {
+static void printSummary(const Report &R, unsigned Baselined,
+                         const FixOutcome &Fixed) {
   unsigned Remarks = R.Findings.size() + R.Missed.size() - R.failingFindings();
   llvm::errs() << "capture-lint: " << R.FilesAnalyzed << " file"
                << (R.FilesAnalyzed == 1 ? "" : "s") << " analysed";
@@ -307,8 +316,10 @@ static void printSummary(const Report &R, unsigned Baselined) {
     llvm::errs() << " and " << R.OtherFilesSummarized << " other file"
                  << (R.OtherFilesSummarized == 1 ? "" : "s")
                  << " of the database summarised for calls into them";
-  llvm::errs() << ", " << R.failingFindings() << " finding"
-               << (R.failingFindings() == 1 ? "" : "s");
+  unsigned Left = R.failingFindings() - fixedFailing(R, Fixed);
+  llvm::errs() << ", " << Left << " finding" << (Left == 1 ? "" : "s");
+  if (!Fixed.FixedFindings.empty())
+    llvm::errs() << " left (" << Fixed.FixedFindings.size() << " fixed)";
   if (Baselined)
     llvm::errs() << " (" << Baselined << " more in the baseline)";
   if (Remarks)
@@ -449,14 +460,17 @@ int main(int Argc, char **Argv) {
     }
   }
 
-  bool Written = writeReport(R, O);
+  FixOutcome Fixed;
+  bool Written = writeReport(R, O, Fixed);
 
   for (const std::string &W : R.Warnings)
     llvm::errs() << "capture-lint: warning: " << W << "\n";
   reportCacheErrors(R.CacheErrors);
   if (!O.Quiet)
-    printSummary(R, Baselined);
+    printSummary(R, Baselined, Fixed);
   if (!Written || !R.Errors.empty() || !R.CacheErrors.empty())
     return 2;
-  return R.failingFindings() && !O.ReportOnly ? 1 : 0;
+  // Findings --fix fixed no longer fail the run.
+  bool Failing = R.failingFindings() > fixedFailing(R, Fixed);
+  return Failing && !O.ReportOnly ? 1 : 0;
 }

@@ -11,6 +11,7 @@
 #include "llvm/Support/YAMLTraits.h"
 
 #include <map>
+#include <set>
 
 namespace capture_lint {
 
@@ -29,8 +30,15 @@ std::string fixesAsYaml(const Report &R) {
         F.Check, Msg, llvm::SmallVector<clang::tooling::DiagnosticMessage>{},
         clang::tooling::Diagnostic::Warning, "");
   }
-  if (!R.Findings.empty())
-    TUD.MainSourceFile = R.Findings.front().Loc.File;
+  // The analysed source the first fix belongs to (a header is no main
+  // source file), else the first analysed source.
+  for (const ReportFinding &F : R.Findings)
+    for (const std::string &Source : R.AnalyzedFiles)
+      if (TUD.MainSourceFile.empty() && !F.Fixes.empty() &&
+          (Source == F.Loc.File || Source == F.RegionFile))
+        TUD.MainSourceFile = Source;
+  if (TUD.MainSourceFile.empty() && !R.AnalyzedFiles.empty())
+    TUD.MainSourceFile = R.AnalyzedFiles.front();
   std::string Out;
   llvm::raw_string_ostream OS(Out);
   llvm::yaml::Output YAML(OS);
@@ -56,6 +64,7 @@ struct FileFixes {
   clang::tooling::Replacements Reps;
   unsigned Count = 0;
   std::vector<std::string> Names;
+  std::set<size_t> Findings; // indices into Report::Findings
 };
 
 /// Every finding's replacements by the file they land in; a finding whose
@@ -63,7 +72,8 @@ struct FileFixes {
 std::map<std::string, FileFixes>
 collectFixes(const Report &R, std::vector<std::string> &Warnings) {
   std::map<std::string, FileFixes> PerFile;
-  for (const ReportFinding &F : R.Findings) {
+  for (size_t I = 0; I < R.Findings.size(); ++I) {
+    const ReportFinding &F = R.Findings[I];
     if (F.Fixes.empty())
       continue;
     // A finding's replacements go in together or not at all.
@@ -77,6 +87,7 @@ collectFixes(const Report &R, std::vector<std::string> &Warnings) {
         Ok = false;
       }
       ++In.Count;
+      In.Findings.insert(I);
       if (!llvm::is_contained(In.Names, Rep.File))
         In.Names.push_back(Rep.File);
     }
@@ -90,23 +101,25 @@ collectFixes(const Report &R, std::vector<std::string> &Warnings) {
   return PerFile;
 }
 
-/// Writes \p Fixes into \p File, whose text is \p Text.
-void writeFixes(const std::string &File, llvm::StringRef Text,
+/// Writes \p Fixes into \p File, whose text is \p Text; false when it
+/// could not.
+bool writeFixes(const std::string &File, llvm::StringRef Text,
                 const FileFixes &Fixes, FixOutcome &Out) {
   auto Fixed = clang::tooling::applyAllReplacements(Text, Fixes.Reps);
   if (!Fixed) {
     Out.Failures.push_back("cannot apply the fixes to '" + File +
                            "': " + llvm::toString(Fixed.takeError()));
-    return;
+    return false;
   }
   if (llvm::Error E = writeFileSafely(File, *Fixed, WriteKind::InPlaceEdit)) {
     Out.Failures.push_back(llvm::toString(std::move(E)) + " (" +
                            std::to_string(Fixes.Count) + " fix" +
                            (Fixes.Count == 1 ? "" : "es") + " not applied)");
-    return;
+    return false;
   }
   Out.Applied += Fixes.Count;
   ++Out.FilesChanged;
+  return true;
 }
 
 } // namespace
@@ -138,8 +151,14 @@ FixOutcome applyFixes(const Report &R, std::vector<std::string> &Warnings) {
   }
   if (!Out.Failures.empty())
     return Out;
+  // A finding is fixed when every file its fixes land in was written.
+  std::set<size_t> Written, Failed;
   for (const auto &[File, Fixes] : PerFile)
-    writeFixes(File, Texts[File], Fixes, Out);
+    (writeFixes(File, Texts[File], Fixes, Out) ? Written : Failed)
+        .insert(Fixes.Findings.begin(), Fixes.Findings.end());
+  for (size_t I : Written)
+    if (!Failed.count(I))
+      Out.FixedFindings.push_back(I);
   return Out;
 }
 

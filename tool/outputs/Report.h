@@ -149,6 +149,8 @@ std::string fixesAsYaml(const Report &R);
 struct FixOutcome {
   unsigned Applied = 0;      // replacements written
   unsigned FilesChanged = 0; // files written
+  /// Findings (indices into Report::Findings) whose every fix was written.
+  std::vector<size_t> FixedFindings;
   /// Files that could not be read or written, each with the reason: the
   /// tool did not do its job for them.
   std::vector<std::string> Failures;
