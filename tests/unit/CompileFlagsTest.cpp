@@ -125,6 +125,18 @@ TEST(CompileFlags, HipccCommand) {
   EXPECT_THAT(T.Args, Not(Contains("--cuda-host-only")));
 }
 
+TEST(CompileFlags, AddedOptionsGoBeforeTheEndOfOptions) {
+  // A header's command interpolated from a source's ends `-- FILE`: what
+  // capture-lint adds must not become input files after the `--`.
+  auto T = translateCommand(split("clang++ -x cuda -Iinc -c -- /s/step.cuh"),
+                            "/s/step.cuh", "/b", paths());
+  auto End = std::find(T.Args.begin(), T.Args.end(), "--");
+  ASSERT_NE(End, T.Args.end());
+  EXPECT_EQ(std::next(End), std::prev(T.Args.end()));
+  EXPECT_EQ(T.Args.back(), "/s/step.cuh");
+  EXPECT_NE(std::find(T.Args.begin(), End, "--cuda-host-only"), End);
+}
+
 TEST(CompileFlags, HostCompilerCommandStaysCxx) {
   auto T = translateCommand(split("/usr/bin/g++ -O2 -std=gnu++17 -c m.cpp"),
                             "m.cpp", "/b", paths());

@@ -16,6 +16,7 @@
 #include "llvm/Support/Regex.h"
 #include "llvm/Support/StringSaver.h"
 
+#include <algorithm>
 #include <fstream>
 #include <map>
 #include <mutex>
@@ -591,11 +592,14 @@ TranslatedCommand translateCommand(const std::vector<std::string> &Command,
     if (llvm::StringRef(Out[I]).starts_with("--cuda-path"))
       HasCudaPath = true;
   }
+  // Added options go before a `--` that ends them (an entry clangd-style
+  // interpolation made for a header ends `-- FILE`), else at the end.
+  auto OptionsEnd = [&] { return std::find(Out.begin() + 1, Out.end(), "--"); };
   // nvcc compiles .cpp files as C++ unless told `-x cu`; its CUDA path is
   // the one it was installed with.
   if (FromNvcc && !HasCudaPath) {
     if (auto Root = toolkitOfNvcc(Compiler)) {
-      Out.push_back("--cuda-path=" + *Root);
+      Out.insert(OptionsEnd(), "--cuda-path=" + *Root);
       HasCudaPath = true;
     }
   }
@@ -603,8 +607,7 @@ TranslatedCommand translateCommand(const std::vector<std::string> &Command,
                    Result.Warnings);
   std::vector<std::string> Extra;
   addEssentials(Extra, Lang, Paths, HasCudaPath, Out);
-  // Before the input file, which stays where the database put it.
-  Out.insert(Out.end(), Extra.begin(), Extra.end());
+  Out.insert(OptionsEnd(), Extra.begin(), Extra.end());
   return Result;
 }
 

@@ -622,10 +622,22 @@ loadDatabase(const RunConfig &Config, Report &R) {
   }
   auto Loaded = tooling::JSONCompilationDatabase::loadFromFile(
       Path, Err, tooling::JSONCommandLineSyntax::AutoDetect);
-  if (!Loaded)
+  if (!Loaded) {
     R.Errors.push_back(
         {{std::string(Path)}, "cannot load the compile database: " + Err});
-  return Loaded;
+    return nullptr;
+  }
+  // A file the database lacks (a header, above all) gets the command of
+  // its nearest entry, as clangd gives it (CompileCommand::Heuristic says
+  // which).
+  return tooling::inferMissingCompileCommands(std::move(Loaded));
+}
+
+/// A header by its extension: never a compile database entry of its own.
+static bool isHeaderFile(llvm::StringRef File) {
+  llvm::StringRef Ext = llvm::sys::path::extension(File);
+  return Ext == ".h" || Ext == ".hh" || Ext == ".hpp" || Ext == ".hxx" ||
+         Ext == ".cuh" || Ext == ".inl" || Ext == ".inc";
 }
 
 /// The command one input file is analysed with: from the database, the
@@ -642,6 +654,11 @@ commandFor(const std::string &File, const RunConfig &Config,
   std::vector<tooling::CompileCommand> FromDb;
   if (Loaded)
     FromDb = Loaded->getCompileCommands(File);
+  if (!FromDb.empty() && !FromDb.front().Heuristic.empty() &&
+      !isHeaderFile(File))
+    R.Warnings.push_back(File + ": not in the compile database; analysed "
+                                "with the flags of a file beside it (" +
+                         FromDb.front().Heuristic + ")");
   if (!FromDb.empty()) {
     std::string BadDirectory = problemWithDirectory(FromDb.front().Directory);
     if (!BadDirectory.empty()) {
