@@ -17,8 +17,13 @@ void PyValue::merge(const PyValue &O) {
     Opaque = O.Opaque;
   if (Frozen.empty())
     Frozen = O.Frozen;
-  Classes.insert(Classes.end(), O.Classes.begin(), O.Classes.end());
-  Functions.insert(Functions.end(), O.Functions.begin(), O.Functions.end());
+  // Each once: values merge again at every join of paths.
+  for (PyClass *C : O.Classes)
+    if (std::find(Classes.begin(), Classes.end(), C) == Classes.end())
+      Classes.push_back(C);
+  for (PyFunction *F : O.Functions)
+    if (std::find(Functions.begin(), Functions.end(), F) == Functions.end())
+      Functions.push_back(F);
   Container |= O.Container;
   if (!ContextSrc) {
     ContextCall = O.ContextCall;
