@@ -52,6 +52,26 @@ llvm::StringRef modeName(CaptureMode M) {
   return "unknown";
 }
 
+std::string modeWords(CaptureMode M) {
+  return M == CaptureMode::Unknown
+             ? "unknown (not a constant; checked as global)"
+             : modeName(M).str();
+}
+
+std::string modePhrase(CaptureMode M) {
+  switch (M) {
+  case CaptureMode::Global:
+    return "in a global-mode capture";
+  case CaptureMode::ThreadLocal:
+    return "in a thread_local-mode capture";
+  case CaptureMode::Relaxed:
+    return "in a relaxed-mode capture";
+  case CaptureMode::Unknown:
+    return "in a capture whose mode is not a constant (checked as global)";
+  }
+  return "";
+}
+
 llvm::StringRef behaviourName(Behaviour B) {
   switch (B) {
   case Behaviour::Illegal:

@@ -26,9 +26,7 @@ static std::string regionNote(const CaptureRegion &R) {
   bool Graph = R.Api && R.Api->keyedByObject();
   std::string Msg = (Graph ? "capture into " : "capture of ") +
                     streamPhrase(R) + " begins here, mode ";
-  Msg += R.Mode == CaptureMode::Unknown
-             ? "unknown (not a constant; checked as global)"
-             : modeName(R.Mode).str();
+  Msg += modeWords(R.Mode);
   if (R.Ends.empty())
     Msg += "; it is not ended in this function";
   return Msg;

@@ -42,20 +42,6 @@ bool mayOpenRegion(llvm::StringRef Text,
   return false;
 }
 
-std::string modePhrase(CaptureMode M) {
-  switch (M) {
-  case CaptureMode::Global:
-    return "in a global-mode capture";
-  case CaptureMode::ThreadLocal:
-    return "in a thread_local-mode capture";
-  case CaptureMode::Relaxed:
-    return "in a relaxed-mode capture";
-  case CaptureMode::Unknown:
-    return "in a capture whose mode is not a constant (checked as global)";
-  }
-  return "";
-}
-
 /// "'self.max_symbols is None' is true" / "... is false".
 std::string pathPhrase(const PyPathCondition &P) {
   return "'" + P.Text + "' is " + (P.Holds ? "true" : "false");

@@ -394,9 +394,7 @@ void Walker::graphedCallables(TSNode Call, const PyValue &Arg,
   R.Mode = Mode;
   R.Headline = "'" + Name + "' captures the callables given here" +
                (How.empty() ? "" : " (" + How + ")") + ", mode " +
-               (Mode == CaptureMode::Unknown
-                    ? "unknown (not a constant; checked as global)"
-                    : modeName(Mode).str());
+               modeWords(Mode);
   activate(std::move(R));
   for (PyFunction *T : Targets)
     follow(T, Call);

@@ -338,9 +338,7 @@ PyRegion Walker::regionOfBegin(TSNode Call, const RegionApi &R,
     Region.Stream = S.text(StreamNode).str();
   Region.Headline = "capture into graph " + quote(named(Args, 0)) +
                     " begins here (" + Full + "), mode " +
-                    (Region.Mode == CaptureMode::Unknown
-                         ? "unknown (not a constant; checked as global)"
-                         : modeName(Region.Mode).str());
+                    modeWords(Region.Mode);
   return Region;
 }
 
@@ -432,9 +430,7 @@ std::optional<PyRegion> Walker::capturingContext(TSNode Call) {
                  (Note ? "a wrapper in " + Note->File
                        : std::string("its 'with torch.cuda.graph' yields")) +
                  "), mode " +
-                 (*Mode == CaptureMode::Unknown
-                      ? "unknown (not a constant; checked as global)"
-                      : modeName(*Mode).str());
+                 modeWords(*Mode);
     return R;
   }
   return std::nullopt;
@@ -486,9 +482,7 @@ bool Walker::captureBeginEnd(TSNode Call) {
   Region.Stream = S.text(field(F, "object")).str();
   Region.Headline = "capture into graph " + quote(field(F, "object")) +
                     " begins here (capture_begin), mode " +
-                    (Region.Mode == CaptureMode::Unknown
-                         ? "unknown (not a constant; checked as global)"
-                         : modeName(Region.Mode).str());
+                    modeWords(Region.Mode);
   activate(std::move(Region));
   OpenedByBegin = true;
   return true;

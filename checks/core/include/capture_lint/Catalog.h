@@ -55,6 +55,12 @@ enum class Behaviour {
 
 llvm::StringRef hazardName(Hazard H);
 llvm::StringRef modeName(CaptureMode M);
+/// A region's mode as its note names it: "global", ..., or "unknown (not a
+/// constant; checked as global)".
+std::string modeWords(CaptureMode M);
+/// "in a global-mode capture", ...: where a finding's consequence happens
+/// (both analyses word it so).
+std::string modePhrase(CaptureMode M);
 llvm::StringRef behaviourName(Behaviour B);
 std::optional<Hazard> parseHazard(llvm::StringRef S);
 std::optional<CaptureMode> parseMode(llvm::StringRef S);

@@ -4,20 +4,6 @@
 
 namespace capture_lint::rules {
 
-std::string modePhrase(CaptureMode M) {
-  switch (M) {
-  case CaptureMode::Global:
-    return "in a global-mode capture";
-  case CaptureMode::ThreadLocal:
-    return "in a thread_local-mode capture";
-  case CaptureMode::Relaxed:
-    return "in a relaxed-mode capture";
-  case CaptureMode::Unknown:
-    return "in a capture whose mode is not a constant (checked as global)";
-  }
-  return "";
-}
-
 std::string streamPhrase(const CaptureRegion &R) {
   bool Graph = R.Api && R.Api->keyedByObject();
   std::string Noun = Graph ? "graph" : "stream";

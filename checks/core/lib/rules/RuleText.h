@@ -33,8 +33,7 @@ struct MessageParts {
 /// nothing when the hazard is harmless there.
 using Described = std::optional<std::pair<Severity, MessageParts>>;
 
-/// "in a global-mode capture", ...
-std::string modePhrase(CaptureMode M);
+using capture_lint::modePhrase; // Catalog.h
 /// "stream 's'", "graph 'g'", or "the stream" when it has no name.
 std::string streamPhrase(const CaptureRegion &R);
 /// Whether the region is begun by a HIP API.
