@@ -327,7 +327,8 @@ PyResult analyzePython(const std::vector<std::string> &Files,
       for (TSNode Inner : nestedDefinitions(Fns[I]->Node))
         Fns.push_back(Ctx.Prog.localFunction(
             M, Fns[I]->Owner, Inner,
-            Fns[I]->Display + "." + M->Src->text(field(Inner, "name")).str()));
+            Fns[I]->Display + "." + M->Src->text(field(Inner, "name")).str(),
+            Fns[I]));
     std::sort(Fns.begin(), Fns.end(), [](PyFunction *A, PyFunction *B) {
       return begin(A->Node) < begin(B->Node);
     });

@@ -228,7 +228,7 @@ PyValue Walker::expr(TSNode N) {
   if (K == "lambda") {
     V.Functions.push_back(
         Ctx.Prog.localFunction(&M, Fn ? Fn->Owner : nullptr, N,
-                               "lambda in " + (Fn ? Fn->Display : M.Name)));
+                               "lambda in " + (Fn ? Fn->Display : M.Name), Fn));
     return V;
   }
   if (K == "assignment" || K == "augmented_assignment") {

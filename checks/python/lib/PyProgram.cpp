@@ -353,8 +353,8 @@ PySymbol PyProgram::resolve(PyModule &M, llvm::StringRef Dotted,
   if (Dotted.empty())
     return Sym;
   auto [Head, Rest] = Dotted.split('.');
-  if (Scope)
-    if (auto I = Scope->Imports.find(Head.str()); I != Scope->Imports.end())
+  for (const PyFunction *F = Scope; F; F = F->Enclosing)
+    if (auto I = F->Imports.find(Head.str()); I != F->Imports.end())
       return resolveImported(
           M, Rest.empty() ? I->second : I->second + "." + Rest.str());
   // Names of this module first.
@@ -413,8 +413,8 @@ PySymbol PyProgram::resolveImported(PyModule &M, const std::string &Full) {
 std::string PyProgram::fullName(const PyModule &M, llvm::StringRef Dotted,
                                 const PyFunction *Scope) const {
   auto [Head, Rest] = Dotted.split('.');
-  if (Scope)
-    if (auto I = Scope->Imports.find(Head.str()); I != Scope->Imports.end())
+  for (const PyFunction *F = Scope; F; F = F->Enclosing)
+    if (auto I = F->Imports.find(Head.str()); I != F->Imports.end())
       return Rest.empty() ? I->second : I->second + "." + Rest.str();
   if (auto I = M.Imports.find(Head.str()); I != M.Imports.end())
     return Rest.empty() ? I->second : I->second + "." + Rest.str();
@@ -450,13 +450,17 @@ PyFunction *PyProgram::method(PyClass *C, llvm::StringRef Name,
 }
 
 PyFunction *PyProgram::localFunction(PyModule *M, PyClass *Owner, TSNode Node,
-                                     const std::string &Display) {
+                                     const std::string &Display,
+                                     const PyFunction *Enclosing) {
   unsigned long long Key = (reinterpret_cast<uintptr_t>(M) << 20) ^
                            begin(Node) ^
                            (static_cast<unsigned long long>(end(Node)) << 40);
   auto It = Locals.find(Key);
-  if (It != Locals.end())
+  if (It != Locals.end()) {
+    if (!It->second->Enclosing)
+      It->second->Enclosing = Enclosing;
     return It->second;
+  }
   PyFunction *F;
   if (is(Node, "function_definition")) {
     F = newFunction(*M, Owner, Node);
@@ -470,6 +474,7 @@ PyFunction *PyProgram::localFunction(PyModule *M, PyClass *Owner, TSNode Node,
     F->QualName = M->Name + ".<lambda>";
   }
   F->Display = Display;
+  F->Enclosing = Enclosing;
   Locals[Key] = F;
   return F;
 }

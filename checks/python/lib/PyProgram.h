@@ -37,6 +37,9 @@ struct PyFunction {
   bool IsGenerator = false; // contains yield (a context manager's body)
   /// What its own import statements bind: local name -> dotted target.
   std::map<std::string, std::string> Imports;
+  /// For a nested function or lambda: the function it is defined in (whose
+  /// imports it sees).
+  const PyFunction *Enclosing = nullptr;
 };
 
 struct PyClass {
@@ -93,7 +96,7 @@ public:
 
   /// Resolves a dotted name as written in \p M ("nn.Linear", "Attention",
   /// "torch.cuda.synchronize"), inside function \p Scope when given (its
-  /// own imports first).
+  /// own imports first, then those of the functions around it).
   PySymbol resolve(PyModule &M, llvm::StringRef Dotted,
                    const PyFunction *Scope = nullptr);
   /// \p Dotted with its first name replaced by what \p M imports under it
@@ -107,7 +110,8 @@ public:
 
   /// A nested function or lambda, indexed on first use.
   PyFunction *localFunction(PyModule *M, PyClass *Owner, TSNode Node,
-                            const std::string &Display);
+                            const std::string &Display,
+                            const PyFunction *Enclosing = nullptr);
 
   const std::deque<std::unique_ptr<PyModule>> &modules() const {
     return Modules;

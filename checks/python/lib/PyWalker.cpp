@@ -124,7 +124,7 @@ bool Walker::walkStmt(TSNode N) {
     PyValue V;
     V.Functions.push_back(Ctx.Prog.localFunction(
         &M, Fn ? Fn->Owner : nullptr, N,
-        (Fn ? Fn->Display + "." : std::string()) + Name));
+        (Fn ? Fn->Display + "." : std::string()) + Name, Fn));
     Vars[Name] = V;
     return true;
   }

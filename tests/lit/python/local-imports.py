@@ -38,3 +38,22 @@ def scoped(g, x):
     topk = lambda v: v
     with g:
         topk(x)
+
+
+def test_nested(x):
+    # Megatron-LM's tests: the import is in the test, the capture calls a
+    # function nested in it that uses the name (a nested function sees the
+# imports of the functions around it).
+    import torch
+    from helpers.kern import topk
+
+    def run():
+        return topk(x)
+
+    g = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(g):
+        y = run()
+        # CHECK: local-imports.py:[[@LINE-1]]:13: error: call to 'test_nested.run' reaches 'torch.cuda.synchronize()'
+        # CHECK: local-imports.py:[[@LINE-6]]:16: note: call to 'topk' here
+        # CHECK: kern.py:6:5: note: 'torch.cuda.synchronize()' is called here
+        # CHECK: note: capture into graph 'g' begins here
