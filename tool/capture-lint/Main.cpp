@@ -29,6 +29,7 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Process.h"
 #include "llvm/Support/Program.h"
+#include "llvm/Support/Format.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <csignal>
@@ -297,6 +298,26 @@ static unsigned fixedFailing(const Report &R, const FixOutcome &Fixed) {
   return N;
 }
 
+/// --statistics: findings and remarks per check, most frequent first.
+static void printStatistics(const Report &R) {
+  std::map<std::string, std::pair<unsigned, unsigned>> PerCheck;
+  for (const ReportFinding &F : R.Findings)
+    ++(F.Severity == "remark" ? PerCheck[F.Check].second
+                              : PerCheck[F.Check].first);
+  std::vector<std::pair<std::string, std::pair<unsigned, unsigned>>> Rows(
+      PerCheck.begin(), PerCheck.end());
+  std::stable_sort(Rows.begin(), Rows.end(), [](const auto &A, const auto &B) {
+    return A.second.first + A.second.second > B.second.first + B.second.second;
+  });
+  for (const auto &[Check, Counts] : Rows) {
+    llvm::errs() << llvm::format("%6u", Counts.first) << "  " << Check;
+    if (Counts.second)
+      llvm::errs() << " (and " << Counts.second << " remark"
+                   << (Counts.second == 1 ? "" : "s") << ")";
+    llvm::errs() << "\n";
+  }
+}
+
 /// The last line: files, findings, remarks, verdicts and errors.
 static void printSummary(const Report &R, unsigned Baselined,
                          const FixOutcome &Fixed) {
@@ -468,6 +489,8 @@ int main(int Argc, char **Argv) {
   reportCacheErrors(R.CacheErrors);
   if (!O.Quiet)
     printSummary(R, Baselined, Fixed);
+  if (O.Statistics)
+    printStatistics(R);
   if (!Written || !R.Errors.empty() || !R.CacheErrors.empty())
     return 2;
   // Findings --fix fixed no longer fail the run.

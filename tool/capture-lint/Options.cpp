@@ -1,6 +1,7 @@
 //===- Options.cpp - The capture-lint command line, parsed ----------------===//
 
 #include "Options.h"
+#include "Excludes.h"
 #include "TidyCompat.h"
 
 #include "llvm/ADT/ArrayRef.h"
@@ -24,6 +25,10 @@ Inputs:
   -p BUILD_DIR         read compile_commands.json from BUILD_DIR (nvcc and
                        hipcc commands are translated); with no FILE, every
                        file in it is analysed
+  --exclude=GLOB       leave out the files and directories whose path or name
+                       matches GLOB ('tests/*', '*_pb2.py'; repeatable).
+                       Directory walks skip hidden directories, build output
+                       (build, dist), site-packages and virtual environments
   -- ARGS              compile flags for every FILE (instead of defaults)
 
 Output:
@@ -31,6 +36,8 @@ Output:
                        for GitHub Actions pull requests)
   -o FILE              write the report to FILE (atomically) instead of stdout
   --quiet              no summary line on stderr
+  --statistics         after the summary, the findings counted per check
+                       (on stderr), most frequent first
   --sarif-root=DIR     SARIF URIs are relative to DIR (%SRCROOT%; default:
                        the current directory)
 
@@ -152,6 +159,8 @@ bool parseFlag(llvm::StringRef A, Options &O) {
     O.ExportCatalog = true;
   else if (A == "--quiet" || A == "-q")
     O.Quiet = true;
+  else if (A == "--statistics")
+    O.Statistics = true;
   else if (A == "--fix")
     O.Fix = true;
   else if (A == "--report-only")
@@ -209,6 +218,11 @@ bool parseRunOption(llvm::StringRef A, int &I, int Argc, char **Argv,
     O.Run.ExtraArgsBefore.push_back(V);
   else if (takeValue(A, "--catalog", I, Argc, Argv, V))
     O.Run.Catalogs.push_back(V);
+  else if (takeValue(A, "--exclude", I, Argc, Argv, V)) {
+    if (auto E = Excludes::create({V}); !E)
+      usageError(llvm::toString(E.takeError()));
+    O.Run.Exclude.push_back(V);
+  }
   else if (takeValue(A, "-p", I, Argc, Argv, V))
     O.Run.BuildDir = V;
   else if (A.starts_with("-p") && A.size() > 2 && !A.starts_with("-p="))

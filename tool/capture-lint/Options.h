@@ -22,6 +22,7 @@ struct Options {
   std::string Format = "text";
   std::string Output;
   bool Quiet = false;
+  bool Statistics = false;
   bool Fix = false;
   bool ReportOnly = false;
   std::string Baseline, WriteBaseline, Confirm;

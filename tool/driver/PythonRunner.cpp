@@ -1,6 +1,7 @@
 //===- PythonRunner.cpp - Python inputs through the same report -----------===//
 
 #include "PythonRunner.h"
+#include "Excludes.h"
 #include "PythonGuard.h"
 
 #include "capture_lint/ProjectConfig.h"
@@ -27,12 +28,18 @@ static ReportLocation toReport(const python::PyLocation &L) {
 
 void runPython(const std::vector<std::string> &Inputs, const RunConfig &Config,
                Report &R) {
+  auto Excluded = Excludes::create(Config.Exclude);
+  if (!Excluded) { // checked when the options were read
+    R.Errors.push_back({{""}, llvm::toString(Excluded.takeError())});
+    return;
+  }
   std::vector<std::string> Files;
   for (const std::string &In : Inputs) {
     if (llvm::sys::fs::is_directory(In)) {
       std::vector<python::PyError> Unreadable;
-      std::vector<std::string> Under =
-          python::pythonFilesUnder(In, &Unreadable);
+      std::vector<std::string> Under = python::pythonFilesUnder(
+          In, &Unreadable,
+          [&](llvm::StringRef P) { return Excluded->excludes(P); });
       for (const python::PyError &E : Unreadable)
         R.Errors.push_back({{E.File}, E.Message});
       if (Under.empty() && Unreadable.empty())

@@ -2,6 +2,7 @@
 
 #include "Runner.h"
 #include "CompileDatabaseCheck.h"
+#include "Excludes.h"
 #include "LargeStack.h"
 #include "PythonRunner.h"
 #include "SourceText.h"
@@ -702,10 +703,15 @@ static void collectInputs(const RunConfig &Config,
   std::vector<std::string> Inputs = Config.Files;
   if (Inputs.empty() && Loaded)
     Inputs = Loaded->getAllFiles();
+  auto Excluded = Excludes::create(Config.Exclude);
+  if (!Excluded) { // checked when the options were read
+    R.Errors.push_back({{""}, llvm::toString(Excluded.takeError())});
+    return;
+  }
   std::set<std::string> Seen;
   for (const std::string &Input : Inputs) {
     std::string File = absolutePath(Input);
-    if (!Seen.insert(File).second)
+    if (!Seen.insert(File).second || Excluded->excludes(Input))
       continue;
     if (isPythonInput(File) && llvm::sys::fs::exists(File)) {
       PythonInputs.push_back(File); // the Python front end

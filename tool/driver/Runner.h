@@ -37,6 +37,8 @@ struct RunConfig {
   std::function<void(unsigned Done, unsigned Total, const std::string &File)>
       Progress;
   std::vector<std::string> Catalogs;
+  /// --exclude: globs of inputs left out (Excludes.h).
+  std::vector<std::string> Exclude;
   unsigned Jobs = 1;
   unsigned MaxCallDepth = 8;
   /// Resolve calls from regions into other translation units.

@@ -28,23 +28,34 @@ llvm::Expected<std::string> readPythonSource(const std::string &Path) {
 
 namespace {
 
-bool skippedDirectory(llvm::StringRef Name) {
-  return Name.starts_with(".") || Name == "__pycache__" ||
-         Name == "node_modules";
+/// What a Python tree holds besides its own sources, as other Python
+/// linters skip it: hidden directories, caches, build output, installed
+/// packages and virtual environments (a directory with a pyvenv.cfg).
+bool skippedDirectory(llvm::StringRef Path, llvm::StringRef Name) {
+  static const char *const Skipped[] = {
+      "__pycache__", "node_modules", "build",         "dist",
+      "_build",      "buck-out",     "site-packages", "dist-packages",
+      "__pypackages__", "venv"};
+  if (Name.starts_with(".") || llvm::is_contained(Skipped, Name))
+    return true;
+  return llvm::sys::fs::exists(Path + "/pyvenv.cfg");
 }
 
 /// The .py files below \p Dir into \p Out; what cannot be listed into
 /// \p Unreadable. Symbolic links to directories are not followed (no
 /// cycles, no duplicates).
 void walk(const std::string &Dir, std::vector<std::string> &Out,
-          std::vector<PyError> &Unreadable) {
+          std::vector<PyError> &Unreadable,
+          llvm::function_ref<bool(llvm::StringRef)> Excluded) {
   std::error_code EC;
   llvm::sys::fs::directory_iterator It(Dir, EC, /*follow=*/false), End;
   for (; !EC && It != End; It.increment(EC)) {
     llvm::StringRef Name = llvm::sys::path::filename(It->path());
+    if (Excluded && Excluded(It->path()))
+      continue;
     if (It->type() == llvm::sys::fs::file_type::directory_file) {
-      if (!skippedDirectory(Name))
-        walk(It->path(), Out, Unreadable);
+      if (!skippedDirectory(It->path(), Name))
+        walk(It->path(), Out, Unreadable, Excluded);
       continue;
     }
     if (Name.ends_with(".py"))
@@ -58,11 +69,12 @@ void walk(const std::string &Dir, std::vector<std::string> &Out,
 
 } // namespace
 
-std::vector<std::string> pythonFilesUnder(llvm::StringRef Dir,
-                                          std::vector<PyError> *Unreadable) {
+std::vector<std::string>
+pythonFilesUnder(llvm::StringRef Dir, std::vector<PyError> *Unreadable,
+                 llvm::function_ref<bool(llvm::StringRef)> Excluded) {
   std::vector<std::string> Out;
   std::vector<PyError> Skipped;
-  walk(Dir.str(), Out, Skipped);
+  walk(Dir.str(), Out, Skipped, Excluded);
   std::sort(Out.begin(), Out.end());
   if (Unreadable)
     *Unreadable = std::move(Skipped);

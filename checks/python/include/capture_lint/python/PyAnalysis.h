@@ -16,6 +16,8 @@
 
 #include "capture_lint/Catalog.h"
 
+#include "llvm/ADT/STLFunctionalExtras.h"
+
 #include <functional>
 #include <map>
 #include <string>
@@ -81,11 +83,16 @@ PyResult analyzePython(const std::vector<std::string> &Files,
 /// Whether \p Path names a Python source file.
 bool isPythonFile(llvm::StringRef Path);
 
-/// Every .py file below \p Dir, sorted; hidden directories and
-/// __pycache__ are skipped. Directories that cannot be listed (no
-/// permission, a path longer than PATH_MAX) are said in \p Unreadable.
-std::vector<std::string> pythonFilesUnder(llvm::StringRef Dir,
-                                          std::vector<PyError> *Unreadable);
+/// Every .py file below \p Dir, sorted. Skipped: hidden directories,
+/// __pycache__, node_modules, build output (build, dist, _build,
+/// buck-out), installed packages (site-packages, dist-packages,
+/// __pypackages__), virtual environments (venv, or any directory with a
+/// pyvenv.cfg), and the paths \p Excluded accepts (--exclude).
+/// Directories that cannot be listed (no permission, a path longer than
+/// PATH_MAX) are said in \p Unreadable.
+std::vector<std::string>
+pythonFilesUnder(llvm::StringRef Dir, std::vector<PyError> *Unreadable,
+                 llvm::function_ref<bool(llvm::StringRef)> Excluded = {});
 
 } // namespace capture_lint::python
 
