@@ -232,9 +232,12 @@ bool returnsTensor(llvm::StringRef Dotted) {
     return false;
   if (Dotted.contains('.'))
     return false; // torch.cuda.*, torch.distributed.*, ...
-  return !NotTensor.contains(Dotted) && !Dotted.starts_with("_") &&
-         !Dotted.starts_with("is_") && !Dotted.starts_with("get_") &&
-         !Dotted.starts_with("set_");
+  // Predicates and queries of global state (torch.is_grad_enabled,
+  // torch.are_deterministic_algorithms_enabled) return Python values.
+  for (const char *Query : {"_", "is_", "are_", "has_", "get_", "set_", "use_"})
+    if (Dotted.starts_with(Query))
+      return false;
+  return !NotTensor.contains(Dotted);
 }
 
 bool methodReturnsNonTensor(llvm::StringRef M) {

@@ -19,6 +19,10 @@ def step(g, x: torch.Tensor, limit):
         moved = y.to("cpu")
         # CHECK: host-read.py:[[@LINE-1]]:17: error: 'y.to("cpu")' copies a device tensor
         half = y.to(torch.float16)  # a dtype change: fine
+        if torch.are_deterministic_algorithms_enabled():  # a Python bool: fine
+            y = y + 0
+        if torch.has_mps or torch.is_grad_enabled():  # Python values: fine
+            y = y + 0
         f = float(y.sum())
         # CHECK: host-read.py:[[@LINE-1]]:13: error: 'float(y.sum())' converts a tensor to a Python value
         n = int(limit)  # not known to be a tensor: quiet
