@@ -2,6 +2,7 @@
 
 #include "capture_probe/CaptureTracker.h"
 #include "capture_probe/ApiCatalog.h"
+#include "capture_probe/Lifecycle.h"
 #include <algorithm>
 
 namespace capture_probe {
@@ -99,26 +100,11 @@ CaptureRecord *CaptureTracker::done(unsigned Id) {
   return It == DoneIndex.end() ? nullptr : &Done[It->second];
 }
 
-/// What two captures' calls must share for one list to stand for both:
-/// everything the report says of each call but sequence numbers, threads
-/// and handles.
+/// What two captures' calls must share for one list to stand for both.
 static std::string callsKey(const CaptureRecord &C) {
   std::string K = C.Mode + (C.Succeeded ? "|ok|" : "|failed|");
-  for (const CallRecord &R : C.Calls) {
-    K += R.Api + "," + std::to_string(R.Result) + "," + R.ResultName + "," +
-         R.Hazard + "," + R.Expected + "," + R.EffectiveMode + ",";
-    K += std::to_string(R.Kernel) + (R.FirstError ? "F" : "") +
-         (R.OtherThread ? "O" : "") + (R.ReportsEarlierError ? "E" : "") +
-         (R.PoolGrowth ? "P" : "") + (R.Stream ? "s" : "") +
-         (R.CudaEvent ? "e" : "") + ",";
-    for (const std::string &X : R.Classes)
-      K += X + " ";
-    for (const std::string &F : R.Frames)
-      K += F + " ";
-    for (const std::string &F : R.PyFrames)
-      K += F + " ";
-    K += ";";
-  }
+  for (const CallRecord &R : C.Calls)
+    K += callKey(R);
   return K;
 }
 

@@ -62,28 +62,34 @@ void analyzeLifecycle(std::vector<CaptureRecord> &Captures,
   }
 }
 
+std::string callKey(const CallRecord &R) {
+  std::string K = R.Api + "," + std::to_string(R.Result) + "," + R.ResultName +
+                  "," + R.Hazard + "," + R.Expected + "," + R.EffectiveMode +
+                  "," + std::to_string(R.Kernel) + (R.FirstError ? "F" : "") +
+                  (R.OtherThread ? "O" : "") +
+                  (R.ReportsEarlierError ? "E" : "") +
+                  (R.PoolGrowth ? "P" : "") + (R.Stream ? "s" : "") +
+                  (R.CudaEvent ? "e" : "") + ",";
+  for (const std::string &X : R.Classes)
+    K += X + " ";
+  for (const std::string &F : R.Frames)
+    K += F + " ";
+  for (const std::string &F : R.PyFrames)
+    K += F + " ";
+  return K + ";";
+}
+
 /// What makes two captures the same, ids and handles left out.
 static std::string signature(const CaptureRecord &C) {
   std::string S = C.Mode + "|" + (C.Succeeded ? "ok" : "failed") + "|";
-  auto Call = [&](const CallRecord &K) {
-    S += K.Api + "," + std::to_string(K.Result) + ",";
-    for (const std::string &X : K.Classes)
-      S += X + " ";
-    for (const std::string &F : K.Frames)
-      S += F + " ";
-    for (const std::string &F : K.PyFrames)
-      S += F + " ";
-    S += K.PoolGrowth ? "p" : "";
-    S += ";";
-  };
-  Call(C.Begin);
+  S += callKey(C.Begin);
   if (C.End)
-    Call(*C.End);
+    S += callKey(*C.End);
   if (C.CallsGroup) // the tracker compared the calls already
     S += "calls#" + std::to_string(C.CallsGroup) + ";";
   else
     for (const CallRecord &K : C.Calls)
-      Call(K);
+      S += callKey(K);
   for (const auto &KV : C.GraphNodes)
     S += KV.first + "=" + std::to_string(KV.second) + ",";
   for (const std::string &X : C.Classes)

@@ -55,6 +55,20 @@ llvm::StringRef PySource::lineText(unsigned Line) const {
   return llvm::StringRef(Text).slice(B, E).rtrim("\r\n");
 }
 
+void visitOwnCode(TSNode Body, llvm::function_ref<bool(TSNode)> Visit) {
+  std::vector<TSNode> Stack{Body};
+  while (!Stack.empty()) {
+    TSNode N = Stack.back();
+    Stack.pop_back();
+    if (is(N, "function_definition") || is(N, "class_definition"))
+      continue;
+    if (!Visit(N))
+      return;
+    for (unsigned I = namedCount(N); I-- > 0;)
+      Stack.push_back(named(N, I));
+  }
+}
+
 TSNode field(TSNode N, llvm::StringRef Name) {
   return ts_node_child_by_field_name(N, Name.data(), uint32_t(Name.size()));
 }

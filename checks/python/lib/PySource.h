@@ -11,6 +11,7 @@
 #define CAPTURE_LINT_PYTHON_PYSOURCE_H
 
 #include "capture_lint/Suppressions.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringRef.h"
 #include <tree_sitter/api.h>
 
@@ -62,6 +63,10 @@ inline unsigned namedCount(TSNode N) { return ts_node_named_child_count(N); }
 inline TSNode named(TSNode N, unsigned I) { return ts_node_named_child(N, I); }
 /// Skips parentheses around an expression.
 TSNode stripParens(TSNode N);
+/// Visits \p Body and every node below it that runs with it: not the
+/// bodies of functions and classes defined there (lambdas are visited).
+/// Stops when \p Visit returns false.
+void visitOwnCode(TSNode Body, llvm::function_ref<bool(TSNode)> Visit);
 
 /// The Python grammar (tree-sitter-python, compiled in).
 extern "C" const TSLanguage *tree_sitter_python(void);

@@ -444,17 +444,11 @@ std::optional<CaptureMode> Walker::regionAroundYield(PyFunction &F) {
     return std::nullopt; // context managers that enter each other
   Walker Inner(Ctx, *F.Module, &F, true);
   std::optional<CaptureMode> Out;
-  std::vector<TSNode> Stack{field(F.Node, "body")};
-  while (!Stack.empty() && !Out) {
-    TSNode N = Stack.back();
-    Stack.pop_back();
-    if (is(N, "function_definition") || is(N, "class_definition"))
-      continue;
-    for (unsigned I = 0; I < namedCount(N); ++I)
-      Stack.push_back(named(N, I));
+  visitOwnCode(field(F.Node, "body"), [&](TSNode N) {
     if (is(N, "with_statement") && FS.text(field(N, "body")).contains("yield"))
       Out = Inner.regionOpenedBy(N);
-  }
+    return !Out;
+  });
   Ctx.YieldInProgress.erase(&F);
   return Out;
 }

@@ -45,17 +45,12 @@ static std::map<std::string, unsigned> parameterPositions(const PyFunction &F) {
 /// The calls under \p N, outside nested function and class definitions
 /// (lambdas included: they run where they are called from).
 static std::vector<TSNode> callsUnder(TSNode N) {
-  std::vector<TSNode> Out, Stack{N};
-  while (!Stack.empty()) {
-    TSNode X = Stack.back();
-    Stack.pop_back();
-    if (is(X, "function_definition") || is(X, "class_definition"))
-      continue;
+  std::vector<TSNode> Out;
+  visitOwnCode(N, [&](TSNode X) {
     if (is(X, "call"))
       Out.push_back(X);
-    for (unsigned I = namedCount(X); I-- > 0;)
-      Stack.push_back(named(X, I));
-  }
+    return true;
+  });
   return Out;
 }
 
@@ -183,29 +178,22 @@ void Walker::collectWrapped(PyFunction &F,
     Out.push_back({Params.at(Name), Name, Mode, {&S, begin(At)}, Via});
   };
   // Calls of a parameter inside a capture this function opens.
-  std::vector<TSNode> Stack{field(F.Node, "body")};
-  while (!Stack.empty()) {
-    TSNode N = Stack.back();
-    Stack.pop_back();
-    if (is(N, "function_definition") || is(N, "class_definition"))
-      continue;
-    for (unsigned I = 0; I < namedCount(N); ++I)
-      Stack.push_back(named(N, I));
-    auto CallsUnderCapture = [&](TSNode Under, CaptureMode Mode) {
-      for (TSNode C : callsUnder(Under)) {
-        TSNode Fn = field(C, "function");
-        if (is(Fn, "identifier") && Params.count(S.text(Fn).str()))
-          Add(S.text(Fn).str(), Mode, C, "");
-      }
-    };
+  auto CallsUnderCapture = [&](TSNode Under, CaptureMode Mode) {
+    for (TSNode C : callsUnder(Under)) {
+      TSNode Fn = field(C, "function");
+      if (is(Fn, "identifier") && Params.count(S.text(Fn).str()))
+        Add(S.text(Fn).str(), Mode, C, "");
+    }
+  };
+  visitOwnCode(field(F.Node, "body"), [&](TSNode N) {
     if (is(N, "block"))
       for (auto &[St, Mode] : beginEndSpans(N))
         CallsUnderCapture(St, Mode);
-    if (!is(N, "with_statement"))
-      continue;
-    if (std::optional<CaptureMode> Mode = regionOpenedBy(N))
-      CallsUnderCapture(field(N, "body"), *Mode);
-  }
+    if (is(N, "with_statement"))
+      if (std::optional<CaptureMode> Mode = regionOpenedBy(N))
+        CallsUnderCapture(field(N, "body"), *Mode);
+    return true;
+  });
   // A parameter passed on to a function that wraps the argument it fills.
   for (TSNode C : callsUnder(field(F.Node, "body"))) {
     PyFunction *Callee = calledFunction(F, C);

@@ -24,6 +24,11 @@ inline constexpr unsigned ChurnCaptures = 3;
 void analyzeLifecycle(std::vector<CaptureRecord> &Captures,
                       const Coverage &Cover);
 
+/// What two calls must share to count as the same call of two identical
+/// captures: everything the report says of a call but its sequence number,
+/// thread and handles.
+std::string callKey(const CallRecord &R);
+
 /// Folds identical captures into the first, with Repeats and LastId set and
 /// lifecycle counts summed.
 void aggregateIdentical(std::vector<CaptureRecord> &Captures);

@@ -23,6 +23,19 @@ using namespace clang;
 
 namespace capture_lint::rules {
 
+/// The hazard of work named \p Api on the legacy stream, spelled
+/// \p Spelling, at \p Loc.
+static RawHazard legacyArg(std::string Api, std::string Spelling,
+                           SourceLocation Loc) {
+  RawHazard H;
+  H.Kind = RawHazard::LegacyArg;
+  H.Check = CheckKind::LegacyStream;
+  H.Api = std::move(Api);
+  H.Detail = std::move(Spelling);
+  H.Loc = Loc;
+  return H;
+}
+
 std::optional<RawHazard> legacyStreamLaunch(const CUDAKernelCallExpr *K,
                                             const Catalog &Cat,
                                             ASTContext &Ctx) {
@@ -33,15 +46,12 @@ std::optional<RawHazard> legacyStreamLaunch(const CUDAKernelCallExpr *K,
   auto Spelling = legacyStreamSpelling(Config->getArg(E->Stream->Index), Ctx);
   if (!Spelling)
     return std::nullopt;
-  RawHazard H;
-  H.Kind = RawHazard::LegacyArg;
-  H.Check = CheckKind::LegacyStream;
-  H.Entry = E;
   const FunctionDecl *Kernel = directCallee(K);
-  H.Api = Kernel ? "kernel launch '" + Kernel->getNameAsString() + "'"
-                 : "kernel launch";
-  H.Detail = *Spelling;
-  H.Loc = K->getBeginLoc();
+  RawHazard H = legacyArg(Kernel ? "kernel launch '" +
+                                       Kernel->getNameAsString() + "'"
+                                 : "kernel launch",
+                          *Spelling, K->getBeginLoc());
+  H.Entry = E;
   H.StreamCall = Config;
   H.StreamIndex = E->Stream->Index;
   H.KernelLaunch = true;
@@ -55,13 +65,8 @@ std::optional<RawHazard> legacyStreamArgument(const CallExpr *Call,
   auto Spelling = legacyStreamSpelling(Stream, Ctx);
   if (!Spelling)
     return std::nullopt;
-  RawHazard H;
-  H.Kind = RawHazard::LegacyArg;
-  H.Check = CheckKind::LegacyStream;
+  RawHazard H = legacyArg(E.Display, *Spelling, callLoc(Call));
   H.Entry = &E;
-  H.Api = E.Display;
-  H.Detail = *Spelling;
-  H.Loc = callLoc(Call);
   H.StreamCall = Call;
   H.StreamIndex = E.Stream->Index;
   return H;
@@ -83,12 +88,7 @@ std::optional<RawHazard> legacyStreamQuery(const CallExpr *Call,
     auto Spelling = legacyStreamSpelling(Arg, Ctx);
     if (!Spelling)
       return std::nullopt;
-    RawHazard H;
-    H.Kind = RawHazard::LegacyArg;
-    H.Check = CheckKind::LegacyStream;
-    H.Api = catalogName(Callee);
-    H.Detail = *Spelling;
-    H.Loc = callLoc(Call);
+    RawHazard H = legacyArg(catalogName(Callee), *Spelling, callLoc(Call));
     H.StatusQuery = true;
     return H;
   }
