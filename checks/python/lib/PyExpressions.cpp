@@ -226,9 +226,11 @@ PyValue Walker::expr(TSNode N) {
       K == "none" || K == "string" || K == "concatenated_string")
     return literal(N);
   if (K == "lambda") {
-    V.Functions.push_back(
-        Ctx.Prog.localFunction(&M, Fn ? Fn->Owner : nullptr, N,
-                               "lambda in " + (Fn ? Fn->Display : M.Name), Fn));
+    PyFunction *L = Ctx.Prog.localFunction(
+        &M, Fn ? Fn->Owner : nullptr, N,
+        "lambda in " + (Fn ? Fn->Display : M.Name), Fn);
+    noteClosure(L);
+    V.Functions.push_back(L);
     return V;
   }
   if (K == "assignment" || K == "augmented_assignment") {

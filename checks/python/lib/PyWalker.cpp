@@ -26,7 +26,21 @@ static bool isTensorAnnotation(llvm::StringRef T) {
   return T == "Tensor" || T == "torch.Tensor";
 }
 
+void Walker::noteClosure(const PyFunction *Nested) {
+  if (!Fn || Vars.empty())
+    return; // a module's names are its globals, read as such
+  auto [It, New] = Ctx.Closures.try_emplace(Nested, Vars);
+  if (!New)
+    for (const auto &[Name, Value] : Vars)
+      if (auto [At, Added] = It->second.try_emplace(Name, Value); !Added)
+        At->second.merge(Value);
+}
+
 void Walker::walkFunction() {
+  // A nested function or lambda reads the names around it (its closure);
+  // its own parameters and assignments shadow them.
+  if (auto C = Ctx.Closures.find(Fn); C != Ctx.Closures.end())
+    Vars = C->second;
   TSNode Params = field(Fn->Node, "parameters");
   for (unsigned I = 0; !isNull(Params) && I < namedCount(Params); ++I) {
     TSNode P = named(Params, I);
@@ -122,9 +136,11 @@ bool Walker::walkStmt(TSNode N) {
   if (K == "function_definition") {
     std::string Name = S.text(field(N, "name")).str();
     PyValue V;
-    V.Functions.push_back(Ctx.Prog.localFunction(
+    PyFunction *Nested = Ctx.Prog.localFunction(
         &M, Fn ? Fn->Owner : nullptr, N,
-        (Fn ? Fn->Display + "." : std::string()) + Name, Fn));
+        (Fn ? Fn->Display + "." : std::string()) + Name, Fn);
+    noteClosure(Nested);
+    V.Functions.push_back(Nested);
     Vars[Name] = V;
     return true;
   }

@@ -94,6 +94,9 @@ struct PyContext {
   /// allocating or reading back.
   std::map<std::string, std::unique_ptr<ApiEntry>> Declared;
   std::map<std::pair<const PyClass *, std::string>, PyValue> AttrCache;
+  /// Per nested function or lambda: what the names of the functions around
+  /// it held where it was defined (its closure), merged over definitions.
+  std::map<const PyFunction *, std::map<std::string, PyValue>> Closures;
   /// Per function, the parameters it runs under capture (memoized).
   std::map<const PyFunction *, std::vector<PyWrappedParam>> Wrapped;
   std::set<const PyFunction *> WrappedInProgress, YieldInProgress;

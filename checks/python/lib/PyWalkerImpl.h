@@ -112,6 +112,8 @@ private:
                                     const std::string &Method,
                                     const PyValue &FnValue);
   void follow(PyFunction *Callee, TSNode Site);
+  /// Records what the names here hold as \p Nested's closure.
+  void noteClosure(const PyFunction *Nested);
   void graphedCallables(TSNode Call, const PyValue &Arg,
                         const std::string &Name,
                         CaptureMode Mode = CaptureMode::Global,

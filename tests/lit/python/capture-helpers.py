@@ -94,3 +94,20 @@ def legal(graph):
     warm_only(forward)  # not a capture helper
     timing(lambda: torch.ones(4, device="cuda"))  # captured work: fine
     timing(print)  # not a function of the program: not followed
+
+
+def closures(x: torch.Tensor, n: int):
+    # A lambda or nested function reads the names around it (its closure).
+    timing(lambda: x.tolist())
+    # CHECK: capture-helpers.py:[[@LINE-1]]:5: error: call to 'lambda in closures' reaches 'x.tolist()', which copies a tensor to a Python list
+    # CHECK: note: 'x.tolist()' is called here
+    # CHECK: note: 'timing' captures the callables given here
+
+    def head():
+        return x[0].item()
+
+    timing(head)
+    # CHECK: capture-helpers.py:[[@LINE-1]]:5: error: call to 'closures.head' reaches 'x[0].item()'
+    # CHECK: note: 'x[0].item()' is called here
+    # CHECK: note: 'timing' captures the callables given here
+    timing(lambda: float(n))  # a Python int: fine
