@@ -13,12 +13,14 @@ mixes of events:
   captures  a capture of 50 calls every 52 events (re-capturing each step)
   long-captures  a capture of 500 calls every 502 events: with memory per
             capture, not per call, a tenth of the captures' memory
+  one-capture  one capture of every event but two, the same launch from a
+            loop (issue 24's reproducer): a repeated call is kept once
 For each size and mix, both binaries run in turn (best of --repeat), and the
 peak resident memory (of capture-probe and the writer, which stays small) and
 wall time are printed with the ratio candidate/baseline.
 
   bench/probe_reader.py CANDIDATE [--baseline OLD] [--events 1000000,...]
-                        [--mix eager,captures,long-captures] [--repeat 1]
+                        [--mix eager,captures,long-captures,one-capture] [--repeat 1]
 """
 import argparse
 import json
@@ -29,7 +31,7 @@ import tempfile
 import time
 
 HERE = os.path.abspath(__file__)
-MIXES = ("eager", "captures", "long-captures")
+MIXES = ("eager", "captures", "long-captures", "one-capture")
 
 
 def call_line(seq, api, stream, frames=None, extra=None):
@@ -71,7 +73,9 @@ def write_log(path, events, mix):
                            separators=(",", ":")))
             seq += 1
 
-        if mix in ("captures", "long-captures"):
+        if mix == "one-capture":
+            capture(events - 2)
+        elif mix in ("captures", "long-captures"):
             calls = 50 if mix == "captures" else 500
             while seq + calls + 2 <= events:
                 capture(calls)

@@ -104,7 +104,7 @@ CaptureRecord *CaptureTracker::done(unsigned Id) {
 static std::string callsKey(const CaptureRecord &C) {
   std::string K = C.Mode + (C.Succeeded ? "|ok|" : "|failed|");
   for (const CallRecord &R : C.Calls)
-    K += callKey(R);
+    K += callKey(R) + std::to_string(R.Repeats);
   return K;
 }
 
@@ -139,11 +139,30 @@ CaptureTracker::callsOf(const CaptureRecord &C) {
   return H ? H->Calls : C.Calls;
 }
 
+/// A call of a capture: a repeat of one it kept (same call, stream and
+/// event) is counted there, so a capture's memory grows with the distinct
+/// calls it makes, not with how often a loop makes them.
+void CaptureTracker::keepCall(CaptureRecord &C, CallRecord R) {
+  std::string Key = callKey(R) + "|" +
+                    std::to_string(R.Stream.value_or(0)) + "|" +
+                    std::to_string(R.CudaEvent.value_or(0));
+  auto [It, New] = CallSlots[C.Id].try_emplace(Key, C.Calls.size());
+  followStreams(C, R, It->second);
+  if (New) {
+    C.Calls.push_back(std::move(R));
+    return;
+  }
+  CallRecord &Kept = C.Calls[It->second];
+  ++Kept.Repeats;
+  Kept.LastSeq = R.Seq;
+}
+
 /// Streams joining and leaving a capture: an event recorded on one of its
 /// streams and waited on by another stream forks that stream in; an event
 /// recorded on a forked stream and waited on by another of its streams
 /// joins it back.
-void CaptureTracker::followStreams(CaptureRecord &C, const CallRecord &R) {
+void CaptureTracker::followStreams(CaptureRecord &C, const CallRecord &R,
+                                   size_t Index) {
   if (!R.CudaEvent || !R.Stream || R.Result != 0)
     return;
   auto &Forks = Forked[C.Id];
@@ -161,7 +180,7 @@ void CaptureTracker::followStreams(CaptureRecord &C, const CallRecord &R) {
   if (It == Events.end() || It->second == S)
     return;
   if (!InCapture)
-    Forks[S] = C.Calls.size(); // the call about to be appended
+    Forks[S] = Index; // the record the call is kept in
   else if (It->second != C.Stream && Forks.count(It->second))
     Forks[It->second] = SIZE_MAX; // joined back
 }
@@ -194,6 +213,7 @@ void CaptureTracker::endCapture(const Event &E, CaptureRecord C) {
   }
   Forked.erase(C.Id);
   Recorded.erase(C.Id);
+  CallSlots.erase(C.Id);
   for (const std::string &K : C.End->Classes)
     C.Classes.insert(K);
   keepCallsOnce(C);
@@ -397,8 +417,7 @@ void CaptureTracker::consume(const Event &E) {
     }
     for (const std::string &K : R.Classes)
       C->Classes.insert(K);
-    followStreams(*C, R);
-    C->Calls.push_back(std::move(R));
+    keepCall(*C, std::move(R));
   }
 }
 

@@ -89,7 +89,7 @@ static std::string signature(const CaptureRecord &C) {
     S += "calls#" + std::to_string(C.CallsGroup) + ";";
   else
     for (const CallRecord &K : C.Calls)
-      S += callKey(K);
+      S += callKey(K) + std::to_string(K.Repeats);
   for (const auto &KV : C.GraphNodes)
     S += KV.first + "=" + std::to_string(KV.second) + ",";
   for (const std::string &X : C.Classes)

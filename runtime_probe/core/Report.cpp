@@ -58,6 +58,10 @@ static json callJson(const CallRecord &C) {
   json J = {{"seq", C.Seq},         {"thread", C.Thread},
             {"api", C.Api},         {"result", C.Result},
             {"classes", C.Classes}, {"effective_mode", C.EffectiveMode}};
+  if (C.Repeats > 1) {
+    J["repeats"] = C.Repeats;
+    J["last_seq"] = C.LastSeq;
+  }
   if (!C.ResultName.empty())
     J["result_name"] = C.ResultName;
   if (C.Stream)
@@ -96,6 +100,8 @@ static json callJson(const CallRecord &C) {
 static CallRecord callFrom(const json &J) {
   CallRecord C;
   C.Seq = J.at("seq").get<uint64_t>();
+  C.Repeats = J.value("repeats", uint64_t(1));
+  C.LastSeq = J.value("last_seq", uint64_t(0));
   C.Thread = J.value("thread", uint64_t(0));
   C.Api = J.at("api").get<std::string>();
   C.Result = J.at("result").get<int>();
@@ -348,7 +354,7 @@ static void summarizeCapture(std::ostringstream &OS, const CaptureRecord &C) {
        << ")\n";
   unsigned Pool = 0;
   for (const CallRecord &K : C.Calls) {
-    Pool += K.PoolGrowth;
+    Pool += K.PoolGrowth ? K.Repeats : 0;
     if (K.ReportsEarlierError) {
       OS << "  " << K.Api << " -> " << K.ResultName << " (" << K.Result
          << ") [reports the earlier error] at " << where(K) << "\n";
@@ -362,6 +368,8 @@ static void summarizeCapture(std::ostringstream &OS, const CaptureRecord &C) {
          << K.Result << ")";
     OS << " [" << join(K.Classes) << (K.FirstError ? ", first error" : "")
        << "] at " << where(K);
+    if (K.Repeats > 1)
+      OS << " (" << K.Repeats << " times)";
     if (K.OtherThread)
       OS << " (from thread " << K.Thread << ", not the capturing thread)";
     OS << "\n";

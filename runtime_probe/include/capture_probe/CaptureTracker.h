@@ -16,6 +16,8 @@
 #include "capture_probe/ApiCatalog.h"
 #include "capture_probe/Report.h"
 
+#include <unordered_map>
+
 namespace capture_probe {
 
 class CaptureTracker {
@@ -32,7 +34,8 @@ private:
   CallRecord classify(const Event &E, const CaptureRecord &C,
                       CaptureMode ThreadMode) const;
   void endCapture(const Event &E, CaptureRecord C);
-  void followStreams(CaptureRecord &C, const CallRecord &R);
+  void keepCall(CaptureRecord &C, CallRecord R);
+  void followStreams(CaptureRecord &C, const CallRecord &R, size_t Index);
   void consumeLifecycle(const Event &E);
   void matchFallback(const Event &E);
   CaptureRecord *done(unsigned Id);
@@ -60,6 +63,8 @@ private:
   // call), events recorded on its streams (event -> stream).
   std::map<unsigned, std::map<uint64_t, size_t>> Forked;
   std::map<unsigned, std::map<uint64_t, uint64_t>> Recorded;
+  // Per active capture id: each distinct call's key -> its record's index.
+  std::map<unsigned, std::unordered_map<std::string, size_t>> CallSlots;
   // Captures with the same calls keep them once (memory per capture, not
   // per call): their calls' key -> group, group -> its lowest capture id.
   std::map<std::string, unsigned> CallsGroups;

@@ -70,6 +70,12 @@ const std::set<std::string> &lifecycleClasses();
 
 struct CallRecord {
   uint64_t Seq = 0;
+  /// The same call made again in the capture (same API, result, classes,
+  /// call sites, stream and event): kept once, with how many times and the
+  /// last one's sequence number (a capture of 200,000 launches from one
+  /// loop is one record).
+  uint64_t Repeats = 1;
+  uint64_t LastSeq = 0;
   uint64_t Thread = 0;
   std::string Api;
   int Result = 0;

@@ -335,6 +335,35 @@ TEST(RunAnalysis, AFallbackIsFoundThroughCallsKeptByAnotherCapture) {
   EXPECT_TRUE(Caps[1].Classes.count(classes::SilentFallback));
 }
 
+TEST(RunAnalysis, ACallRepeatedInACaptureIsKeptOnceWithItsCount) {
+  Log L; // a loop of launches: memory per distinct call, not per launch
+  L.begin(10);
+  for (int I = 0; I < 1000; ++I)
+    L.launch("/p+0x20");
+  L.launch("/p+0x28"); // another site
+  L.sync(10, 0xe1, true);
+  L.sync(20, 0xe1, false); // a fork: another stream, kept apart
+  L.sync(20, 0xe2, true);
+  L.sync(10, 0xe2, false);
+  L.end(10, 0x100);
+  auto Caps = L.run();
+  ASSERT_EQ(Caps.size(), 1u);
+  const auto &Calls = Caps[0].Calls;
+  ASSERT_EQ(Calls.size(), 6u);
+  EXPECT_EQ(Calls[0].Repeats, 1000u);
+  EXPECT_EQ(Calls[0].Seq, 2u);
+  EXPECT_EQ(Calls[0].LastSeq, 1001u);
+  EXPECT_EQ(Calls[1].Repeats, 1u);
+  EXPECT_TRUE(Caps[0].Unjoined.empty()); // joined back: the fork followed
+  nlohmann::json J = toJson(ProbeReport{"cuda", {}, 0, "", Caps, {}, {}});
+  EXPECT_EQ(J["captures"][0]["calls"][0]["repeats"], 1000u);
+  EXPECT_FALSE(J["captures"][0]["calls"][1].contains("repeats"));
+  ProbeReport Back;
+  std::string Error;
+  ASSERT_TRUE(fromJson(J, Back, Error)) << Error;
+  EXPECT_EQ(Back.Captures[0].Calls[0].Repeats, 1000u);
+}
+
 TEST(RunAnalysis, OneGraphInstantiatedPerLaunch) {
   Log L;
   L.begin(10);
