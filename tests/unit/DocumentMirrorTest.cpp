@@ -16,7 +16,8 @@ namespace {
 
 json open(const std::string &Text) {
   return {{"method", "textDocument/didOpen"},
-          {"params", {{"textDocument", {{"uri", "file:///a.cu"}, {"text", Text}}}}}};
+          {"params",
+           {{"textDocument", {{"uri", "file:///a.cu"}, {"text", Text}}}}}};
 }
 
 json change(int SL, int SC, int EL, int EC, const std::string &Text) {

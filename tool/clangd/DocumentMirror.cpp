@@ -8,9 +8,11 @@ using nlohmann::json;
 
 /// UTF-16 code units of the UTF-8 sequence led by \p Lead, and its bytes.
 static void unitsOf(unsigned char Lead, unsigned &Units, unsigned &Bytes) {
-  Bytes = Lead < 0x80 ? 1 : (Lead >> 5) == 6 ? 2 : (Lead >> 4) == 14 ? 3
-                        : (Lead >> 3) == 30  ? 4
-                                             : 1; // a stray byte: one unit
+  Bytes = Lead < 0x80         ? 1
+          : (Lead >> 5) == 6  ? 2
+          : (Lead >> 4) == 14 ? 3
+          : (Lead >> 3) == 30 ? 4
+                              : 1; // a stray byte: one unit
   Units = Bytes == 4 ? 2 : 1;
 }
 
@@ -96,10 +98,9 @@ std::optional<json> DocumentMirror::change(const json &Msg,
       Valid = false;
     }
     if (!Valid && !Repaired)
-      Warning = "a change to " + It->first + " at line " +
-                std::to_string(SL) + ", character " + std::to_string(SC) +
-                " to line " + std::to_string(EL) + ", character " +
-                std::to_string(EC) +
+      Warning = "a change to " + It->first + " at line " + std::to_string(SL) +
+                ", character " + std::to_string(SC) + " to line " +
+                std::to_string(EL) + ", character " + std::to_string(EC) +
                 " lies outside the document: applied clamped to it";
     Repaired |= !Valid;
     Text.replace(Begin, End - Begin, C["text"].get<std::string>());

@@ -155,8 +155,8 @@ void copyThroughMirror(int From, int To) {
     if (!Warning.empty())
       std::fprintf(stderr, "capture-clangd: %s\n", Warning.c_str());
     if (Fixed) {
-      std::string Out = Fixed->dump(-1, ' ', false,
-                                    nlohmann::json::error_handler_t::replace);
+      std::string Out =
+          Fixed->dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
       Headers = "Content-Length: " + std::to_string(Out.size()) + "\r\n\r\n";
       Body = std::move(Out);
     }

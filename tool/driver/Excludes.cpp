@@ -7,7 +7,8 @@
 
 namespace capture_lint {
 
-llvm::Expected<Excludes> Excludes::create(const std::vector<std::string> &Globs) {
+llvm::Expected<Excludes>
+Excludes::create(const std::vector<std::string> &Globs) {
   Excludes Out;
   for (const std::string &G : Globs) {
     auto P = llvm::GlobPattern::create(G);

@@ -27,9 +27,9 @@ static std::map<std::string, unsigned> parameterPositions(const PyFunction &F) {
   unsigned Position = 0;
   for (unsigned I = 0; !isNull(Params) && I < namedCount(Params); ++I) {
     TSNode P = named(Params, I);
-    TSNode Id = is(P, "identifier")          ? P
-                : is(P, "typed_parameter")   ? named(P, 0)
-                : is(P, "default_parameter") ? field(P, "name")
+    TSNode Id = is(P, "identifier")                ? P
+                : is(P, "typed_parameter")         ? named(P, 0)
+                : is(P, "default_parameter")       ? field(P, "name")
                 : is(P, "typed_default_parameter") ? field(P, "name")
                                                    : TSNode{};
     if (isNull(Id) || !is(Id, "identifier"))
@@ -76,8 +76,7 @@ static TSNode argumentFor(const PySource &S, TSNode Call, unsigned Position,
   unsigned Pos = 0;
   for (unsigned I = 0; !isNull(Args) && I < namedCount(Args); ++I) {
     TSNode A = named(Args, I);
-    if (is(A, "comment") || is(A, "list_splat") ||
-        is(A, "dictionary_splat"))
+    if (is(A, "comment") || is(A, "list_splat") || is(A, "dictionary_splat"))
       continue;
     if (is(A, "keyword_argument")) {
       if (S.text(field(A, "name")) == Name)
@@ -151,8 +150,8 @@ Walker::beginEndSpans(TSNode Block) {
   for (unsigned I = 0; I < namedCount(Block); ++I) {
     TSNode St = named(Block, I);
     TSNode Call = is(St, "expression_statement") ? named(St, 0) : TSNode{};
-    TSNode Fn = !isNull(Call) && is(Call, "call") ? field(Call, "function")
-                                                  : TSNode{};
+    TSNode Fn =
+        !isNull(Call) && is(Call, "call") ? field(Call, "function") : TSNode{};
     const RegionApi *R =
         !isNull(Fn) && is(Fn, "attribute")
             ? Ctx.Cat.regionMethod(S.text(field(Fn, "attribute")).str())
@@ -242,8 +241,7 @@ void Walker::wrappedCallables(TSNode Call,
       const PyValue *Arg = nullptr;
       if (W.Position < Facts.Args.size())
         Arg = &Facts.Args[W.Position];
-      else if (auto K = Facts.Keywords.find(W.Name);
-               K != Facts.Keywords.end())
+      else if (auto K = Facts.Keywords.find(W.Name); K != Facts.Keywords.end())
         Arg = &K->second;
       if (!Arg)
         continue;
@@ -252,9 +250,8 @@ void Walker::wrappedCallables(TSNode Call,
                             : "it passes '" + W.Name + "' to '" + W.Via +
                                   "', which captures it";
       if (W.Call.Src)
-        How += " at " +
-               llvm::sys::path::filename(W.Call.Src->path()).str() + ":" +
-               std::to_string(W.Call.Src->line(W.Call.Offset));
+        How += " at " + llvm::sys::path::filename(W.Call.Src->path()).str() +
+               ":" + std::to_string(W.Call.Src->line(W.Call.Offset));
       graphedCallables(Call, *Arg, T->Display, W.Mode, How);
     }
   }

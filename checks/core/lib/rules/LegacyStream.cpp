@@ -47,10 +47,10 @@ std::optional<RawHazard> legacyStreamLaunch(const CUDAKernelCallExpr *K,
   if (!Spelling)
     return std::nullopt;
   const FunctionDecl *Kernel = directCallee(K);
-  RawHazard H = legacyArg(Kernel ? "kernel launch '" +
-                                       Kernel->getNameAsString() + "'"
-                                 : "kernel launch",
-                          *Spelling, K->getBeginLoc());
+  RawHazard H =
+      legacyArg(Kernel ? "kernel launch '" + Kernel->getNameAsString() + "'"
+                       : "kernel launch",
+                *Spelling, K->getBeginLoc());
   H.Entry = E;
   H.StreamCall = Config;
   H.StreamIndex = E->Stream->Index;
