@@ -40,6 +40,12 @@ std::string detectCudaPath() {
   return "";
 }
 
+bool hasHeaderExtension(llvm::StringRef File) {
+  return llvm::is_contained({".h", ".hh", ".hpp", ".hxx", ".cuh", ".inl",
+                             ".inc", ".tcc", ""},
+                            llvm::sys::path::extension(File));
+}
+
 SourceLanguage languageOfFile(llvm::StringRef File) {
   llvm::StringRef Ext = llvm::sys::path::extension(File);
   if (Ext == ".cu" || Ext == ".cuh")

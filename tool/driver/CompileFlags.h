@@ -32,6 +32,11 @@ std::string detectCudaPath();
 enum class SourceLanguage { Cuda, Hip, Cxx, Unknown };
 SourceLanguage languageOfFile(llvm::StringRef File);
 
+/// Whether \p File has a header's extension (.h, .hh, .hpp, .hxx, .cuh,
+/// .inl, .inc, .tcc) or none (the standard library's headers): never a
+/// translation unit of its own.
+bool hasHeaderExtension(llvm::StringRef File);
+
 struct TranslatedCommand {
   std::vector<std::string> Args; // argv, starting with the compiler
   std::vector<std::string> Warnings;

@@ -634,13 +634,6 @@ loadDatabase(const RunConfig &Config, Report &R) {
   return tooling::inferMissingCompileCommands(std::move(Loaded));
 }
 
-/// A header by its extension: never a compile database entry of its own.
-static bool isHeaderFile(llvm::StringRef File) {
-  llvm::StringRef Ext = llvm::sys::path::extension(File);
-  return Ext == ".h" || Ext == ".hh" || Ext == ".hpp" || Ext == ".hxx" ||
-         Ext == ".cuh" || Ext == ".inl" || Ext == ".inc";
-}
-
 /// The command one input file is analysed with: from the database, the
 /// flags after '--', or the defaults for its language. Null after an error
 /// (in \p R).
@@ -656,7 +649,7 @@ commandFor(const std::string &File, const RunConfig &Config,
   if (Loaded)
     FromDb = Loaded->getCompileCommands(File);
   if (!FromDb.empty() && !FromDb.front().Heuristic.empty() &&
-      !isHeaderFile(File))
+      !hasHeaderExtension(File))
     R.Warnings.push_back(File + ": not in the compile database; analysed "
                                 "with the flags of a file beside it (" +
                          FromDb.front().Heuristic + ")");

@@ -1,6 +1,7 @@
 //===- TidyCompat.cpp - clang-tidy's option spellings and filters ---------===//
 
 #include "TidyCompat.h"
+#include "CompileFlags.h"
 #include "Runner.h"
 #include "capture_lint/BoundedRead.h"
 
@@ -74,11 +75,7 @@ filterHeaderFindings(Report &R, const std::vector<std::string> &MainFiles,
   // A header: a file with a header's extension that was not named as input
   // (with -p and no files, every translation unit's own file is a source).
   auto IsHeader = [&](llvm::StringRef File) {
-    llvm::StringRef Ext = llvm::sys::path::extension(File);
-    return !Main.count(absolute(File)) &&
-           llvm::is_contained({".h", ".hh", ".hpp", ".hxx", ".cuh", ".inl",
-                               ".inc", ".tcc", ""},
-                              Ext);
+    return !Main.count(absolute(File)) && hasHeaderExtension(File);
   };
   llvm::erase_if(R.Findings, [&](const ReportFinding &F) {
     return IsHeader(F.Loc.File) && !Keep(F.Loc.File);
