@@ -2,8 +2,8 @@
 
 #include "CaptureCheckBase.h"
 
-#include "capture_lint/FindingSink.h"
-#include "capture_lint/ProjectConfig.h"
+#include "capture_lint/AnalyzedFunctions.h"
+#include "capture_lint/CaptureSettings.h"
 #include "capture_lint/ToolkitVersion.h"
 
 #include "clang/AST/ASTContext.h"
@@ -49,52 +49,40 @@ sharedAnalyzer(ASTContext &Ctx, const std::shared_ptr<const Catalog> &Cat,
 CaptureCheckBase::CaptureCheckBase(StringRef Name,
                                    clang::tidy::ClangTidyContext *Context,
                                    CheckKind Kind)
-    : ClangTidyCheck(Name, Context), Kind(Kind),
-      CatalogOption(Options.getLocalOrGlobal("CaptureCatalog", "")) {
-  std::string Depth = Options.getLocalOrGlobal("MaxCallDepth", "8").str();
-  unsigned N = 0;
-  if (StringRef(Depth).trim().getAsInteger(10, N) || N == 0 || N > 64)
-    ConfigError = "invalid MaxCallDepth '" + Depth +
-                  "' in the clang-tidy configuration: expected a number "
-                  "between 1 and 64; the capture checks did not run";
-  else
-    Analysis.MaxCallDepth = N;
+    : ClangTidyCheck(Name, Context), Kind(Kind) {
+  const auto &Options = Context->getOptions().CheckOptions;
+  Settings = readCaptureSettings(
+      [&](StringRef Key) -> std::optional<std::string> {
+        auto It = Options.find(Key);
+        if (It == Options.end())
+          return std::nullopt;
+        return It->getValue().Value;
+      },
+      Name);
 }
 
 CaptureCheckBase::~CaptureCheckBase() = default;
 
 void CaptureCheckBase::storeOptions(
     clang::tidy::ClangTidyOptions::OptionMap &Opts) {
-  Options.store(Opts, "CaptureCatalog", CatalogOption);
-  Options.store(Opts, "MaxCallDepth", Analysis.MaxCallDepth);
+  Options.store(Opts, "CaptureCatalog", llvm::join(Settings.CatalogFiles, ";"));
+  Options.store(Opts, "MaxCallDepth", Settings.Analysis.MaxCallDepth);
 }
 
 void CaptureCheckBase::registerMatchers(MatchFinder *Finder) {
-  // Every function definition outside system headers: regions begin in
-  // functions that call the catalog's begin calls, openers, RAII guards and
-  // wrappers, or that are declared to run under capture. The analyzer
-  // rejects the others after a syntactic look.
-  Finder->addMatcher(
-      functionDecl(isDefinition(), unless(isExpansionInSystemHeader()))
-          .bind("function"),
-      this);
-  Finder->addMatcher(
-      lambdaExpr(unless(isExpansionInSystemHeader())).bind("lambda"), this);
+  addAnalyzedFunctionMatchers(*Finder, this);
 }
 
 void CaptureCheckBase::check(const MatchFinder::MatchResult &Result) {
   if (!Cat)
     return;
-  const FunctionDecl *FD = Result.Nodes.getNodeAs<FunctionDecl>("function");
-  if (const auto *L = Result.Nodes.getNodeAs<LambdaExpr>("lambda"))
-    FD = L->getCallOperator();
+  const FunctionDecl *FD = analyzedFunction(Result);
   if (!FD)
     return;
   if (!Analyzer) {
     if (PP)
-      Analysis.CudaVersion = cudaVersionOf(*PP);
-    Analysis.Imports = currentRoleImports(); // whole-program CLI runs only
-    Analyzer = sharedAnalyzer(*Result.Context, Cat, Analysis);
+      Settings.Analysis.CudaVersion = cudaVersionOf(*PP);
+    Analyzer = sharedAnalyzer(*Result.Context, Cat, Settings.Analysis);
     SM = Result.SourceManager;
   }
   Analyzer->analyzeFunction(FD);
@@ -118,24 +106,17 @@ void CaptureCheckBase::registerPPCallbacks(const SourceManager &SM,
   PP = P; // for the toolkit's version
   // The catalog: the nearest .capture-lint.json above the file, and the
   // CaptureCatalog option's files.
-  auto Loaded = effectiveCatalog(absoluteMainFile(SM, getCurrentMainFile()),
-                                 splitCatalogList(CatalogOption));
-  if (!Loaded && ConfigError.empty())
-    ConfigError =
-        "invalid capture catalog: " + llvm::toString(Loaded.takeError()) +
-        "; the capture checks did not run";
-  else if (!Loaded)
-    llvm::consumeError(Loaded.takeError());
-  if (ConfigError.empty())
-    Cat = *Loaded;
+  Cat = loadCatalogFor(absoluteMainFile(SM, getCurrentMainFile()), Settings);
+  if (!Settings.Error.empty())
+    Cat = nullptr; // reported at the end of the file
 }
 
 void CaptureCheckBase::onEndOfTranslationUnit() {
-  if (!ConfigError.empty() && FileSM) {
-    // An error, so the CLI exits 2 and clang-tidy and clangd show it.
+  if (!Settings.Error.empty() && FileSM) {
+    // An error, so that clang-tidy and clangd show it.
     diag(FileSM->getLocForStartOfFile(FileSM->getMainFileID()), "%0",
          DiagnosticIDs::Error)
-        << ConfigError;
+        << Settings.Error;
     return;
   }
   if (!Analyzer)
@@ -154,8 +135,8 @@ void CaptureCheckBase::emitNew() {
 
 void CaptureCheckBase::emit(const Finding &F, const SourceManager &SM) {
   // clang-tidy never lets NOLINT suppress an error-level diagnostic, so
-  // errors are emitted as warnings; the CLI reports the real severity from
-  // the FindingRecord.
+  // errors are emitted as warnings (the CLI, which reads the findings
+  // directly, reports their real severity).
   DiagnosticIDs::Level Level = F.Level == Severity::Remark
                                    ? DiagnosticIDs::Remark
                                    : DiagnosticIDs::Warning;
@@ -166,25 +147,6 @@ void CaptureCheckBase::emit(const Finding &F, const SourceManager &SM) {
   }
   for (const DiagNote &N : F.Notes)
     diag(N.Loc, "%0", DiagnosticIDs::Note) << N.Message;
-
-  if (FindingSink *Sink = FindingSink::current()) {
-    FindingRecord R;
-    R.Check = checkName(F.Check).str();
-    R.File = SM.getFilename(F.Loc).str();
-    R.Offset = SM.getFileOffset(F.Loc);
-    R.Message = F.Message;
-    R.Api = F.Api;
-    R.Severity = severityName(F.Level).str();
-    if (F.RegionBegin.isValid()) {
-      R.RegionFile = SM.getFilename(F.RegionBegin).str();
-      R.RegionBeginLine = SM.getSpellingLineNumber(F.RegionBegin);
-    }
-    if (F.RegionEnd.isValid())
-      R.RegionEndLine = SM.getSpellingLineNumber(F.RegionEnd);
-    R.Mode = modeName(F.Mode).str();
-    R.Stream = F.Stream;
-    Sink->record(std::move(R));
-  }
 }
 
 } // namespace capture_lint::tidy

@@ -18,6 +18,7 @@
 #define CAPTURE_LINT_TIDY_CAPTURECHECKBASE_H
 
 #include "capture_lint/Analysis.h"
+#include "capture_lint/CaptureSettings.h"
 #include "clang-tidy/ClangTidyCheck.h"
 
 namespace capture_lint::tidy {
@@ -44,17 +45,13 @@ public:
   void onEndOfTranslationUnit() override;
 
 protected:
-  AnalysisOptions Analysis;
+  CaptureSettings Settings;
 
 private:
   void emit(const Finding &F, const clang::SourceManager &SM);
   void emitNew();
 
   CheckKind Kind;
-  std::string CatalogOption;
-  /// Why this check cannot run (a bad option or catalog); reported once
-  /// per file as an error.
-  std::string ConfigError;
   const clang::SourceManager *FileSM = nullptr;
   std::shared_ptr<const Catalog> Cat;
   std::shared_ptr<CaptureAnalyzer> Analyzer;

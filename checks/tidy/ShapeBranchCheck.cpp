@@ -1,7 +1,6 @@
 //===- ShapeBranchCheck.cpp - capture-shape-branch ------------------------===//
 
 #include "ShapeBranchCheck.h"
-#include "capture_lint/ProjectConfig.h"
 
 #include "llvm/ADT/StringExtras.h"
 
@@ -13,19 +12,15 @@ static std::string joinList(const std::vector<std::string> &L) {
 
 ShapeBranchCheck::ShapeBranchCheck(llvm::StringRef Name,
                                    clang::tidy::ClangTidyContext *Context)
-    : CaptureCheckBase(Name, Context, CheckKind::ShapeBranch) {
-  AnalysisOptions Defaults;
-  Analysis.ShapeFunctions = splitCatalogList(
-      Options.get("ShapeFunctions", joinList(Defaults.ShapeFunctions)));
-  Analysis.TensorClasses = splitCatalogList(
-      Options.get("TensorClasses", joinList(Defaults.TensorClasses)));
-}
+    : CaptureCheckBase(Name, Context, CheckKind::ShapeBranch) {}
 
 void ShapeBranchCheck::storeOptions(
     clang::tidy::ClangTidyOptions::OptionMap &Opts) {
   CaptureCheckBase::storeOptions(Opts);
-  Options.store(Opts, "ShapeFunctions", joinList(Analysis.ShapeFunctions));
-  Options.store(Opts, "TensorClasses", joinList(Analysis.TensorClasses));
+  Options.store(Opts, "ShapeFunctions",
+                joinList(Settings.Analysis.ShapeFunctions));
+  Options.store(Opts, "TensorClasses",
+                joinList(Settings.Analysis.TensorClasses));
 }
 
 } // namespace capture_lint::tidy

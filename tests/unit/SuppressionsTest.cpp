@@ -52,3 +52,18 @@ TEST(Suppressions, NoqaAsRuffSpellsIt) {
   EXPECT_FALSE(S.suppressed(2, "capture-allocation"));
   EXPECT_FALSE(S.suppressed(3, "capture-sync-call"));
 }
+
+TEST(Suppressions, CppNolintAnywhereOnTheLineAsClangTidyReadsIt) {
+  Suppressions S("cudaDeviceSynchronize(); /* NOLINT(capture-sync-call) */\n"
+                 "cudaMalloc(&p, 4); // pool grows once: NOLINT\n"
+                 "/* NOLINTNEXTLINE(capture-host-read) */\n"
+                 "int v = read();\n"
+                 "f(); // NOLINTEND without a begin is still reported\n",
+                 "//");
+  EXPECT_TRUE(S.suppressed(1, "capture-sync-call"));
+  EXPECT_FALSE(S.suppressed(1, "capture-allocation"));
+  EXPECT_TRUE(S.suppressed(2, "capture-allocation"));
+  EXPECT_TRUE(S.suppressed(4, "capture-host-read"));
+  ASSERT_EQ(S.problems().size(), 1u);
+  EXPECT_EQ(S.problems()[0].Line, 5u);
+}

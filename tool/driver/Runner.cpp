@@ -7,31 +7,25 @@
 #include "PythonRunner.h"
 #include "SourceText.h"
 #include "TidyCompat.h"
+#include "UnitAnalysis.h"
+#include "Paths.h"
 #include "Version.h"
 
 #include "RoleImport.h"
 #include "SummaryCache.h"
 #include "WholeProgram.h"
 
-#include "capture_lint/FindingSink.h"
+#include "capture_lint/CaptureSettings.h"
 #include "capture_lint/ProjectConfig.h"
 #include "capture_lint/ToolkitVersion.h"
 
 #include "clang-tidy/ClangTidy.h"
-#include "clang-tidy/ClangTidyDiagnosticConsumer.h"
 #include "clang-tidy/ClangTidyModule.h"
 #include "clang-tidy/ClangTidyOptions.h"
 #include "clang-tidy/GlobList.h"
-#include "clang/AST/ASTConsumer.h"
-#include "clang/AST/ASTContext.h"
-#include "clang/Frontend/CompilerInstance.h"
-#include "clang/Frontend/FrontendActions.h"
-#include "clang/Frontend/MultiplexConsumer.h"
-#include "clang/Tooling/ArgumentsAdjusters.h"
 #include "clang/Tooling/CompilationDatabase.h"
 #include "clang/Tooling/JSONCompilationDatabase.h"
 #include "clang/Tooling/Tooling.h"
-#include "llvm/Support/CrashRecoveryContext.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
@@ -74,19 +68,6 @@ private:
   std::map<std::string, tooling::CompileCommand> Commands;
 };
 
-std::string absolutePath(StringRef Path, StringRef Base = "") {
-  llvm::SmallString<256> P(Path);
-  if (!llvm::sys::path::is_absolute(P)) {
-    llvm::SmallString<256> Full(Base);
-    if (Full.empty())
-      llvm::sys::fs::current_path(Full);
-    llvm::sys::path::append(Full, P);
-    P = Full;
-  }
-  llvm::sys::path::remove_dots(P, /*remove_dot_dot=*/true);
-  return std::string(P);
-}
-
 std::string checksOption(StringRef Glob) {
   // Nothing but capture checks, whatever the glob says.
   return "-*," + Glob.str() + ",-clang-analyzer-*,-clang-diagnostic-*";
@@ -110,160 +91,46 @@ ClangTidyOptions overrideOptions(const RunConfig &Config) {
   return O;
 }
 
-class RecordingSink : public FindingSink {
-public:
-  explicit RecordingSink(std::vector<FindingRecord> &Out) : Out(Out) {}
-  void record(FindingRecord R) override { Out.push_back(std::move(R)); }
-
-private:
-  std::vector<FindingRecord> &Out;
-};
-
-/// Limits the AST traversal of the checks to declarations outside system
-/// headers, as clangd does for the main file: capture regions live in user
-/// code, and matching through every CUDA header costs more than the
-/// analysis. Calls into system headers are catalog entries or not followed.
-class UserCodeScope : public ASTConsumer {
-public:
-  void HandleTranslationUnit(ASTContext &Ctx) override {
-    const SourceManager &SM = Ctx.getSourceManager();
-    std::vector<Decl *> Scope;
-    for (Decl *D : Ctx.getTranslationUnitDecl()->decls())
-      if (!SM.isInSystemHeader(SM.getExpansionLoc(D->getLocation())))
-        Scope.push_back(D);
-    Ctx.setTraversalScope(Scope);
-  }
-};
-
-struct FileResult {
-  std::vector<ClangTidyError> Diags;
-  std::vector<FindingRecord> Records;
-  bool Crashed = false;
-  bool TooDeep = false; // ran out of stack
-  TuSummary Summary;
-  FileSnapshots Deps;
-};
-
-/// The files a TU read, as the compiler read them (their identity and the
-/// hash of the text the findings are about).
-void recordSourceFiles(const SourceManager &SM, llvm::StringRef Directory,
-                       FileSnapshots &Out) {
-  for (auto It = SM.fileinfo_begin(); It != SM.fileinfo_end(); ++It) {
-    FileSnapshot S;
-    S.Id = It->first.getUniqueID();
-    S.MTime = It->first.getModificationTime();
-    if (auto Buffer = It->second->getBufferIfLoaded())
-      S.Hash = contentHash(Buffer->getBuffer());
-    recordSnapshot(Out, absolutePath(It->first.getName(), Directory), S);
-  }
+/// The settings of one file: the capture options of its configuration
+/// (the command line's --catalog and --max-call-depth win), its catalog
+/// and its enabled checks.
+UnitSettings unitSettings(const std::string &File, const RunConfig &Config,
+                          std::shared_ptr<const RoleImports> Imports) {
+  UnitSettings U;
+  ClangTidyOptions Options =
+      tidyOptionsProvider(Config, overrideOptions(Config))->getOptions(File);
+  U.Settings = readCaptureSettings([&](StringRef Key)
+                                       -> std::optional<std::string> {
+    auto It = Options.CheckOptions.find(Key);
+    if (It == Options.CheckOptions.end())
+      return std::nullopt;
+    return It->getValue().Value;
+  });
+  U.Cat = loadCatalogFor(File, U.Settings);
+  if (!U.Settings.Error.empty())
+    U.Cat = nullptr;
+  for (const std::string &Check : configuredChecks(Config, File))
+    U.Enabled.insert(Check);
+  U.Summarize = Config.WholeProgram;
+  U.Imports = std::move(Imports);
+  return U;
 }
 
-/// The whole-program phase's per-TU half (without a catalog, only the
-/// list of files read): summarises the TU and lists the files it read.
-class SummaryConsumer : public ASTConsumer {
-public:
-  SummaryConsumer(std::shared_ptr<const Catalog> Cat, AnalysisOptions Opts,
-                  std::string Directory, FileResult &Out,
-                  const Preprocessor *PP)
-      : Cat(std::move(Cat)), Opts(std::move(Opts)),
-        Directory(std::move(Directory)), Out(Out), PP(PP) {}
-
-  void HandleTranslationUnit(ASTContext &Ctx) override {
-    recordSourceFiles(Ctx.getSourceManager(), Directory, Out.Deps);
-    if (PP)
-      Opts.CudaVersion = cudaVersionOf(*PP);
-    // A file with errors still exports what parsed (its openers and
-    // closers matter to every file that calls them); the error that says
-    // it does not parse names what may be missing.
-    if (Cat)
-      Out.Summary = summarizeTranslationUnit(Ctx, *Cat, Opts, Directory);
-  }
-
-private:
-  std::shared_ptr<const Catalog> Cat;
-  AnalysisOptions Opts;
-  std::string Directory;
-  FileResult &Out;
-  const Preprocessor *PP;
+struct FileResult {
+  UnitAnalysis Unit;
+  bool Crashed = false;
+  bool TooDeep = false; // ran out of stack
 };
 
-/// Runs clang-tidy's engine with the capture checks on one file.
+/// Analyses one file, on a stack large enough for deeply nested code, and
+/// survives a crash of the analysis.
 void analyzeFile(const std::string &File, const CommandDatabase &DB,
                  const RunConfig &Config,
-                 std::shared_ptr<const RoleImports> Imports, FileResult &Out) {
-  llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> Physical(
-      llvm::vfs::createPhysicalFileSystem().release());
-  auto FS = llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(Physical);
-  ClangTidyContext Context(
-      tidyOptionsProvider(Config, overrideOptions(Config), FS));
-
-  RecordingSink Sink(Out.Records);
-  StackRun Run = runOnLargeStack([&] {
-    FindingSink::setCurrent(&Sink);
-    setCurrentRoleImports(Imports);
-    tooling::ClangTool Tool(DB, {File},
-                            std::make_shared<PCHContainerOperations>(), FS);
-    Tool.setPrintErrorMessage(false);
-    Tool.appendArgumentsAdjuster(tooling::getStripPluginsAdjuster());
-    // Without carets clang does not print "N errors generated" to stderr.
-    Tool.appendArgumentsAdjuster(tooling::getInsertArgumentAdjuster(
-        "-fno-caret-diagnostics", tooling::ArgumentInsertPosition::END));
-    ClangTidyDiagnosticConsumer DiagConsumer(Context, nullptr, true, false);
-    DiagnosticsEngine DE(new DiagnosticIDs(), new DiagnosticOptions(),
-                         &DiagConsumer, /*ShouldOwnClient=*/false);
-    Context.setDiagnosticsEngine(&DE);
-    Tool.setDiagnosticConsumer(&DiagConsumer);
-
-    class Factory : public tooling::FrontendActionFactory {
-    public:
-      Factory(ClangTidyContext &Ctx,
-              llvm::IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem> FS,
-              std::function<std::unique_ptr<ASTConsumer>(CompilerInstance &)>
-                  Summarizer)
-          : Consumers(Ctx, std::move(FS)), Summarizer(std::move(Summarizer)) {}
-      std::unique_ptr<FrontendAction> create() override {
-        struct Action : ASTFrontendAction {
-          Factory *F;
-          explicit Action(Factory *F) : F(F) {}
-          std::unique_ptr<ASTConsumer>
-          CreateASTConsumer(CompilerInstance &CI, StringRef File) override {
-            std::vector<std::unique_ptr<ASTConsumer>> Consumers;
-            Consumers.push_back(std::make_unique<UserCodeScope>());
-            Consumers.push_back(F->Consumers.createASTConsumer(CI, File));
-            if (F->Summarizer)
-              Consumers.push_back(F->Summarizer(CI));
-            return std::make_unique<MultiplexConsumer>(std::move(Consumers));
-          }
-        };
-        return std::make_unique<Action>(this);
-      }
-
-      ClangTidyASTConsumerFactory Consumers;
-      std::function<std::unique_ptr<ASTConsumer>(CompilerInstance &)>
-          Summarizer;
-    };
-    std::shared_ptr<const Catalog> Shared;
-    if (Config.WholeProgram) {
-      auto Cat = effectiveCatalog(File, Config.Catalogs);
-      if (Cat)
-        Shared = *Cat;
-      else
-        llvm::consumeError(Cat.takeError()); // the checks report it
-    }
-    std::string Directory = DB.getCompileCommands(File).front().Directory;
-    AnalysisOptions Opts;
-    Opts.MaxCallDepth = Config.MaxCallDepth;
-    Opts.Imports = Imports;
-    auto Summarizer = [=, &Out](CompilerInstance &CI) {
-      return std::make_unique<SummaryConsumer>(Shared, Opts, Directory, Out,
-                                               &CI.getPreprocessor());
-    };
-    Factory F(Context, FS, Summarizer);
-    Tool.run(&F);
-    Out.Diags = DiagConsumer.take();
-    FindingSink::setCurrent(nullptr);
-    setCurrentRoleImports(nullptr);
-  });
+                 std::shared_ptr<const RoleImports> Imports,
+                 SourceFiles &Sources, FileResult &Out) {
+  UnitSettings Settings = unitSettings(File, Config, std::move(Imports));
+  StackRun Run = runOnLargeStack(
+      [&] { analyzeUnit(File, DB, Settings, Sources, Out.Unit); });
   Out.Crashed = Run != StackRun::Completed;
   Out.TooDeep = Run == StackRun::StackExhausted;
 }
@@ -291,13 +158,15 @@ static std::string settingsKey(const RunConfig &Config) {
   return S;
 }
 
-/// One TU's diagnostics as findings and errors, with its summary and the
-/// files its result depends on.
+/// One TU's findings and errors, with its summary and the files its result
+/// depends on.
 static UnitResult unitResult(const std::string &File, FileResult &FR,
-                             const RunConfig &Config, SourceFiles &Sources) {
+                             const RunConfig &Config) {
   UnitResult U;
-  U.Summary = std::move(FR.Summary);
-  U.Deps = std::move(FR.Deps);
+  U.Findings = std::move(FR.Unit.Findings);
+  U.Errors = std::move(FR.Unit.Errors);
+  U.Summary = std::move(FR.Unit.Summary);
+  U.Deps = std::move(FR.Unit.Deps);
   // Hashed when the entry is stored.
   for (const std::string &C : Config.Catalogs)
     U.Deps.emplace(absolutePath(C), FileSnapshot());
@@ -306,67 +175,7 @@ static UnitResult unitResult(const std::string &File, FileResult &FR,
     U.Deps.emplace(ProjectConfig, FileSnapshot());
   for (const std::string &TidyConfig : tidyConfigFiles(Config, File))
     U.Deps.emplace(TidyConfig, FileSnapshot());
-
-  std::map<std::tuple<std::string, std::string, unsigned, std::string>,
-           const FindingRecord *>
-      ByKey;
-  for (const FindingRecord &Rec : FR.Records)
-    ByKey[{Rec.Check, Rec.File, Rec.Offset, Rec.Message}] = &Rec;
-  bool ParseError = false;
-  for (const ClangTidyError &E : FR.Diags) {
-    StringRef Name = E.DiagnosticName;
-    std::string Path = E.Message.FilePath.empty()
-                           ? ""
-                           : absolutePath(E.Message.FilePath, E.BuildDirectory);
-    // The capture checks emit findings as warnings and remarks; an error
-    // from them is a configuration error (an invalid catalog).
-    if (!Name.starts_with("capture-") || E.DiagLevel == ClangTidyError::Error) {
-      if (E.DiagLevel != ClangTidyError::Error)
-        continue;
-      ParseError = ParseError || Name.starts_with("clang-diagnostic");
-      ReportError Err;
-      Err.Loc = Path.empty() ? ReportLocation{File}
-                             : Sources.locate(Path, E.Message.FileOffset);
-      Err.Message = E.Message.Message + " [" + Name.str() + "]";
-      U.Errors.push_back(std::move(Err));
-      continue;
-    }
-    ReportFinding F;
-    F.Check = Name.str();
-    F.Severity = E.DiagLevel == ClangTidyError::Error    ? "error"
-                 : E.DiagLevel == ClangTidyError::Remark ? "remark"
-                                                         : "warning";
-    F.Loc = Sources.locate(Path, E.Message.FileOffset);
-    F.Offset = E.Message.FileOffset;
-    F.Message = E.Message.Message;
-    for (const auto &FileFix : E.Message.Fix)
-      for (const tooling::Replacement &Rep : FileFix.second)
-        F.Fixes.push_back({absolutePath(Rep.getFilePath(), E.BuildDirectory),
-                           Rep.getOffset(), Rep.getLength(),
-                           Rep.getReplacementText().str()});
-    auto It = ByKey.find(
-        {F.Check, E.Message.FilePath, E.Message.FileOffset, F.Message});
-    if (It != ByKey.end()) {
-      const FindingRecord &Rec = *It->second;
-      F.Severity = Rec.Severity;
-      F.Api = Rec.Api;
-      F.HasRegion = !Rec.RegionFile.empty();
-      F.RegionFile = absolutePath(Rec.RegionFile, E.BuildDirectory);
-      F.RegionBeginLine = Rec.RegionBeginLine;
-      F.RegionEndLine = Rec.RegionEndLine;
-      F.Mode = Rec.Mode;
-      F.Stream = Rec.Stream;
-    }
-    for (const auto &N : E.Notes) {
-      ReportNote Note;
-      Note.Loc = Sources.locate(absolutePath(N.FilePath, E.BuildDirectory),
-                                N.FileOffset);
-      Note.Message = N.Message;
-      F.Notes.push_back(std::move(Note));
-    }
-    U.Findings.push_back(std::move(F));
-  }
-  if (ParseError)
+  if (FR.Unit.ParseError)
     U.Errors.push_back(
         {{File},
          Config.WholeProgram
@@ -454,14 +263,14 @@ static UnitRun analyzeUnits(
           continue;
         }
       FileResult FR;
-      analyzeFile(Files[I], DB, Config, Imported, FR);
+      analyzeFile(Files[I], DB, Config, Imported, Sources, FR);
       Progress(I);
       if (FR.Crashed) {
         Run.Crashed[I] = 1;
         Run.TooDeep[I] = FR.TooDeep;
         continue;
       }
-      Run.Units[I] = unitResult(Files[I], FR, Config, Sources);
+      Run.Units[I] = unitResult(Files[I], FR, Config);
       if (Cache)
         if (llvm::Error E = Cache->store(Key, Run.Units[I])) {
           std::lock_guard<std::mutex> Lock(ErrorsMutex);

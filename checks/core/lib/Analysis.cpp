@@ -267,6 +267,8 @@ CaptureAnalyzer::CaptureAnalyzer(ASTContext &Ctx, const Catalog &Cat,
 
 CaptureAnalyzer::~CaptureAnalyzer() = default;
 
+ASTContext &CaptureAnalyzer::context() const { return P->Ctx; }
+
 const FunctionRole *CaptureAnalyzer::roleOf(const FunctionDecl *FD) {
   return P->Roles.roleOf(FD);
 }

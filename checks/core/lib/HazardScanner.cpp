@@ -157,9 +157,10 @@ void HazardScanner::scanCall(const CallExpr *Call, const Scope &Sc,
   bool Exact = false;
   std::vector<const FunctionDecl *> Indirect =
       Targets.indirectTargets(Call, &Exact);
-  for (const FunctionDecl *Target : Indirect)
-    if (!recordExternal(Target, Call, Sc, Out))
-      descend(Target, callLoc(Call), Sc, Out, Call);
+  for (const FunctionDecl *Target : Indirect) {
+    recordExternal(Target, Call, Sc, Out);
+    descend(Target, callLoc(Call), Sc, Out, Call);
+  }
   if (Exact)
     return; // the object's dynamic classes are known: their overriders ran
   recordOverrides(Call, Indirect, Sc, Out);
@@ -196,8 +197,7 @@ void HazardScanner::scanCall(const CallExpr *Call, const Scope &Sc,
   }
   if (launchesWithArguments(Call, nullptr))
     scanFrozenArguments(Call, "'" + displayName(Callee) + "'", Sc, Out);
-  if (recordExternal(Callee, Call, Sc, Out))
-    return;
+  recordExternal(Callee, Call, Sc, Out);
   const FunctionDecl *Def = nullptr;
   if (!Callee->hasBody(Def) || !Def || inToolchainCode(Def)) {
     // A library algorithm runs the lambdas and functors passed to it.
@@ -266,17 +266,17 @@ static RawHazard crossFileCall(RawHazard::Form Kind, const FunctionDecl *Callee,
   return H;
 }
 
-bool HazardScanner::recordExternal(const FunctionDecl *Callee,
+void HazardScanner::recordExternal(const FunctionDecl *Callee,
                                    const CallExpr *Call, const Scope &Sc,
                                    std::vector<RawHazard> &Out) {
   const FunctionDecl *Def = nullptr;
   const SourceManager &SM = Ctx.getSourceManager();
   if (!Opts.RecordExternalCalls || Callee->hasBody(Def) ||
       SM.isInSystemHeader(SM.getExpansionLoc(Callee->getLocation())))
-    return false;
+    return;
   // A pure virtual method runs an override (recordOverrides).
   if (const auto *M = dyn_cast<CXXMethodDecl>(Callee); M && M->isPureVirtual())
-    return true;
+    return;
   // A function another file defines: the whole-program phase follows it,
   // with the constants this call gives it.
   if (std::string Usr = usrOf(Callee); !Usr.empty()) {
@@ -295,7 +295,6 @@ bool HazardScanner::recordExternal(const FunctionDecl *Callee,
           H.PassedParams.push_back({I, P->getFunctionScopeIndex()});
     Out.push_back(std::move(H));
   }
-  return true;
 }
 
 /// The method a virtual call dispatches on (not a qualified `Base::f()`).

@@ -101,8 +101,9 @@ private:
                            const Scope &Sc, std::vector<RawHazard> &Out);
   /// For a call (direct, or through a pointer) to \p Callee, a user function
   /// no analysed body defines: records an External hazard for the
-  /// whole-program phase and returns true.
-  bool recordExternal(const clang::FunctionDecl *Callee,
+  /// whole-program phase (when asked to). What the call is followed into
+  /// here does not change.
+  void recordExternal(const clang::FunctionDecl *Callee,
                       const clang::CallExpr *Call, const Scope &Sc,
                       std::vector<RawHazard> &Out);
   /// For a virtual call: records an Overrides hazard, so the whole-program

@@ -11,15 +11,6 @@ using namespace clang;
 
 namespace capture_lint {
 
-static thread_local std::shared_ptr<const RoleImports> CurrentImports;
-
-std::shared_ptr<const RoleImports> currentRoleImports() {
-  return CurrentImports;
-}
-void setCurrentRoleImports(std::shared_ptr<const RoleImports> Imports) {
-  CurrentImports = std::move(Imports);
-}
-
 /// \p L as a location of this TU, loading its file into \p SM when no
 /// include brought it in; invalid when the file is gone or shorter.
 static SourceLocation locationOf(const SummaryLoc &L, SourceManager &SM) {

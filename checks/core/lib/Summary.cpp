@@ -333,7 +333,13 @@ TuSummary summarizeTranslationUnit(ASTContext &Ctx, const Catalog &Cat,
                                    llvm::StringRef Directory) {
   Opts.RecordExternalCalls = true;
   CaptureAnalyzer Analyzer(Ctx, Cat, Opts);
-  const SourceManager &SM = Ctx.getSourceManager();
+  return summarizeTranslationUnit(Analyzer, Directory);
+}
+
+TuSummary summarizeTranslationUnit(CaptureAnalyzer &Analyzer,
+                                   llvm::StringRef Directory) {
+  const SourceManager &SM = Analyzer.context().getSourceManager();
+  ASTContext &Ctx = Analyzer.context();
   FunctionCollector Collector(SM);
   Collector.TraverseDecl(Ctx.getTranslationUnitDecl());
   Locator Loc(SM, Directory);

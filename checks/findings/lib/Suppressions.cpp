@@ -58,7 +58,8 @@ bool covers(const std::vector<std::string> &Names, std::string_view Check) {
     if (Pattern == Check || Pattern == "*")
       return true;
     if (!Pattern.empty() && Pattern.back() == '*' &&
-        Check.substr(0, Pattern.size() - 1) == Pattern.substr(0, Pattern.size() - 1))
+        Check.substr(0, Pattern.size() - 1) ==
+            Pattern.substr(0, Pattern.size() - 1))
       return true;
   }
   return false;
@@ -71,9 +72,17 @@ Suppressions::Suppressions(std::string_view Text, std::string_view Comment) {
   while (true) {
     size_t End = Text.find('\n');
     std::string_view L = Text.substr(0, End);
-    for (size_t At = L.find(Comment); At != std::string_view::npos;
-         At = L.find(Comment, At + Comment.size()))
-      directive(Line, trimLeft(L.substr(At + Comment.size())));
+    if (Comment == "//") {
+      // As clang-tidy reads them: a NOLINT anywhere on the line (in a
+      // `/* */` comment, after other words of a `//` one).
+      for (size_t At = L.find("NOLINT"); At != std::string_view::npos;
+           At = L.find("NOLINT", At + 1))
+        directive(Line, L.substr(At));
+    } else {
+      for (size_t At = L.find(Comment); At != std::string_view::npos;
+           At = L.find(Comment, At + Comment.size()))
+        directive(Line, trimLeft(L.substr(At + Comment.size())));
+    }
     if (End == std::string_view::npos)
       break;
     Text.remove_prefix(End + 1);

@@ -218,6 +218,8 @@ public:
 
   const std::vector<Finding> &findings() const { return Findings; }
 
+  clang::ASTContext &context() const;
+
   /// The role of a user function (null: none).
   const FunctionRole *roleOf(const clang::FunctionDecl *FD);
 

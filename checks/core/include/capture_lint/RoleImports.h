@@ -63,11 +63,6 @@ struct SummaryRole {
 /// The roles one analysis imports, by USR.
 using RoleImports = std::map<std::string, SummaryRole>;
 
-/// The imports of the analysis running on this thread (null for none). The
-/// CLI sets them around one TU's analysis, as it sets the FindingSink.
-std::shared_ptr<const RoleImports> currentRoleImports();
-void setCurrentRoleImports(std::shared_ptr<const RoleImports> Imports);
-
 } // namespace capture_lint
 
 #endif // CAPTURE_LINT_ROLEIMPORTS_H

@@ -83,8 +83,15 @@ struct TuSummary {
   std::vector<std::string> Bodiless;
 };
 
-/// Summarises a parsed translation unit. \p Directory makes relative file
+/// Summarises a parsed translation unit with the analyzer that found its
+/// findings (one analysis per TU), which must record external calls
+/// (AnalysisOptions::RecordExternalCalls). \p Directory makes relative file
 /// names absolute (the compile command's directory).
+TuSummary summarizeTranslationUnit(CaptureAnalyzer &Analyzer,
+                                   llvm::StringRef Directory);
+
+/// The same with an analyzer of its own, for a TU whose findings are not
+/// wanted.
 TuSummary summarizeTranslationUnit(clang::ASTContext &Ctx, const Catalog &Cat,
                                    AnalysisOptions Opts,
                                    llvm::StringRef Directory);

@@ -9,6 +9,8 @@
 //   noqa / noqa: capture-x, ...              the line it is on (ruff's and
 //                                            flake8's spelling, for Python)
 // A list names checks or globs (`capture-*`, `*`); no list means every check.
+// In C++ (`//`), a NOLINT counts anywhere on its line, as clang-tidy reads
+// it (`/* NOLINT */`, `// why: ... NOLINT`); in Python, right after a `#`.
 // A NOLINTBEGIN without its NOLINTEND (or the other way round) suppresses
 // nothing and is reported, as clang-tidy does. No LLVM or tree-sitter types.
 //

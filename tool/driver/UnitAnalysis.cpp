@@ -1,0 +1,225 @@
+//===- UnitAnalysis.cpp - One translation unit, one analysis --------------===//
+
+#include "UnitAnalysis.h"
+#include "CompilerErrors.h"
+#include "Paths.h"
+#include "UnitFindings.h"
+
+#include "capture_lint/AnalyzedFunctions.h"
+#include "capture_lint/ToolkitVersion.h"
+
+#include "clang/AST/ASTConsumer.h"
+#include "clang/AST/ASTContext.h"
+#include "clang/Frontend/CompilerInstance.h"
+#include "clang/Frontend/FrontendAction.h"
+#include "clang/Tooling/ArgumentsAdjusters.h"
+#include "clang/Tooling/Tooling.h"
+#include "llvm/Support/VirtualFileSystem.h"
+
+#include <algorithm>
+#include <tuple>
+
+using namespace clang;
+using namespace clang::ast_matchers;
+
+namespace capture_lint {
+
+namespace {
+
+/// The files a TU read, as the compiler read them (their identity and the
+/// hash of the text the findings are about).
+void recordSourceFiles(const SourceManager &SM, llvm::StringRef Directory,
+                       FileSnapshots &Out) {
+  for (auto It = SM.fileinfo_begin(); It != SM.fileinfo_end(); ++It) {
+    FileSnapshot S;
+    S.Id = It->first.getUniqueID();
+    S.MTime = It->first.getModificationTime();
+    if (auto Buffer = It->second->getBufferIfLoaded())
+      S.Hash = contentHash(Buffer->getBuffer());
+    recordSnapshot(Out, absolutePath(It->first.getName(), Directory), S);
+  }
+}
+
+/// Limits the traversal to declarations outside system headers, as clangd
+/// does for the main file: capture regions live in user code, and matching
+/// through every CUDA header costs more than the analysis. Calls into
+/// system headers are catalog entries or not followed.
+void limitToUserCode(ASTContext &Ctx) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  std::vector<Decl *> Scope;
+  for (Decl *D : Ctx.getTranslationUnitDecl()->decls())
+    if (!SM.isInSystemHeader(SM.getExpansionLoc(D->getLocation())))
+      Scope.push_back(D);
+  Ctx.setTraversalScope(Scope);
+}
+
+/// Hands each analysed function (AnalyzedFunctions.h) to the analyzer.
+class FunctionFeeder : public MatchFinder::MatchCallback {
+public:
+  explicit FunctionFeeder(CaptureAnalyzer &Analyzer) : Analyzer(Analyzer) {}
+  void run(const MatchFinder::MatchResult &Result) override {
+    if (const FunctionDecl *FD = analyzedFunction(Result))
+      Analyzer.analyzeFunction(FD);
+  }
+
+private:
+  CaptureAnalyzer &Analyzer;
+};
+
+class UnitConsumer : public ASTConsumer {
+public:
+  UnitConsumer(const UnitSettings &Settings, std::string Directory,
+               SourceFiles &Sources, UnitAnalysis &Out, const Preprocessor &PP)
+      : Settings(Settings), Directory(std::move(Directory)), Sources(Sources),
+        Out(Out), PP(PP) {}
+
+  void HandleTranslationUnit(ASTContext &Ctx) override {
+    const SourceManager &SM = Ctx.getSourceManager();
+    recordSourceFiles(SM, Directory, Out.Deps);
+    if (!Settings.Settings.Error.empty()) {
+      // The configuration is wrong: say so at the top of the file, never
+      // "0 findings".
+      std::string Main = absolutePath(
+          SM.getFileEntryRefForID(SM.getMainFileID())->getName(), Directory);
+      Out.Errors.push_back({Sources.locate(Main, 0), Settings.Settings.Error});
+      return;
+    }
+    if (!Settings.Cat || Ctx.getLangOpts().ObjC)
+      return;
+    limitToUserCode(Ctx);
+    AnalysisOptions Opts = Settings.Settings.Analysis;
+    Opts.CudaVersion = cudaVersionOf(PP);
+    Opts.RecordExternalCalls = Settings.Summarize;
+    Opts.Imports = Settings.Imports;
+    CaptureAnalyzer Analyzer(Ctx, *Settings.Cat, Opts);
+    FunctionFeeder Feeder(Analyzer);
+    MatchFinder Finder;
+    addAnalyzedFunctionMatchers(Finder, &Feeder);
+    Finder.matchAST(Ctx);
+    if (Settings.Summarize)
+      Out.Summary = summarizeTranslationUnit(Analyzer, Directory);
+    Analyzer.finish();
+    report(Analyzer.findings(), SM, Ctx.getLangOpts());
+  }
+
+private:
+  /// The findings of the enabled checks, once each, in clang-tidy's order
+  /// (file, offset, check, message).
+  void report(const std::vector<Finding> &Found, const SourceManager &SM,
+              const LangOptions &LO) {
+    UnitFindings Convert(SM, LO, Directory, Sources);
+    std::vector<ReportFinding> Kept;
+    for (const Finding &F : Found)
+      if (Settings.Enabled.count(checkName(F.Check).str()))
+        if (auto R = Convert.convert(F))
+          Kept.push_back(std::move(*R));
+    auto Key = [](const ReportFinding &F) {
+      return std::tie(F.Loc.File, F.Offset, F.Check, F.Message);
+    };
+    std::stable_sort(Kept.begin(), Kept.end(),
+                     [&](const ReportFinding &A, const ReportFinding &B) {
+                       return Key(A) < Key(B);
+                     });
+    Kept.erase(std::unique(Kept.begin(), Kept.end(),
+                           [&](const ReportFinding &A, const ReportFinding &B) {
+                             return Key(A) == Key(B);
+                           }),
+               Kept.end());
+    Out.Findings = std::move(Kept);
+    for (ReportError &E : Convert.suppressionProblems())
+      Out.Errors.push_back(std::move(E));
+  }
+
+  const UnitSettings &Settings;
+  std::string Directory;
+  SourceFiles &Sources;
+  UnitAnalysis &Out;
+  const Preprocessor &PP;
+};
+
+class UnitAction : public ASTFrontendAction {
+public:
+  UnitAction(const UnitSettings &Settings, std::string Directory,
+             SourceFiles &Sources, UnitAnalysis &Out)
+      : Settings(Settings), Directory(std::move(Directory)), Sources(Sources),
+        Out(Out) {}
+  std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &CI,
+                                                 llvm::StringRef) override {
+    return std::make_unique<UnitConsumer>(Settings, Directory, Sources, Out,
+                                          CI.getPreprocessor());
+  }
+
+private:
+  const UnitSettings &Settings;
+  std::string Directory;
+  SourceFiles &Sources;
+  UnitAnalysis &Out;
+};
+
+class UnitActionFactory : public tooling::FrontendActionFactory {
+public:
+  UnitActionFactory(const UnitSettings &Settings, std::string Directory,
+                    SourceFiles &Sources, UnitAnalysis &Out)
+      : Settings(Settings), Directory(std::move(Directory)), Sources(Sources),
+        Out(Out) {}
+  std::unique_ptr<FrontendAction> create() override {
+    return std::make_unique<UnitAction>(Settings, Directory, Sources, Out);
+  }
+
+private:
+  const UnitSettings &Settings;
+  std::string Directory;
+  SourceFiles &Sources;
+  UnitAnalysis &Out;
+};
+
+} // namespace
+
+void analyzeUnit(const std::string &File,
+                 const tooling::CompilationDatabase &DB,
+                 const UnitSettings &Settings, SourceFiles &Sources,
+                 UnitAnalysis &Out) {
+  // A file system with its own working directory: the process's is not
+  // changed (workers run in parallel, and the report names files relative
+  // to it).
+  llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> Physical(
+      llvm::vfs::createPhysicalFileSystem().release());
+  auto FS = llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(Physical);
+  tooling::ClangTool Tool(DB, {File},
+                          std::make_shared<PCHContainerOperations>(), FS);
+  Tool.setPrintErrorMessage(false);
+  Tool.appendArgumentsAdjuster(tooling::getStripPluginsAdjuster());
+  // Without carets clang does not print "N errors generated" to stderr.
+  Tool.appendArgumentsAdjuster(tooling::getInsertArgumentAdjuster(
+      "-fno-caret-diagnostics", tooling::ArgumentInsertPosition::END));
+  CompilerErrors Errors;
+  Tool.setDiagnosticConsumer(&Errors);
+  std::string Directory = DB.getCompileCommands(File).front().Directory;
+  UnitActionFactory Factory(Settings, Directory, Sources, Out);
+  Tool.run(&Factory);
+  // In clang-tidy's order (file, offset, name, message), once each.
+  std::vector<CompilerError> Found = Errors.take();
+  auto Key = [](const CompilerError &E) {
+    return std::tie(E.File, E.Offset, E.Name, E.Message);
+  };
+  std::stable_sort(Found.begin(), Found.end(),
+                   [&](const CompilerError &A, const CompilerError &B) {
+                     return Key(A) < Key(B);
+                   });
+  Found.erase(std::unique(Found.begin(), Found.end(),
+                          [&](const CompilerError &A, const CompilerError &B) {
+                            return Key(A) == Key(B);
+                          }),
+              Found.end());
+  for (CompilerError &E : Found) {
+    Out.ParseError = true;
+    ReportError R;
+    R.Loc = E.File.empty()
+                ? ReportLocation{File}
+                : Sources.locate(absolutePath(E.File, Directory), E.Offset);
+    R.Message = E.Message + " [" + E.Name + "]";
+    Out.Errors.push_back(std::move(R));
+  }
+}
+
+} // namespace capture_lint

@@ -1,0 +1,59 @@
+//===- UnitFindings.h - A TU's findings as reported -------------*- C++ -*-===//
+//
+// Turns the analyzer's findings on a translation unit into the report's:
+// at their expansion locations, with their notes, region and fixes, and
+// without those in system headers or silenced by a comment (Suppressions.h,
+// read at the finding's line and up its macro expansions, as clang-tidy
+// reads NOLINT).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CAPTURE_LINT_TOOL_UNITFINDINGS_H
+#define CAPTURE_LINT_TOOL_UNITFINDINGS_H
+
+#include "Report.h"
+#include "SourceText.h"
+
+#include "capture_lint/Analysis.h"
+#include "capture_lint/Suppressions.h"
+
+#include "clang/Basic/SourceManager.h"
+
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+
+namespace capture_lint {
+
+class UnitFindings {
+public:
+  /// \p Directory: the compile command's, against which the compiler's
+  /// relative file names are resolved.
+  UnitFindings(const clang::SourceManager &SM, const clang::LangOptions &LO,
+               std::string Directory, SourceFiles &Sources)
+      : SM(SM), LO(LO), Directory(std::move(Directory)), Sources(Sources) {}
+
+  /// \p F as the report has it; nullopt when it is not reported.
+  std::optional<ReportFinding> convert(const Finding &F);
+
+  /// The unmatched NOLINTBEGIN and NOLINTEND comments of the files whose
+  /// comments were read, as errors.
+  std::vector<ReportError> suppressionProblems() const;
+
+private:
+  /// The absolute path and offset of \p Loc's expansion location.
+  std::pair<std::string, unsigned> place(clang::SourceLocation Loc) const;
+  bool silenced(clang::SourceLocation Loc, llvm::StringRef Check);
+  const Suppressions &commentsOf(clang::FileID File);
+
+  const clang::SourceManager &SM;
+  const clang::LangOptions &LO;
+  std::string Directory;
+  SourceFiles &Sources;
+  std::map<clang::FileID, std::unique_ptr<Suppressions>> Comments;
+};
+
+} // namespace capture_lint
+
+#endif // CAPTURE_LINT_TOOL_UNITFINDINGS_H
