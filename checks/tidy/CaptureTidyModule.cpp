@@ -35,8 +35,8 @@ public:
     for (unsigned I = 0; I < NumCheckKinds; ++I) {
       auto K = static_cast<CheckKind>(I);
       Factories.registerCheckFactory(
-          checkName(K), [K](llvm::StringRef Name,
-                            clang::tidy::ClangTidyContext *Context) {
+          checkName(K),
+          [K](llvm::StringRef Name, clang::tidy::ClangTidyContext *Context) {
             return makeCheck(K, Name, Context);
           });
     }

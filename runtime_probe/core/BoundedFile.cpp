@@ -32,7 +32,7 @@ static int openRegularFile(const std::string &Path, uint64_t MaxBytes,
     Error = Path + ": cannot read (" + std::strerror(errno) + ")";
     return -1;
   }
-  struct stat St {};
+  struct stat St{};
   if (::fstat(FD, &St) != 0 || !S_ISREG(St.st_mode)) {
     ::close(FD);
     Error = Path + ": is " + kindOf(St.st_mode) + ", not a regular file";
@@ -47,9 +47,9 @@ static int openRegularFile(const std::string &Path, uint64_t MaxBytes,
   return FD;
 }
 
-bool readRegularFileInChunks(
-    const std::string &Path, uint64_t MaxBytes,
-    const std::function<void(std::string_view)> &Chunk, std::string &Error) {
+bool readRegularFileInChunks(const std::string &Path, uint64_t MaxBytes,
+                             const std::function<void(std::string_view)> &Chunk,
+                             std::string &Error) {
   int FD = openRegularFile(Path, MaxBytes, Error);
   if (FD < 0)
     return false;

@@ -131,8 +131,7 @@ void CaptureTracker::keepCallsOnce(CaptureRecord &C) {
   C.CallsShared = true;
 }
 
-const std::vector<CallRecord> &
-CaptureTracker::callsOf(const CaptureRecord &C) {
+const std::vector<CallRecord> &CaptureTracker::callsOf(const CaptureRecord &C) {
   if (!C.CallsShared)
     return C.Calls;
   const CaptureRecord *H = done(GroupHolder[C.CallsGroup - 1]);
@@ -143,9 +142,8 @@ CaptureTracker::callsOf(const CaptureRecord &C) {
 /// event) is counted there, so a capture's memory grows with the distinct
 /// calls it makes, not with how often a loop makes them.
 void CaptureTracker::keepCall(CaptureRecord &C, CallRecord R) {
-  std::string Key = callKey(R) + "|" +
-                    std::to_string(R.Stream.value_or(0)) + "|" +
-                    std::to_string(R.CudaEvent.value_or(0));
+  std::string Key = callKey(R) + "|" + std::to_string(R.Stream.value_or(0)) +
+                    "|" + std::to_string(R.CudaEvent.value_or(0));
   auto [It, New] = CallSlots[C.Id].try_emplace(Key, C.Calls.size());
   followStreams(C, R, It->second);
   if (New) {

@@ -553,8 +553,8 @@ private:
 
   void skip(size_t Line, const std::string &Why) {
     if (Skipped && Skipped->Count++ == 0)
-      Skipped->First = Path + ":" + std::to_string(Line) +
-                       ": malformed event (" + Why + ")";
+      Skipped->First =
+          Path + ":" + std::to_string(Line) + ": malformed event (" + Why + ")";
   }
 
   const std::string &Path;

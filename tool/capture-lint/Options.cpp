@@ -222,8 +222,7 @@ bool parseRunOption(llvm::StringRef A, int &I, int Argc, char **Argv,
     if (auto E = Excludes::create({V}); !E)
       usageError(llvm::toString(E.takeError()));
     O.Run.Exclude.push_back(V);
-  }
-  else if (takeValue(A, "-p", I, Argc, Argv, V))
+  } else if (takeValue(A, "-p", I, Argc, Argv, V))
     O.Run.BuildDir = V;
   else if (A.starts_with("-p") && A.size() > 2 && !A.starts_with("-p="))
     O.Run.BuildDir = A.substr(2).str();

@@ -1,8 +1,8 @@
 //===- ProbeReportReader.cpp - Reading a probe report for --confirm -------===//
 
 #include "ProbeReportReader.h"
-#include "capture_lint/BoundedRead.h"
 #include "JsonShape.h"
+#include "capture_lint/BoundedRead.h"
 
 namespace capture_lint {
 

@@ -1,5 +1,4 @@
-//===- CompileDatabaseCheck.h - A compile database's shape, checked first -*-
-//C++ -*-//
+//===- CompileDatabaseCheck.h - A database's shape, checked -----*- C++ -*-===//
 //
 // clang's JSONCompilationDatabase accepts entries that then fail far from
 // their cause: a `command` that is not a string becomes "no input files", a

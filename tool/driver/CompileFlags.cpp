@@ -41,9 +41,9 @@ std::string detectCudaPath() {
 }
 
 bool hasHeaderExtension(llvm::StringRef File) {
-  return llvm::is_contained({".h", ".hh", ".hpp", ".hxx", ".cuh", ".inl",
-                             ".inc", ".tcc", ""},
-                            llvm::sys::path::extension(File));
+  return llvm::is_contained(
+      {".h", ".hh", ".hpp", ".hxx", ".cuh", ".inl", ".inc", ".tcc", ""},
+      llvm::sys::path::extension(File));
 }
 
 SourceLanguage languageOfFile(llvm::StringRef File) {

@@ -1,5 +1,4 @@
-//===- LargeStack.h - Running clang where deep nesting cannot kill us -*- C++
-//-*-//
+//===- LargeStack.h - Running clang on a large stack ------------*- C++ -*-===//
 //
 // clang's parser and preprocessor recurse once per nesting level, so a
 // half-typed editor buffer or thousands of nested macro arguments overflow an

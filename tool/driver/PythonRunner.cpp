@@ -37,9 +37,10 @@ void runPython(const std::vector<std::string> &Inputs, const RunConfig &Config,
   for (const std::string &In : Inputs) {
     if (llvm::sys::fs::is_directory(In)) {
       std::vector<python::PyError> Unreadable;
-      std::vector<std::string> Under = python::pythonFilesUnder(
-          In, &Unreadable,
-          [&](llvm::StringRef P) { return Excluded->excludes(P); });
+      std::vector<std::string> Under =
+          python::pythonFilesUnder(In, &Unreadable, [&](llvm::StringRef P) {
+            return Excluded->excludes(P);
+          });
       for (const python::PyError &E : Unreadable)
         R.Errors.push_back({{E.File}, E.Message});
       if (Under.empty() && Unreadable.empty())

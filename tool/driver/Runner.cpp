@@ -4,11 +4,11 @@
 #include "CompileDatabaseCheck.h"
 #include "Excludes.h"
 #include "LargeStack.h"
+#include "Paths.h"
 #include "PythonRunner.h"
 #include "SourceText.h"
 #include "TidyCompat.h"
 #include "UnitAnalysis.h"
-#include "Paths.h"
 #include "Version.h"
 
 #include "RoleImport.h"
@@ -99,13 +99,13 @@ UnitSettings unitSettings(const std::string &File, const RunConfig &Config,
   UnitSettings U;
   ClangTidyOptions Options =
       tidyOptionsProvider(Config, overrideOptions(Config))->getOptions(File);
-  U.Settings = readCaptureSettings([&](StringRef Key)
-                                       -> std::optional<std::string> {
-    auto It = Options.CheckOptions.find(Key);
-    if (It == Options.CheckOptions.end())
-      return std::nullopt;
-    return It->getValue().Value;
-  });
+  U.Settings =
+      readCaptureSettings([&](StringRef Key) -> std::optional<std::string> {
+        auto It = Options.CheckOptions.find(Key);
+        if (It == Options.CheckOptions.end())
+          return std::nullopt;
+        return It->getValue().Value;
+      });
   U.Cat = loadCatalogFor(File, U.Settings);
   if (!U.Settings.Error.empty())
     U.Cat = nullptr;
@@ -459,8 +459,9 @@ commandFor(const std::string &File, const RunConfig &Config,
     FromDb = Loaded->getCompileCommands(File);
   if (!FromDb.empty() && !FromDb.front().Heuristic.empty() &&
       !hasHeaderExtension(File))
-    R.Warnings.push_back(File + ": not in the compile database; analysed "
-                                "with the flags of a file beside it (" +
+    R.Warnings.push_back(File +
+                         ": not in the compile database; analysed "
+                         "with the flags of a file beside it (" +
                          FromDb.front().Heuristic + ")");
   if (!FromDb.empty()) {
     std::string BadDirectory = problemWithDirectory(FromDb.front().Directory);

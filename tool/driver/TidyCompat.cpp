@@ -126,8 +126,8 @@ static std::optional<std::string> captureChecksOf(llvm::StringRef Checks) {
   bool Selects = llvm::any_of(
       Patterns, [](const std::string &P) { return P.front() != '-'; });
   // A selection starts from none (`capture-*` first selects them all).
-  std::string Glob = Selects && Patterns.front() != "capture-*" ? "-capture-*"
-                                                                 : "";
+  std::string Glob =
+      Selects && Patterns.front() != "capture-*" ? "-capture-*" : "";
   for (const std::string &P : Patterns)
     Glob += (Glob.empty() ? "" : ",") + P;
   return Glob;
@@ -182,8 +182,7 @@ tidyOptionsProvider(const RunConfig &Config, const ClangTidyOptions &Forced,
       clangTidyProvider(Config, Forced, FS));
 }
 
-std::string noCaptureCheckError(const RunConfig &Config,
-                                llvm::StringRef File) {
+std::string noCaptureCheckError(const RunConfig &Config, llvm::StringRef File) {
   auto Provider = tidyOptionsProvider(Config);
   std::string Path = absolute(File);
   if (!enabledChecks(Provider->getOptions(Path).Checks.value_or("")).empty())
@@ -203,8 +202,7 @@ std::string noCaptureCheckError(const RunConfig &Config,
              "checks, so name one to enable, or leave them out for the "
              "defaults";
     }
-  return "the configuration enables no capture check for '" + File.str() +
-         "'";
+  return "the configuration enables no capture check for '" + File.str() + "'";
 }
 
 llvm::Error checkConfigText(llvm::StringRef Text, llvm::StringRef Origin) {

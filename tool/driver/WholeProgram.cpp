@@ -106,9 +106,8 @@ public:
 
   /// What a function reaches, called with the constants \p Args, its
   /// unresolved calls followed.
-  const std::vector<SummaryHazard> &reach(const std::string &Usr,
-                                          unsigned Depth,
-                                          const Arguments &Args) {
+  const std::vector<SummaryHazard> &
+  reach(const std::string &Usr, unsigned Depth, const Arguments &Args) {
     static const std::vector<SummaryHazard> None;
     std::string Key = reachKey(Usr, Args);
     auto Done = Memo.find(Key);

@@ -14,7 +14,7 @@ unsigned Report::failingFindings() const {
 
 llvm::ArrayRef<CheckInfo> allChecks() {
   static const CheckInfo Checks[] = {
-#define CAPTURE_CHECK(Kind, Name, Cpp, Python, Owns, Severity, Summary, Why,  \
+#define CAPTURE_CHECK(Kind, Name, Cpp, Python, Owns, Severity, Summary, Why,   \
                       Fix, Finds)                                              \
   {Name, Summary, Why, Fix, #Severity},
 #include "Checks.def"

@@ -1,5 +1,4 @@
-//===- SafeWrite.h - Writing a user's file without ever damaging it -*- C++
-//-*-//
+//===- SafeWrite.h - Writing a user's file, never damaging it ---*- C++ -*-===//
 //
 // Every file capture-lint writes (the report with -o, baselines, exported
 // fixes, cache entries, sources changed by --fix) goes through here:

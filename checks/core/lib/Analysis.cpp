@@ -10,9 +10,9 @@
 #include "capture_lint/Analysis.h"
 #include "CallTargets.h"
 #include "HazardScanner.h"
-#include "rules/Rules.h"
 #include "RoleAnalyzer.h"
 #include "TuConstants.h"
+#include "rules/Rules.h"
 
 #include "capture_lint/AstUtil.h"
 
@@ -32,7 +32,7 @@ llvm::StringRef checkName(CheckKind K) {
   static const char *const Names[] = {
 #define CAPTURE_CHECK_NAME_1(Name) Name,
 #define CAPTURE_CHECK_NAME_0(Name)
-#define CAPTURE_CHECK(Kind, Name, Cpp, Python, Owns, Severity, Summary, Why,  \
+#define CAPTURE_CHECK(Kind, Name, Cpp, Python, Owns, Severity, Summary, Why,   \
                       Fix, Finds)                                              \
   CAPTURE_CHECK_NAME_##Cpp(Name)
 #include "Checks.def"
@@ -101,12 +101,10 @@ struct CaptureAnalyzer::Impl {
                    const ParamBindings *Bound = nullptr);
   void analyzeWrapperCalls(const FunctionDecl *Def, const RegionFinder &RF,
                            const ParamBindings *Bound);
-  ParamBindings wrappedBindings(const CallExpr *Call,
-                                const FunctionDecl *Wrapper,
-                                const WrappedParam &W,
-                                const FunctionDecl *&Callable,
-                                const FunctionDecl *Def,
-                                const ParamBindings *Bound);
+  ParamBindings
+  wrappedBindings(const CallExpr *Call, const FunctionDecl *Wrapper,
+                  const WrappedParam &W, const FunctionDecl *&Callable,
+                  const FunctionDecl *Def, const ParamBindings *Bound);
   void reportUnended(const Unended &U);
 };
 
@@ -221,8 +219,7 @@ void CaptureAnalyzer::Impl::analyzeWrapperCalls(const FunctionDecl *Def,
       continue;
     // Member calls count the object as argument 0 of the call expression
     // only for operator calls; parameters index the call's arguments.
-    unsigned Shift =
-        argumentOffset(Call, Wrapper);
+    unsigned Shift = argumentOffset(Call, Wrapper);
     for (const WrappedParam &W : Role->Wraps) {
       if (W.Index + Shift >= Call->getNumArgs())
         continue;
@@ -277,8 +274,9 @@ const std::vector<ExternalUse> &CaptureAnalyzer::externalUses() const {
   return P->External;
 }
 
-std::vector<RawHazard> CaptureAnalyzer::calleeHazards(const FunctionDecl *FD,
-                                                      const ParamBindings &Bound) {
+std::vector<RawHazard>
+CaptureAnalyzer::calleeHazards(const FunctionDecl *FD,
+                               const ParamBindings &Bound) {
   const FunctionDecl *Def = nullptr;
   if (!FD || !FD->hasBody(Def) || !Def)
     return {};

@@ -427,7 +427,8 @@ SourceLocation callLoc(const Expr *Call) {
 }
 
 unsigned argumentOffset(const CallExpr *Call, const FunctionDecl *Callee) {
-  return isa<CXXOperatorCallExpr>(Call) && isa_and_nonnull<CXXMethodDecl>(Callee)
+  return isa<CXXOperatorCallExpr>(Call) &&
+                 isa_and_nonnull<CXXMethodDecl>(Callee)
              ? 1
              : 0;
 }
@@ -508,7 +509,8 @@ static bool inToolkitTree(llvm::StringRef Dir) {
   std::lock_guard<std::mutex> Lock(Mu);
   llvm::SmallVector<std::string, 8> Seen;
   bool Result = false;
-  for (llvm::StringRef D = Dir; !D.empty(); D = llvm::sys::path::parent_path(D)) {
+  for (llvm::StringRef D = Dir; !D.empty();
+       D = llvm::sys::path::parent_path(D)) {
     if (auto It = Known.find(D); It != Known.end()) {
       Result = It->second;
       break;
@@ -543,9 +545,9 @@ bool inToolchainCode(const Decl *D) {
       Outer = C;
   if (const auto *NS = dyn_cast_or_null<NamespaceDecl>(Outer);
       NS && NS->getIdentifier() &&
-      llvm::is_contained({"std", "__gnu_cxx", "thrust", "cub", "cuda",
-                          "rocprim", "hipcub"},
-                         NS->getName()))
+      llvm::is_contained(
+          {"std", "__gnu_cxx", "thrust", "cub", "cuda", "rocprim", "hipcub"},
+          NS->getName()))
     return true;
   llvm::SmallString<256> Path(SM.getFilename(Loc));
   if (Path.empty())

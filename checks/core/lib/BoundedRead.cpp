@@ -37,7 +37,7 @@ llvm::Expected<std::string> readRegularFile(const std::string &Path,
   int FD = ::open(Path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
   if (FD < 0)
     return fail(Path, std::string("cannot be read: ") + std::strerror(errno));
-  struct stat St {};
+  struct stat St{};
   if (::fstat(FD, &St) != 0 || !S_ISREG(St.st_mode)) {
     ::close(FD);
     return fail(Path, std::string("is ") + kindOf(St.st_mode) +

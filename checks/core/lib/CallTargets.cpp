@@ -141,8 +141,8 @@ void CallTargets::buildIndex() {
     if (const auto *List = dyn_cast<InitListExpr>(S);
         List && !List->isTypeDependent() && !List->getType().isNull())
       if (const CXXRecordDecl *RD = List->getType()->getAsCXXRecordDecl();
-          RD && RD->isAggregate() && RD->getNumBases() == 0 &&
-          !RD->isUnion() && List->isSemanticForm()) {
+          RD && RD->isAggregate() && RD->getNumBases() == 0 && !RD->isUnion() &&
+          List->isSemanticForm()) {
         unsigned I = 0;
         for (const FieldDecl *F : RD->fields())
           if (I < List->getNumInits())
@@ -159,8 +159,7 @@ static const Expr *argumentFor(const Expr *Site, unsigned Index) {
     return Index < C->getNumArgs() ? C->getArg(Index) : nullptr;
   const auto *Call = cast<CallExpr>(Site);
   const FunctionDecl *F = directCallee(Call);
-  unsigned Shift =
-      argumentOffset(Call, F);
+  unsigned Shift = argumentOffset(Call, F);
   return Index + Shift < Call->getNumArgs() ? Call->getArg(Index + Shift)
                                             : nullptr;
 }

@@ -7,8 +7,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "capture_lint/Catalog.h"
-#include "capture_lint/JsonError.h"
 #include "capture_lint/BoundedRead.h"
+#include "capture_lint/JsonError.h"
 
 #include <nlohmann/json.hpp>
 
@@ -512,10 +512,9 @@ llvm::Error Catalog::addDocument(llvm::StringRef Text, llvm::StringRef Origin) {
   try {
     Doc = json::parse(Text.begin(), Text.end());
   } catch (const json::exception &E) { // out_of_range too: 1e999
-    return llvm::createStringError(llvm::inconvertibleErrorCode(),
-                                   "catalog '%s': malformed JSON: %s",
-                                   Origin.str().c_str(),
-                                   jsonErrorMessage(E).c_str());
+    return llvm::createStringError(
+        llvm::inconvertibleErrorCode(), "catalog '%s': malformed JSON: %s",
+        Origin.str().c_str(), jsonErrorMessage(E).c_str());
   }
   // Validate everything before adding anything: a bad file changes nothing.
   std::vector<std::unique_ptr<ApiEntry>> NewApis;

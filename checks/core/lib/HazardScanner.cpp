@@ -218,8 +218,7 @@ static ParamBindings constantArguments(const CallExpr *Call,
   ParamBindings Out;
   if (!Call || !Def)
     return Out;
-  unsigned Shift =
-      argumentOffset(Call, Def);
+  unsigned Shift = argumentOffset(Call, Def);
   for (unsigned I = 0; I < Def->getNumParams(); ++I) {
     const ParmVarDecl *P = Def->getParamDecl(I);
     QualType T = P->getType();
@@ -245,10 +244,9 @@ static ParamBindings constantArguments(const CallExpr *Call,
   return Out;
 }
 
-ParamBindings HazardScanner::argumentBindings(const CallExpr *Call,
-                                              const FunctionDecl *Callee,
-                                              const FunctionDecl *Caller,
-                                              const ParamBindings *CallerBound) {
+ParamBindings HazardScanner::argumentBindings(
+    const CallExpr *Call, const FunctionDecl *Callee,
+    const FunctionDecl *Caller, const ParamBindings *CallerBound) {
   return constantArguments(Call, Callee, Caller, CallerBound, Constants);
 }
 
@@ -285,8 +283,7 @@ void HazardScanner::recordExternal(const FunctionDecl *Callee,
          constantArguments(Call, Callee, Sc.Fn, Sc.Bound, Constants))
       if (const auto *P = dyn_cast<ParmVarDecl>(B.Param); P && B.Path.empty())
         H.ConstantArgs.push_back({P->getFunctionScopeIndex(), B.Value});
-    unsigned Shift =
-        argumentOffset(Call, Callee);
+    unsigned Shift = argumentOffset(Call, Callee);
     for (unsigned I = 0; I < Callee->getNumParams(); ++I)
       if (I + Shift < Call->getNumArgs() &&
           passesIntegralValue(Callee->getParamDecl(I)->getType()))

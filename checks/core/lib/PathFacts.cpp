@@ -222,8 +222,7 @@ static std::optional<std::string> argumentPath(const CallExpr *Call,
   const auto *Param = dyn_cast_or_null<ParmVarDecl>(P);
   if (!Param || Param->getDeclContext() != Callee)
     return std::nullopt;
-  unsigned Shift =
-      argumentOffset(Call, Callee);
+  unsigned Shift = argumentOffset(Call, Callee);
   unsigned I = Param->getFunctionScopeIndex() + Shift;
   if (I >= Call->getNumArgs())
     return std::nullopt;

@@ -187,8 +187,8 @@ RegionFinder::RegionFinder(const Decl *D, const Stmt *Body, ASTContext &Ctx,
 
 /// The index of the parameter \p E names, if it names one.
 static std::optional<unsigned> parameterIndex(const Expr *E) {
-  const auto *DRE = E ? dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts())
-                      : nullptr;
+  const auto *DRE =
+      E ? dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts()) : nullptr;
   const auto *P = DRE ? dyn_cast<ParmVarDecl>(DRE->getDecl()) : nullptr;
   if (!P)
     return std::nullopt;
@@ -201,8 +201,9 @@ void RegionFinder::addRoleRegion(const Stmt *S, const OpenedCapture &Opened,
   R.BeginStmt = S;
   R.Api = Opened.Api;
   R.Mode = Opened.Mode;
-  // An opener given the mode (`begin_capture(s, cudaStreamCaptureModeRelaxed)`):
-  // the argument decides it, or this function's own caller does.
+  // An opener given the mode (`begin_capture(s,
+  // cudaStreamCaptureModeRelaxed)`): the argument decides it, or this
+  // function's own caller does.
   if (const auto *Call = dyn_cast<CallExpr>(S);
       Call && Opened.ModeParam && R.Mode == CaptureMode::Unknown) {
     unsigned Shift = isa<CXXOperatorCallExpr>(Call) &&
@@ -376,15 +377,14 @@ void RegionFinder::addValidationFactsBefore(const Stmt *Begin,
   // to it.
   llvm::SmallVector<const CallExpr *, 8> Before;
   const Stmt *Child = Begin;
-  for (const Stmt *P = PM.getParent(Child); P;
-       Child = P, P = PM.getParent(P))
+  for (const Stmt *P = PM.getParent(Child); P; Child = P, P = PM.getParent(P))
     if (const auto *Block = dyn_cast<CompoundStmt>(P))
       for (const Stmt *S : Block->body()) {
         if (S == Child)
           break;
         if (const auto *E = dyn_cast<Expr>(S))
-          if (const auto *Call =
-                  dyn_cast<CallExpr>(E->IgnoreParenImpCasts()->IgnoreImplicit()))
+          if (const auto *Call = dyn_cast<CallExpr>(
+                  E->IgnoreParenImpCasts()->IgnoreImplicit()))
             Before.push_back(Call);
       }
   // Outermost first, so a validation sees the facts the region's condition
@@ -605,8 +605,8 @@ static const Stmt *loopBody(const Stmt *S) {
 /// a capture-status guard, a correlated condition or a loop exit.
 /// Whether the switch successor \p To (a case or default label) can be
 /// taken when the condition of \p Switch is \p V.
-static bool switchTakes(const SwitchStmt *Switch, const CFGBlock *To,
-                        int64_t V, const ASTContext &Ctx) {
+static bool switchTakes(const SwitchStmt *Switch, const CFGBlock *To, int64_t V,
+                        const ASTContext &Ctx) {
   const Stmt *Label = To ? To->getLabel() : nullptr;
   auto Matches = [&](const CaseStmt *C) {
     auto Lo = constantInt(C->getLHS(), Ctx);
@@ -719,8 +719,7 @@ const RegionApi *RegionFinder::cachedRegionApi(const CallExpr *Call) const {
 /// `result`, `result == K`, `result != K` for a constant K, maybe negated;
 /// nullopt for any other condition.
 template <typename IsResultFn>
-static std::optional<bool> valueAtSuccess(const Expr *Cond,
-                                          IsResultFn IsResult,
+static std::optional<bool> valueAtSuccess(const Expr *Cond, IsResultFn IsResult,
                                           const ASTContext &Ctx) {
   if (!Cond)
     return std::nullopt;
@@ -743,9 +742,8 @@ static std::optional<bool> valueAtSuccess(const Expr *Cond,
     const auto *Ret = Body && !Body->body_empty()
                           ? dyn_cast<ReturnStmt>(Body->body_back())
                           : nullptr;
-    for (unsigned I = 0; Ret && I < Call->getNumArgs() &&
-                         I < Def->getNumParams();
-         ++I)
+    for (unsigned I = 0;
+         Ret && I < Call->getNumArgs() && I < Def->getNumParams(); ++I)
       if (IsResult(Call->getArg(I))) {
         const ParmVarDecl *P = Def->getParamDecl(I);
         std::function<bool(const Expr *)> IsParam = [P](const Expr *E) {
@@ -917,8 +915,7 @@ bool RegionFinder::guardApplies(const Expr *Cond,
   return false;
 }
 
-void RegionFinder::endGuardedRegions(const Expr *Cond,
-                                     FlowState &State) const {
+void RegionFinder::endGuardedRegions(const Expr *Cond, FlowState &State) const {
   std::string Key = answerStream(Cond, State);
   for (unsigned I = 0; I < Regions.size(); ++I)
     if (State.Active.test(I) &&

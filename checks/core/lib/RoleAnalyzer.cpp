@@ -223,8 +223,7 @@ void RoleAnalyzer::roleFromBody(const FunctionDecl *Def, FunctionRole &Role) {
     const FunctionRole *InnerRole = Inner ? roleOf(Inner) : nullptr;
     if (!InnerRole)
       return;
-    unsigned Shift =
-        argumentOffset(Call, Inner);
+    unsigned Shift = argumentOffset(Call, Inner);
     for (const WrappedParam &W : InnerRole->Wraps) {
       if (W.Index + Shift >= Call->getNumArgs())
         continue;
@@ -337,10 +336,10 @@ const FunctionRole *RoleAnalyzer::roleOf(const FunctionDecl *FD) {
 /// For each value \p Collect finds in a user function's body (it calls its
 /// second argument with each), the functions it was found in.
 template <typename Value, typename CollectFn>
-static void indexUserBodies(
-    const ASTContext &Ctx,
-    llvm::DenseMap<Value, std::vector<const FunctionDecl *>> &Out,
-    CollectFn Collect) {
+static void
+indexUserBodies(const ASTContext &Ctx,
+                llvm::DenseMap<Value, std::vector<const FunctionDecl *>> &Out,
+                CollectFn Collect) {
   forEachUserDecl(Ctx, /*IntoClassTemplates=*/true, [&](const Decl *D) {
     const FunctionDecl *FD = D->getAsFunction();
     if (!FD || !FD->doesThisDeclarationHaveABody())
@@ -470,10 +469,10 @@ bool RoleAnalyzer::isCaptureFlag(const ValueDecl *V) {
   Flags[V] = false; // asked again while answering: not (yet) known
   if (!TrueSetters) {
     TrueSetters.emplace();
-    indexUserBodies<const ValueDecl *>(
-        Ctx, *TrueSetters, [&](const Stmt *Body, auto Found) {
-          trueAssignments(Body, Ctx, Found);
-        });
+    indexUserBodies<const ValueDecl *>(Ctx, *TrueSetters,
+                                       [&](const Stmt *Body, auto Found) {
+                                         trueAssignments(Body, Ctx, Found);
+                                       });
   }
   bool Result = false;
   if (auto It = TrueSetters->find(V); It != TrueSetters->end())

@@ -10,10 +10,10 @@
 #ifndef CAPTURE_LINT_ROLEANALYZER_H
 #define CAPTURE_LINT_ROLEANALYZER_H
 
+#include "CallTargets.h"
 #include "capture_lint/Catalog.h"
 #include "capture_lint/FunctionRoles.h"
 #include "capture_lint/RoleImports.h"
-#include "CallTargets.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallPtrSet.h"

@@ -267,11 +267,11 @@ SummaryHazard hazardFrom(const json &J) {
   H.Through = J.at("through").get<std::vector<std::string>>();
   H.Followed = J.value("followed", std::vector<std::string>());
   if (J.contains("constant_args"))
-    H.ConstantArgs = J.at("constant_args")
-                         .get<std::vector<std::pair<unsigned, int64_t>>>();
+    H.ConstantArgs =
+        J.at("constant_args").get<std::vector<std::pair<unsigned, int64_t>>>();
   if (J.contains("passed_params"))
-    H.PassedParams = J.at("passed_params")
-                         .get<std::vector<std::pair<unsigned, unsigned>>>();
+    H.PassedParams =
+        J.at("passed_params").get<std::vector<std::pair<unsigned, unsigned>>>();
   if (J.contains("when"))
     for (const json &C : J.at("when"))
       H.When.push_back({C.at("param").get<unsigned>(),

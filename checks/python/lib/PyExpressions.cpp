@@ -226,9 +226,9 @@ PyValue Walker::expr(TSNode N) {
       K == "none" || K == "string" || K == "concatenated_string")
     return literal(N);
   if (K == "lambda") {
-    PyFunction *L = Ctx.Prog.localFunction(
-        &M, Fn ? Fn->Owner : nullptr, N,
-        "lambda in " + (Fn ? Fn->Display : M.Name), Fn);
+    PyFunction *L =
+        Ctx.Prog.localFunction(&M, Fn ? Fn->Owner : nullptr, N,
+                               "lambda in " + (Fn ? Fn->Display : M.Name), Fn);
     noteClosure(L);
     V.Functions.push_back(L);
     return V;

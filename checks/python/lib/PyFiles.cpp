@@ -33,8 +33,8 @@ namespace {
 /// packages and virtual environments (a directory with a pyvenv.cfg).
 bool skippedDirectory(llvm::StringRef Path, llvm::StringRef Name) {
   static const char *const Skipped[] = {
-      "__pycache__", "node_modules", "build",         "dist",
-      "_build",      "buck-out",     "site-packages", "dist-packages",
+      "__pycache__",    "node_modules", "build",         "dist",
+      "_build",         "buck-out",     "site-packages", "dist-packages",
       "__pypackages__", "venv"};
   if (Name.starts_with(".") || llvm::is_contained(Skipped, Name))
     return true;

@@ -195,8 +195,7 @@ void PyProgram::indexImport(PyModule &M, TSNode Node,
     for (unsigned I = 0; I < namedCount(Node); ++I) {
       TSNode N = named(Node, I);
       if (is(N, "aliased_import")) {
-        Into[S.text(field(N, "alias")).str()] =
-            S.text(field(N, "name")).str();
+        Into[S.text(field(N, "alias")).str()] = S.text(field(N, "name")).str();
       } else if (is(N, "dotted_name")) {
         llvm::StringRef Full = S.text(N);
         std::string First = Full.split('.').first.str();
@@ -355,8 +354,8 @@ PySymbol PyProgram::resolve(PyModule &M, llvm::StringRef Dotted,
   auto [Head, Rest] = Dotted.split('.');
   for (const PyFunction *F = Scope; F; F = F->Enclosing)
     if (auto I = F->Imports.find(Head.str()); I != F->Imports.end())
-      return resolveImported(
-          M, Rest.empty() ? I->second : I->second + "." + Rest.str());
+      return resolveImported(M, Rest.empty() ? I->second
+                                             : I->second + "." + Rest.str());
   // Names of this module first.
   if (Rest.empty()) {
     if (auto F = M.Functions.find(Head.str()); F != M.Functions.end()) {

@@ -445,8 +445,7 @@ std::optional<PyRegion> Walker::capturingContext(TSNode Call) {
     R.Headline = "'" + F->Display + "' captures the block it wraps (" +
                  (Note ? "a wrapper in " + Note->File
                        : std::string("its 'with torch.cuda.graph' yields")) +
-                 "), mode " +
-                 modeWords(*Mode);
+                 "), mode " + modeWords(*Mode);
     return R;
   }
   return std::nullopt;

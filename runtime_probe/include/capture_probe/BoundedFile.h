@@ -28,9 +28,9 @@ bool readRegularFile(const std::string &Path, uint64_t MaxBytes,
 
 /// Like readRegularFile, but hands the file to \p Chunk piece by piece (in
 /// order, each at most 1 MiB), so memory does not grow with the file.
-bool readRegularFileInChunks(
-    const std::string &Path, uint64_t MaxBytes,
-    const std::function<void(std::string_view)> &Chunk, std::string &Error);
+bool readRegularFileInChunks(const std::string &Path, uint64_t MaxBytes,
+                             const std::function<void(std::string_view)> &Chunk,
+                             std::string &Error);
 
 } // namespace capture_probe
 

@@ -54,7 +54,7 @@ private:
   const ApiCatalog &Catalog;
   std::vector<CaptureRecord> Done;
   std::map<unsigned, size_t> DoneIndex; // capture id -> its index in Done
-  std::vector<CaptureRecord> Active; // in begin order
+  std::vector<CaptureRecord> Active;    // in begin order
   std::map<uint64_t, CaptureMode> ThreadModes;
   std::map<uint64_t, unsigned> GraphCapture; // graph handle -> capture id
   std::map<uint64_t, Exec> Execs;

@@ -14,8 +14,8 @@
 #define CAPTURE_PROBE_EVENTLOG_H
 
 #include "capture_probe/Event.h"
-#include <mutex>
 #include <functional>
+#include <mutex>
 #include <string>
 #include <vector>
 

@@ -48,14 +48,14 @@ namespace capture_lint {
 #define CAPTURE_CHECK_IF_CPP_1(Kind) Kind,
 #define CAPTURE_CHECK_IF_CPP_0(Kind)
 enum class CheckKind {
-#define CAPTURE_CHECK(Kind, Name, Cpp, Python, Owns, Severity, Summary, Why,  \
+#define CAPTURE_CHECK(Kind, Name, Cpp, Python, Owns, Severity, Summary, Why,   \
                       Fix, Finds)                                              \
   CAPTURE_CHECK_IF_CPP_##Cpp(Kind)
 #include "Checks.def"
 #undef CAPTURE_CHECK
 };
 constexpr unsigned NumCheckKinds = 0
-#define CAPTURE_CHECK(Kind, Name, Cpp, Python, Owns, Severity, Summary, Why,  \
+#define CAPTURE_CHECK(Kind, Name, Cpp, Python, Owns, Severity, Summary, Why,   \
                       Fix, Finds)                                              \
   +Cpp
 #include "Checks.def"

@@ -134,8 +134,8 @@ struct ApiEntry {
   Behaviour behaviourIn(CaptureMode M, bool OtherStream) const {
     if (!OtherStream || !OtherStreamModes)
       return behaviourIn(M);
-    return (*OtherStreamModes)[M == CaptureMode::Unknown ? 0
-                                                         : static_cast<int>(M)];
+    return (
+        *OtherStreamModes)[M == CaptureMode::Unknown ? 0 : static_cast<int>(M)];
   }
 };
 

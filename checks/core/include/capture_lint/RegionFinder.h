@@ -161,7 +161,6 @@ struct FlowState {
   bool inRegion() const { return Reached && !Guarded && Active.any(); }
 };
 
-
 class RegionFinder {
 public:
   /// \p CalleeMode: the function runs inside its caller's region, described
