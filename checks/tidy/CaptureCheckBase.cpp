@@ -1,9 +1,11 @@
 //===- CaptureCheckBase.cpp - Shared driver of the capture checks ---------===//
 
 #include "CaptureCheckBase.h"
+#include "FindingLevel.h"
 
 #include "capture_lint/AnalyzedFunctions.h"
 #include "capture_lint/CaptureSettings.h"
+#include "capture_lint/SilencingComments.h"
 #include "capture_lint/ToolkitVersion.h"
 
 #include "clang/AST/ASTContext.h"
@@ -124,6 +126,7 @@ void CaptureCheckBase::onEndOfTranslationUnit() {
   Analyzer->finish();
   emitNew();
   Analyzer.reset();
+  Comments.reset();
 }
 
 void CaptureCheckBase::emitNew() {
@@ -134,12 +137,17 @@ void CaptureCheckBase::emitNew() {
 }
 
 void CaptureCheckBase::emit(const Finding &F, const SourceManager &SM) {
-  // clang-tidy never lets NOLINT suppress an error-level diagnostic, so
-  // errors are emitted as warnings (the CLI, which reads the findings
-  // directly, reports their real severity).
-  DiagnosticIDs::Level Level = F.Level == Severity::Remark
-                                   ? DiagnosticIDs::Remark
-                                   : DiagnosticIDs::Warning;
+  // The shared suppression comments, as the CLI reads them (clang-tidy's
+  // own NOLINT never silences an error).
+  if (!Comments)
+    Comments = std::make_unique<SilencingComments>(SM);
+  if (Comments->silenced(F.Loc, checkName(F.Check)))
+    return;
+  DiagnosticIDs::Level Level = DiagnosticIDs::Warning;
+  if (F.Level == Severity::Remark)
+    Level = DiagnosticIDs::Remark;
+  else if (F.Level == Severity::Error && EmitFindingsAtTheirSeverity)
+    Level = DiagnosticIDs::Error;
   {
     auto D = diag(F.Loc, "%0", Level) << F.Message;
     for (const FixItHint &Fix : F.Fixes)

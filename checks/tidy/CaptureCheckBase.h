@@ -6,9 +6,11 @@
 // unended are reported at the end of the translation unit, once every
 // function that might close them has been seen. The checks enabled on a
 // translation unit share one analyzer (per catalog and options), so the
-// analysis runs once however many capture checks are on.
+// analysis runs once however many capture checks are on. Findings are
+// silenced by the same comments the CLI reads (SilencingComments.h) and
+// shown at the level the front door chooses (FindingLevel.h).
 //
-// Options (all checks): CaptureCatalog (global or local; extra catalog files,
+// Options (CaptureSettings.h), all checks: CaptureCatalog (global or local; extra catalog files,
 // ';'-separated) and MaxCallDepth (1 to 64). An invalid value or catalog is an
 // error at the top of the file, in every front door, never zero findings.
 //
@@ -19,6 +21,7 @@
 
 #include "capture_lint/Analysis.h"
 #include "capture_lint/CaptureSettings.h"
+#include "capture_lint/SilencingComments.h"
 #include "clang-tidy/ClangTidyCheck.h"
 
 namespace capture_lint::tidy {
@@ -55,6 +58,7 @@ private:
   const clang::SourceManager *FileSM = nullptr;
   std::shared_ptr<const Catalog> Cat;
   std::shared_ptr<CaptureAnalyzer> Analyzer;
+  std::unique_ptr<SilencingComments> Comments;
   const clang::SourceManager *SM = nullptr;
   const clang::Preprocessor *PP = nullptr; // for the toolkit's version
   size_t Emitted = 0;

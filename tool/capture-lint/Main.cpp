@@ -39,9 +39,6 @@
 
 using namespace capture_lint;
 
-extern volatile int CaptureModuleAnchorSource;
-static int CaptureModuleAnchor = CaptureModuleAnchorSource;
-
 namespace {
 
 ToolPaths findToolPaths(const char *Argv0) {
@@ -382,7 +379,6 @@ static void blockSigpipe() {
 }
 
 int main(int Argc, char **Argv) {
-  (void)CaptureModuleAnchor;
   blockSigpipe();
   Options O = parseArgs(Argc, Argv);
   if (O.Help)

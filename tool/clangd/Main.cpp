@@ -3,15 +3,21 @@
 // Stock clangd cannot load clang-tidy plugins, so capture-clangd is clangd's
 // own entry point (Debian ships it as libclangdMain.a) linked together with
 // the capture module. Point an editor's clangd path at this binary and enable
-// the checks in .clangd (see docs/editors.md).
+// the checks in .clangd (see docs/editors.md). Findings show at their
+// severity: errors as errors (FindingLevel.h).
 //
 //===----------------------------------------------------------------------===//
 
+#include "FindingLevel.h"
 #include "Version.h"
 
 #include <cstring>
 #include <string>
 #include <vector>
+
+namespace capture_lint::tidy {
+const bool EmitFindingsAtTheirSeverity = true;
+} // namespace capture_lint::tidy
 
 namespace clang::clangd {
 int clangdMain(int argc, char *argv[]);

@@ -17,11 +17,6 @@ bool isPythonInput(llvm::StringRef Path) {
   return python::isPythonFile(Path) || llvm::sys::fs::is_directory(Path);
 }
 
-llvm::ArrayRef<const char *> pythonOnlyChecks() {
-  static const char *Checks[] = {"capture-rng-state"};
-  return Checks;
-}
-
 static ReportLocation toReport(const python::PyLocation &L) {
   return {L.File, L.Line, L.Column, L.LineText};
 }

@@ -24,8 +24,6 @@ bool isPythonInput(llvm::StringRef Path);
 void runPython(const std::vector<std::string> &Inputs, const RunConfig &Config,
                Report &R);
 
-/// Checks only the Python front end has (capture-rng-state).
-llvm::ArrayRef<const char *> pythonOnlyChecks();
 
 } // namespace capture_lint
 

@@ -189,13 +189,19 @@ static UnitResult unitResult(const std::string &File, FileResult &FR,
 }
 
 std::vector<std::string> enabledChecks(StringRef Glob) {
-  ClangTidyOptions Opts = ClangTidyOptions::getDefaults();
-  Opts.Checks = checksOption(Glob);
-  std::vector<std::string> Names = getCheckNames(Opts, false);
+  // Every check of the registry, C++ and Python alike.
+  static const char *const Registry[] = {
+#define CAPTURE_CHECK(Kind, Name, Cpp, Python, Owns, Severity, Summary, Why,   \
+                      Fix, Finds)                                              \
+  Name,
+#include "Checks.def"
+#undef CAPTURE_CHECK
+  };
   CachedGlobList Enabled(checksOption(Glob));
-  for (const char *Python : pythonOnlyChecks())
-    if (Enabled.contains(Python))
-      Names.push_back(Python);
+  std::vector<std::string> Names;
+  for (const char *Name : Registry)
+    if (Enabled.contains(Name))
+      Names.push_back(Name);
   std::sort(Names.begin(), Names.end());
   return Names;
 }

@@ -17,34 +17,10 @@ std::pair<std::string, unsigned> UnitFindings::place(SourceLocation Loc) const {
   return {absolutePath(Name, Directory), SM.getFileOffset(File)};
 }
 
-const Suppressions &UnitFindings::commentsOf(FileID File) {
-  std::unique_ptr<Suppressions> &S = Comments[File];
-  if (!S) {
-    bool Invalid = false;
-    llvm::StringRef Text = SM.getBufferData(File, &Invalid);
-    S = std::make_unique<Suppressions>(Invalid ? "" : Text, "//");
-  }
-  return *S;
-}
-
-bool UnitFindings::silenced(SourceLocation Loc, llvm::StringRef Check) {
-  // The comment at the finding's line, or where each macro around it is
-  // expanded.
-  while (Loc.isValid()) {
-    auto [File, Offset] = SM.getDecomposedLoc(SM.getSpellingLoc(Loc));
-    if (commentsOf(File).suppressed(SM.getLineNumber(File, Offset), Check))
-      return true;
-    if (!Loc.isMacroID())
-      return false;
-    Loc = SM.getImmediateExpansionRange(Loc).getBegin();
-  }
-  return false;
-}
-
 std::optional<ReportFinding> UnitFindings::convert(const Finding &F) {
   llvm::StringRef Check = checkName(F.Check);
   if (F.Loc.isInvalid() || SM.isInSystemHeader(SM.getFileLoc(F.Loc)) ||
-      silenced(F.Loc, Check))
+      Comments.silenced(F.Loc, Check))
     return std::nullopt;
   ReportFinding R;
   R.Check = Check.str();
@@ -83,16 +59,15 @@ std::optional<ReportFinding> UnitFindings::convert(const Finding &F) {
 
 std::vector<ReportError> UnitFindings::suppressionProblems() const {
   std::vector<ReportError> Out;
-  for (const auto &[File, Comments] : this->Comments)
-    for (const Suppressions::Problem &P : Comments->problems()) {
-      ReportError E;
-      if (OptionalFileEntryRef Entry = SM.getFileEntryRefForID(File))
-        E.Loc.File = absolutePath(Entry->getName(), Directory);
-      E.Loc.Line = P.Line;
-      E.Loc.Column = 1;
-      E.Message = P.Message;
-      Out.push_back(std::move(E));
-    }
+  Comments.forEachProblem([&](FileID File, const Suppressions::Problem &P) {
+    ReportError E;
+    if (OptionalFileEntryRef Entry = SM.getFileEntryRefForID(File))
+      E.Loc.File = absolutePath(Entry->getName(), Directory);
+    E.Loc.Line = P.Line;
+    E.Loc.Column = 1;
+    E.Message = P.Message;
+    Out.push_back(std::move(E));
+  });
   return Out;
 }
 

@@ -2,9 +2,8 @@
 //
 // Turns the analyzer's findings on a translation unit into the report's:
 // at their expansion locations, with their notes, region and fixes, and
-// without those in system headers or silenced by a comment (Suppressions.h,
-// read at the finding's line and up its macro expansions, as clang-tidy
-// reads NOLINT).
+// without those in system headers or silenced by a comment
+// (SilencingComments.h).
 //
 //===----------------------------------------------------------------------===//
 
@@ -15,12 +14,10 @@
 #include "SourceText.h"
 
 #include "capture_lint/Analysis.h"
-#include "capture_lint/Suppressions.h"
+#include "capture_lint/SilencingComments.h"
 
 #include "clang/Basic/SourceManager.h"
 
-#include <map>
-#include <memory>
 #include <optional>
 #include <string>
 
@@ -32,7 +29,8 @@ public:
   /// relative file names are resolved.
   UnitFindings(const clang::SourceManager &SM, const clang::LangOptions &LO,
                std::string Directory, SourceFiles &Sources)
-      : SM(SM), LO(LO), Directory(std::move(Directory)), Sources(Sources) {}
+      : SM(SM), LO(LO), Directory(std::move(Directory)), Sources(Sources),
+        Comments(SM) {}
 
   /// \p F as the report has it; nullopt when it is not reported.
   std::optional<ReportFinding> convert(const Finding &F);
@@ -44,14 +42,12 @@ public:
 private:
   /// The absolute path and offset of \p Loc's expansion location.
   std::pair<std::string, unsigned> place(clang::SourceLocation Loc) const;
-  bool silenced(clang::SourceLocation Loc, llvm::StringRef Check);
-  const Suppressions &commentsOf(clang::FileID File);
 
   const clang::SourceManager &SM;
   const clang::LangOptions &LO;
   std::string Directory;
   SourceFiles &Sources;
-  std::map<clang::FileID, std::unique_ptr<Suppressions>> Comments;
+  SilencingComments Comments;
 };
 
 } // namespace capture_lint
