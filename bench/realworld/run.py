@@ -53,6 +53,9 @@ def parse_args():
                     help="export the pinned commits again")
     ap.add_argument("--timing", action="store_true",
                     help="also time clang++-19 -fsyntax-only per file")
+    ap.add_argument("--against", metavar="BINARY",
+                    help="timing: also time this capture-lint binary (the "
+                    "baseline), interleaved with BINARY")
     ap.add_argument("--repeat", type=int, default=2,
                     help="timing: best of N runs each (default 2)")
     ap.add_argument("--no-inserts", action="store_true",
@@ -96,9 +99,8 @@ def evaluate_repo(cfg, repo, args, verdicts, causes):
                insert_errors=[])
     if args.timing:
         for entry in repo["files"]:
-            lint, ct, crc = timing.time_pair(args, root, entry,
-                                             file_flags(repo, entry))
-            out["timings"].append((entry["path"], lint, ct, crc))
+            out["timings"].append((entry["path"],) + timing.time_pair(
+                args, root, entry, file_flags(repo, entry)))
     if args.no_inserts:
         return out
     plan = planner.make_plan(repo, root, args.binary, args.apis)
@@ -252,18 +254,30 @@ def print_known_bugs(results):
 
 
 def print_timing(results):
-    """--timing: capture-lint against clang++, per file."""
-    print("\ntiming (CPU seconds, user+sys, capture-lint -j1 vs "
-          "clang++-19 -fsyntax-only):")
+    """--timing: capture-lint against clang++ (and --against), per file."""
+    print("\ntiming (CPU seconds, user+sys, best of --repeat; capture-lint "
+          "-j1 vs clang++-19 -fsyntax-only%s):" % (
+              "; then the --against binary and candidate/baseline"
+              if any(t[4] is not None for r in results
+                     for t in r["timings"]) else ""))
     worst = 0.0
+    total_lint = total_base = 0.0
     for res in results:
-        for path, lint, clang, crc in res["timings"]:
+        for path, lint, clang, crc, base in res["timings"]:
             ratio = lint / clang if clang > 0 else float("inf")
             worst = max(worst, ratio)
-            print("  %-10s %-60s %7.2f %7.2f %6.2fx%s" % (
-                res["repo"]["name"], path[-60:], lint, clang, ratio,
+            against = ""
+            if base is not None:
+                total_lint, total_base = total_lint + lint, total_base + base
+                against = " %7.2f %6.2fx" % (
+                    base, lint / base if base > 0 else float("inf"))
+            print("  %-10s %-60s %7.2f %7.2f %6.2fx%s%s" % (
+                res["repo"]["name"], path[-60:], lint, clang, ratio, against,
                 "" if crc == 0 else "  (clang rc=%d)" % crc))
     print("worst ratio: %.2fx (target <= 1.15x)" % worst)
+    if total_base > 0:
+        print("candidate/baseline over all files: %.2f s / %.2f s = %.3fx" % (
+            total_lint, total_base, total_lint / total_base))
 
 
 def baseline_entries(results):

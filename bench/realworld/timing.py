@@ -1,4 +1,5 @@
-"""--timing: capture-lint against clang++-19 -fsyntax-only, CPU time."""
+"""--timing: capture-lint against clang++-19 -fsyntax-only, CPU time, and
+(--against BINARY) against another capture-lint binary, side by side."""
 
 import subprocess
 
@@ -16,15 +17,20 @@ def time_clang(root, path, flags, binary):
 
 
 def time_pair(args, root, entry, flags):
-    """Best of --repeat runs of capture-lint and of clang++ (interleaved, so
-    that load from other work hits both alike)."""
-    best_lint = best_clang = float("inf")
+    """Best of --repeat runs of capture-lint, of clang++ and (--against) of
+    the baseline binary, interleaved so that load from other work hits all
+    alike. Returns (lint, clang, clang's status, baseline or None)."""
+    best_lint = best_clang = best_base = float("inf")
     crc = 0
     for _ in range(args.repeat):
         _, _, lint = run_lint(args.binary, root, entry["path"], flags,
                               entry.get("with", []))
+        if args.against:
+            _, _, base = run_lint(args.against, root, entry["path"], flags,
+                                  entry.get("with", []))
+            best_base = min(best_base, base)
         ct, crc = time_clang(root, entry["path"], flags, args.binary)
         for other in entry.get("with", []):
             ct += time_clang(root, other, flags, args.binary)[0]
         best_lint, best_clang = min(best_lint, lint), min(best_clang, ct)
-    return best_lint, best_clang, crc
+    return best_lint, best_clang, crc, (best_base if args.against else None)

@@ -10,7 +10,8 @@
 // silenced by the same comments the CLI reads (SilencingComments.h) and
 // shown at the level the front door chooses (FindingLevel.h).
 //
-// Options (CaptureSettings.h), all checks: CaptureCatalog (global or local; extra catalog files,
+// Options (CaptureSettings.h), all checks: CaptureCatalog (global or local;
+// extra catalog files,
 // ';'-separated) and MaxCallDepth (1 to 64). An invalid value or catalog is an
 // error at the top of the file, in every front door, never zero findings.
 //

@@ -24,7 +24,6 @@ bool isPythonInput(llvm::StringRef Path);
 void runPython(const std::vector<std::string> &Inputs, const RunConfig &Config,
                Report &R);
 
-
 } // namespace capture_lint
 
 #endif // CAPTURE_LINT_TOOL_PYTHONRUNNER_H
