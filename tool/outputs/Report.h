@@ -12,6 +12,8 @@
 
 #include "FileSnapshot.h"
 
+#include "llvm/ADT/ArrayRef.h"
+
 #include "llvm/Support/raw_ostream.h"
 #include <set>
 #include <string>
