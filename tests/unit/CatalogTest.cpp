@@ -162,8 +162,13 @@ TEST(Catalog, BadValuesAndUnknownFields) {
   EXPECT_EQ(loadError(Doc("rng-state", "illegal",
                           ", \"python_when\": [\"receiver:tensor\", "
                           "\"arg0:host-data\", \"keyword:device:cuda-device\", "
-                          "\"no-keyword:output_size\", \"unjoined\"]")),
+                          "\"no-keyword:output_size\", \"args:1\", "
+                          "\"unjoined\"]")),
             "");
+  EXPECT_NE(
+      loadError(Doc("sync", "illegal", ", \"python_when\": [\"args:one\"]"))
+          .find("expected receiver:KIND"),
+      std::string::npos);
   EXPECT_NE(loadError(Doc("sync", "illegal",
                           ", \"python_when\": [\"receiver:tensr\"]"))
                 .find("field 'python_when': 'receiver:tensr': unknown value "

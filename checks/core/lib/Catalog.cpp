@@ -355,17 +355,21 @@ bool isValidPythonCondition(llvm::StringRef C, std::string &Why) {
   unsigned Index = 0;
   if (What == "receiver")
     return IsKind(Rest);
-  if (What.consume_front("arg") && !What.getAsInteger(10, Index))
+  if (What == "args" && !Rest.getAsInteger(10, Index)) // before argN
+    return true;
+  if (What != "args" && What.consume_front("arg") &&
+      !What.getAsInteger(10, Index))
     return IsKind(Rest);
   if (What == "no-keyword" && !Rest.empty() && !Rest.contains(':'))
     return true;
+
   if (What == "keyword") {
     auto [Name, Kind] = Rest.split(':');
     if (!Name.empty())
       return IsKind(Kind);
   }
   Why = "expected receiver:KIND, argN:KIND, keyword:NAME:KIND, "
-        "no-keyword:NAME or unjoined";
+        "no-keyword:NAME, args:N or unjoined";
   return false;
 }
 

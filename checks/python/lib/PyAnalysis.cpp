@@ -271,6 +271,7 @@ PyResult analyzePython(const std::vector<std::string> &Files,
     Markers.push_back(llvm::StringRef(F->Name).rsplit('.').second.str());
 
   std::vector<PyModule *> Inputs;
+  bool DefaultDeviceSet = false;
   for (const std::string &File : Files) {
     std::string Owned;
     if (auto O = Opts.Overrides.find(File); O != Opts.Overrides.end()) {
@@ -294,6 +295,7 @@ PyResult analyzePython(const std::vector<std::string> &Files,
                                      "bytes)"});
       continue;
     }
+    DefaultDeviceSet = DefaultDeviceSet || setsDefaultDevice(Text);
     if (!mayOpenRegion(Text, Markers)) {
       Prog.addRootsOf(File); // loaded if a region's code imports it
       continue;
@@ -308,6 +310,7 @@ PyResult analyzePython(const std::vector<std::string> &Files,
 
   PyContext Ctx{Prog, PyCat};
   Ctx.MaxCallDepth = Opts.MaxCallDepth;
+  Ctx.DefaultDeviceSet = DefaultDeviceSet;
   std::vector<PyRegion> Regions;
   auto Take = [&](std::vector<PyRegion> Rs) {
     for (PyRegion &R : Rs)

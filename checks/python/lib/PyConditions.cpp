@@ -164,6 +164,13 @@ bool conditionsHold(const ApiEntry &E, const PyCallFacts &Call) {
       }
       continue;
     }
+    if (What == "args") { // before argN
+      unsigned Count = 0;
+      Rest.getAsInteger(10, Count);
+      if (Call.Args.size() != Count || !Call.Keywords.empty())
+        return false;
+      continue;
+    }
     if (What.consume_front("arg")) {
       unsigned Index = 0;
       What.getAsInteger(10, Index);
@@ -189,6 +196,21 @@ bool conditionsHold(const ApiEntry &E, const PyCallFacts &Call) {
     return false;
   }
   return true;
+}
+
+bool defaultDeviceFactory(llvm::StringRef Dotted) {
+  static const llvm::StringSet<> Factories = {
+      "torch.arange",  "torch.range",        "torch.zeros",    "torch.ones",
+      "torch.empty",   "torch.full",         "torch.rand",     "torch.randn",
+      "torch.randint", "torch.randperm",     "torch.linspace", "torch.logspace",
+      "torch.eye",     "torch.empty_strided"};
+  return Factories.contains(Dotted);
+}
+
+bool setsDefaultDevice(llvm::StringRef Text) {
+  return Text.contains("set_default_device") ||
+         Text.contains("set_default_tensor_type") ||
+         Text.contains("with torch.device(");
 }
 
 bool returnsTensor(llvm::StringRef Dotted) {

@@ -111,6 +111,14 @@ bool conditionsHold(const ApiEntry &E, const PyCallFacts &Call);
 /// Whether a dotted torch name returns a tensor ("torch.zeros",
 /// "torch.nn.functional.relu"), and whether one on the host.
 bool returnsTensor(llvm::StringRef Dotted);
+/// Factories that create on the default device when no device= is given
+/// (torch.arange, torch.zeros, torch.rand, ...): the CPU, unless the
+/// program changes the default (setsDefaultDevice).
+bool defaultDeviceFactory(llvm::StringRef Dotted);
+/// Whether a file's text changes the default device of factories
+/// (torch.set_default_device, set_default_tensor_type, `with
+/// torch.device(...)`).
+bool setsDefaultDevice(llvm::StringRef Text);
 /// Tensor methods whose result is not a tensor (item, size, tolist, ...).
 bool methodReturnsNonTensor(llvm::StringRef Method);
 /// Methods that only tensors have in practice (sum, view, softmax, ...).

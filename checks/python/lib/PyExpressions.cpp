@@ -585,7 +585,8 @@ PyValue Walker::resultOf(const std::string &Full, const std::string &Method,
         if (Out.Opaque.empty() && !A.tensor())
           Out.Opaque = A.Opaque;
     } else if (returnsTensor(Name)) {
-      bool Cpu = Name == "torch.from_numpy";
+      bool Cpu = Name == "torch.from_numpy" ||
+                 (defaultDeviceFactory(Name) && !Ctx.DefaultDeviceSet);
       auto Dev = Facts.Keywords.find("device");
       if (Dev != Facts.Keywords.end())
         Cpu = Dev->second.Kinds & VCpuDevice;

@@ -87,6 +87,9 @@ struct PyContext {
   PyProgram &Prog;
   const PyCatalog &Cat;
   unsigned MaxCallDepth = 8;
+  /// Some analysed file changes the default device (setsDefaultDevice):
+  /// a factory without device= may then create on the GPU.
+  bool DefaultDeviceSet = false;
   std::map<const PyFunction *, std::vector<PyHazard>> Summaries;
   std::set<const PyFunction *> InProgress;
   unsigned Depth = 0;
