@@ -15,15 +15,39 @@ namespace detail {
 // Statements
 //===----------------------------------------------------------------------===//
 
-/// `torch.Tensor`, `Tensor`, `Optional[Tensor]`, `Tensor | None`; not
-/// containers of tensors.
-static bool isTensorAnnotation(llvm::StringRef T) {
-  T = T.trim().trim('"');
+/// The type an annotation names, without quotes, `Optional[...]` or
+/// `| None`: "torch.Tensor", "Net"; containers stay as written.
+static llvm::StringRef annotatedType(llvm::StringRef T) {
+  T = T.trim().trim('"').trim('\'');
   if (T.consume_front("Optional[") || T.consume_front("typing.Optional["))
     T = T.drop_back().trim();
   if (T.ends_with("| None"))
     T = T.drop_back(6).trim();
+  return T;
+}
+
+/// `torch.Tensor`, `Tensor`, `Optional[Tensor]`, `Tensor | None`; not
+/// containers of tensors.
+static bool isTensorAnnotation(llvm::StringRef T) {
+  T = annotatedType(T);
   return T == "Tensor" || T == "torch.Tensor";
+}
+
+void Walker::annotate(PyValue &V, llvm::StringRef Annotation) {
+  if (isTensorAnnotation(Annotation)) {
+    V.Kinds |= VTensor;
+    return;
+  }
+  // A class of the program (`net: Net`, `block: "layers.Block"`): calls on
+  // the parameter reach its methods.
+  llvm::StringRef T = annotatedType(Annotation);
+  if (T.empty() || !llvm::all_of(T, [](char C) {
+        return std::isalnum(static_cast<unsigned char>(C)) || C == '_' ||
+               C == '.';
+      }))
+    return;
+  if (PyClass *C = Ctx.Prog.resolve(M, T, Fn).Class)
+    V.Classes.push_back(C);
 }
 
 void Walker::noteClosure(const PyFunction *Nested) {
@@ -51,8 +75,7 @@ void Walker::walkFunction() {
     } else if (is(P, "typed_parameter") || is(P, "typed_default_parameter")) {
       TSNode Id = is(P, "typed_parameter") ? named(P, 0) : field(P, "name");
       Name = S.text(Id).str();
-      if (isTensorAnnotation(S.text(field(P, "type"))))
-        V.Kinds |= VTensor;
+      annotate(V, S.text(field(P, "type")));
     } else if (is(P, "default_parameter")) {
       Name = S.text(field(P, "name")).str();
     }

@@ -114,6 +114,9 @@ private:
   void follow(PyFunction *Callee, TSNode Site);
   /// Records what the names here hold as \p Nested's closure.
   void noteClosure(const PyFunction *Nested);
+  /// What a parameter's annotation says it is: a tensor, or an instance of
+  /// a class of the program.
+  void annotate(PyValue &V, llvm::StringRef Annotation);
   void graphedCallables(TSNode Call, const PyValue &Arg,
                         const std::string &Name,
                         CaptureMode Mode = CaptureMode::Global,
