@@ -109,8 +109,10 @@ PyValue Walker::selfAttribute(PyClass *C, const std::string &Name) {
     if (Inits != K->AttrInits.end()) {
       Walker Inner(Ctx, *K->Module, nullptr, false);
       ++Inner.Quiet;
-      for (TSNode Init : Inits->second)
-        V.merge(Inner.expr(Init));
+      for (TSNode Init : Inits->second) {
+        PyValue Passed = constructorArgument(K, Init);
+        V.merge(Passed.known() ? Passed : Inner.expr(Init));
+      }
       break;
     }
     auto Bases = Ctx.Prog.bases(K);

@@ -114,6 +114,9 @@ private:
   void follow(PyFunction *Callee, TSNode Site);
   /// Records what the names here hold as \p Nested's closure.
   void noteClosure(const PyFunction *Nested);
+  /// For `self.NAME = PARAM` in \p C's `__init__`: what the constructor's
+  /// callers pass for PARAM (PyConstructors.cpp); nothing known otherwise.
+  PyValue constructorArgument(PyClass *C, TSNode Init);
   /// What a parameter's annotation says it is: a tensor, or an instance of
   /// a class of the program.
   void annotate(PyValue &V, llvm::StringRef Annotation);
