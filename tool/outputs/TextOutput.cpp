@@ -13,8 +13,11 @@
 
 #include "Report.h"
 
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Format.h"
+#include "llvm/Support/Path.h"
 
 namespace capture_lint {
 
@@ -87,21 +90,152 @@ private:
 
 } // namespace
 
+/// The callee in "call to 'Decoder::step' reaches ...", or "".
+static llvm::StringRef reachedThrough(const ReportFinding &F) {
+  llvm::StringRef M = F.Message;
+  if (!M.consume_front("call to '"))
+    return "";
+  size_t End = M.find("' reaches ");
+  return End == llvm::StringRef::npos ? "" : M.take_front(End);
+}
+
+/// Findings reached through the same call in the same region: one call
+/// site in the region that leads to several hazards.
+static bool sameCallSite(const ReportFinding &A, const ReportFinding &B) {
+  return A.Loc.File == B.Loc.File && A.Loc.Line == B.Loc.Line &&
+         A.Loc.Column == B.Loc.Column && A.RegionFile == B.RegionFile &&
+         A.RegionBeginLine == B.RegionBeginLine && !reachedThrough(A).empty() &&
+         reachedThrough(A) == reachedThrough(B);
+}
+
+static int severityRank(llvm::StringRef S) {
+  return S == "error" ? 0 : S == "warning" ? 1 : 2;
+}
+
+static void writeFinding(TextWriter &W, const ReportFinding &F) {
+  W.diagnostic(F.Loc, F.Severity, F.Message + " [" + F.Check + "]");
+  for (const ReportNote &N : F.Notes)
+    W.diagnostic(N.Loc, "note", N.Message);
+  if (F.HasVerdict) {
+    ReportLocation At = F.Loc;
+    At.LineText.clear(); // the verdict's note has no snippet
+    W.diagnostic(At, "note",
+                 "runtime probe: " + F.Verdict.Status + ": " +
+                     F.Verdict.Reason);
+  }
+}
+
+/// Of \p F's first \p Own notes, the one at the offending call: at the
+/// place \p What names in parentheses ("'cudaMalloc' (kv_cache.cu:17),
+/// which"), else the chain's last; \p Own if none.
+static size_t hazardNote(const ReportFinding &F, llvm::StringRef What,
+                         size_t Own) {
+  size_t Open = What.find(" (");
+  size_t Close = What.find("), which");
+  if (Open != llvm::StringRef::npos && Close != llvm::StringRef::npos &&
+      Open < Close) {
+    auto [File, Line] = What.slice(Open + 2, Close).rsplit(':');
+    for (size_t I = 0; I < Own; ++I)
+      if (llvm::sys::path::filename(F.Notes[I].Loc.File) == File &&
+          std::to_string(F.Notes[I].Loc.Line) == Line)
+        return I;
+  }
+  // Else the note the analyses end a chain with ("'x.item()' is called
+  // here", "'if' condition '...' is here").
+  for (size_t I = Own; I-- > 0;) {
+    llvm::StringRef M = F.Notes[I].Message;
+    if (M.ends_with(" is called here") || M.ends_with(" is issued here") ||
+        M.ends_with(" is here"))
+      return I;
+  }
+  return Own;
+}
+
+/// Several hazards reached through one call in the region, as one
+/// diagnostic at the call: its strongest severity, how many of each, the
+/// region's notes once, then each hazard (strongest first) as a note at
+/// the offending call with the calls that lead to it.
+static void writeCallSite(TextWriter &W,
+                          std::vector<const ReportFinding *> Group) {
+  std::stable_sort(Group.begin(), Group.end(),
+                   [](const ReportFinding *A, const ReportFinding *B) {
+                     return severityRank(A->Severity) <
+                            severityRank(B->Severity);
+                   });
+  // The notes every hazard ends with: where the region begins.
+  size_t Shared = Group.front()->Notes.size();
+  for (const ReportFinding *F : Group) {
+    size_t Common = 0;
+    const auto &A = Group.front()->Notes, &B = F->Notes;
+    auto Same = [](const ReportNote &X, const ReportNote &Y) {
+      return X.Message == Y.Message && X.Loc.File == Y.Loc.File &&
+             X.Loc.Line == Y.Loc.Line && X.Loc.Column == Y.Loc.Column;
+    };
+    while (Common < A.size() && Common < B.size() &&
+           Same(A[A.size() - 1 - Common], B[B.size() - 1 - Common]))
+      ++Common;
+    Shared = std::min(Shared, Common);
+  }
+  unsigned Counts[3] = {0, 0, 0};
+  std::vector<std::string> Checks;
+  for (const ReportFinding *F : Group) {
+    ++Counts[severityRank(F->Severity)];
+    if (llvm::find(Checks, F->Check) == Checks.end())
+      Checks.push_back(F->Check);
+  }
+  llvm::sort(Checks);
+  std::string Head = "call to '" + reachedThrough(*Group.front()).str() +
+                     "' reaches " + std::to_string(Group.size()) +
+                     " capture hazards:";
+  const char *Names[3] = {"error", "warning", "remark"};
+  bool First = true;
+  for (int I = 0; I < 3; ++I)
+    if (Counts[I]) {
+      Head += std::string(First ? " " : ", ") + std::to_string(Counts[I]) +
+              " " + Names[I] + (Counts[I] == 1 ? "" : "s");
+      First = false;
+    }
+  W.diagnostic(Group.front()->Loc, Group.front()->Severity,
+               Head + " [" + llvm::join(Checks, ",") + "]");
+  const auto &Notes = Group.front()->Notes;
+  for (size_t I = Notes.size() - Shared; I < Notes.size(); ++I)
+    W.diagnostic(Notes[I].Loc, "note", Notes[I].Message);
+  unsigned K = 0;
+  for (const ReportFinding *F : Group) {
+    // The hazard, in its words, at the offending call: the note at the
+    // place the message names ("'cudaMalloc' (kv_cache.cu:17), which ...").
+    size_t Own = F->Notes.size() - Shared;
+    llvm::StringRef What = F->Message;
+    What.consume_front("call to '" + reachedThrough(*F).str() + "' reaches ");
+    size_t At = hazardNote(*F, What, Own);
+    W.diagnostic(At < Own ? F->Notes[At].Loc : F->Loc, "note",
+                 "(" + std::to_string(++K) + "/" +
+                     std::to_string(Group.size()) + ", " + F->Severity + ") " +
+                     What.str() + " [" + F->Check + "]");
+    for (size_t I = 0; I < Own; ++I)
+      if (I != At)
+        W.diagnostic(F->Notes[I].Loc, "note", F->Notes[I].Message);
+  }
+}
+
 void writeText(const Report &R, llvm::raw_ostream &OS, bool Color) {
   TextWriter W(OS, Color);
   for (const ReportError &E : R.Errors)
     W.diagnostic(E.Loc, "error", E.Message);
-  for (const ReportFinding &F : R.Findings) {
-    W.diagnostic(F.Loc, F.Severity, F.Message + " [" + F.Check + "]");
-    for (const ReportNote &N : F.Notes)
-      W.diagnostic(N.Loc, "note", N.Message);
-    if (F.HasVerdict) {
-      ReportLocation At = F.Loc;
-      At.LineText.clear(); // the verdict's note has no snippet
-      W.diagnostic(At, "note",
-                   "runtime probe: " + F.Verdict.Status + ": " +
-                       F.Verdict.Reason);
-    }
+  for (size_t I = 0; I < R.Findings.size();) {
+    std::vector<const ReportFinding *> Group = {&R.Findings[I]};
+    size_t J = I + 1;
+    for (; J < R.Findings.size(); ++J)
+      if (sameCallSite(R.Findings[I], R.Findings[J]) &&
+          !R.Findings[I].HasVerdict && !R.Findings[J].HasVerdict)
+        Group.push_back(&R.Findings[J]);
+      else
+        break;
+    if (Group.size() == 1)
+      writeFinding(W, R.Findings[I]);
+    else
+      writeCallSite(W, std::move(Group));
+    I = J;
   }
   for (const ReportMissed &M : R.Missed) {
     ReportLocation At = M.Loc;

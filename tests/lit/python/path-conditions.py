@@ -80,12 +80,12 @@ class Decoder:
     def capture(self, idx: torch.Tensor, meta, w):
         with torch.cuda.graph(self.graph):
             self.loop_body(idx)
-            # CHECK: path-conditions.py:[[@LINE-1]]:13: remark: call to 'Decoder.loop_body' reaches 'if' condition '(self.lengths + 1).max() >= self.max_length', which converts a tensor to a Python value (a device-to-host copy and a stream synchronize, as in item()), on a path taken only when 'self.max_symbols is None' is true (a value not known statically): if the capture takes that path, in a global-mode capture it fails with cudaErrorStreamCaptureUnsupported (900) and invalidates the capture; keep the value on the device
+            # CHECK: path-conditions.py:[[@LINE-1]]:13: error: call to 'Decoder.loop_body' reaches 2 capture hazards: 1 error, 1 remark [capture-host-read]
+            # CHECK: path-conditions.py:[[@LINE-3]]:14: note: capture into graph 'self.graph' begins here
+            # CHECK: path-conditions.py:61:16: note: (1/2, error) 'idx.sum().item()', which copies a device value to the host and synchronizes the stream: in a global-mode capture it fails
+            # CHECK: path-conditions.py:18:12: note: (2/2, remark) 'if' condition '(self.lengths + 1).max() >= self.max_length', which converts a tensor to a Python value (a device-to-host copy and a stream synchronize, as in item()), on a path taken only when 'self.max_symbols is None' is true (a value not known statically): if the capture takes that path, in a global-mode capture it fails with cudaErrorStreamCaptureUnsupported (900) and invalidates the capture; keep the value on the device
             # CHECK: path-conditions.py:58:13: note: call to 'Hyps.add_checked' here
             # CHECK: path-conditions.py:57:12: note: the path to it is taken only when 'self.max_symbols is None' is true
-            # CHECK: path-conditions.py:18:12: note: 'if' condition '(self.lengths + 1).max() >= self.max_length' is here
-            # CHECK: path-conditions.py:[[@LINE-6]]:14: note: capture into graph 'self.graph' begins here
-            # CHECK: path-conditions.py:[[@LINE-6]]:13: error: call to 'Decoder.loop_body' reaches 'idx.sum().item()', which copies a device value to the host and synchronizes the stream: in a global-mode capture it fails
             split_flags(meta)
             # CHECK: path-conditions.py:[[@LINE-1]]:13: remark: call to 'split_flags' reaches 'meta.start_loc.tolist()', which copies a tensor to a Python list on the host and synchronizes the stream, on a path taken only when 'meta.is_decoding' is false (a value not known statically): if the capture takes that path, in a global-mode capture it fails
             # CHECK: path-conditions.py:27:8: note: the path to it is taken only when 'meta.is_decoding' is false
@@ -96,8 +96,9 @@ class Decoder:
             self.rows(idx, meta.verbose)
             # CHECK: path-conditions.py:[[@LINE-1]]:13: error: call to 'Decoder.rows' reaches 'x.tolist()'
             grouped_matmul(idx, w, self.debug)
-            # CHECK: path-conditions.py:[[@LINE-1]]:13: remark: call to 'grouped_matmul' reaches 'if' condition 'w_scale.ndim == 3', which depends on 'w_scale.ndim' (a tensor shape), on a path taken only when 'use_fp8' is true (a value not known statically): if the capture takes that path, the capture records only the path taken now
-            # CHECK: path-conditions.py:[[@LINE-2]]:13: warning: call to 'grouped_matmul' reaches 'if' condition 'x.dim() == 2'
+            # CHECK: path-conditions.py:[[@LINE-1]]:13: warning: call to 'grouped_matmul' reaches 2 capture hazards: 1 warning, 1 remark [capture-shape-branch]
+            # CHECK: note: (1/2, warning) 'if' condition 'x.dim() == 2'
+            # CHECK: note: (2/2, remark) 'if' condition 'w_scale.ndim == 3', which depends on 'w_scale.ndim' (a tensor shape), on a path taken only when 'use_fp8' is true (a value not known statically): if the capture takes that path, the capture records only the path taken now
             # The region's own body is checked on every path.
             if self.debug:
                 idx.sum().item()

@@ -1,5 +1,6 @@
 // Issue 11, item 19: each offending call is its own finding, with its own
-// notes and its own API in the JSON output.
+// notes and its own API in the JSON output; the text output groups the
+// hazards reached through one call (issue 27, item 2).
 // RUN: not %capture-lint --quiet %s -- %cuda-mock \
 // RUN:   | FileCheck %s --implicit-check-not="{{(warning|error|remark)}}:"
 // RUN: not %capture-lint --quiet --format=json %s -- %cuda-mock \
@@ -16,10 +17,12 @@ void finish(cudaStream_t s, void *p) {
 void step(cudaStream_t s, cudaGraph_t *g, void *p) {
   cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);
   finish(s, p);
-  // CHECK-DAG: :[[@LINE-1]]:3: error: call to 'finish' reaches 'cudaStreamSynchronize' (distinct-findings.cu:10)
-  // CHECK-DAG: :[[@LINE-2]]:3: error: call to 'finish' reaches 'cudaFree' (distinct-findings.cu:11)
-  // CHECK-DAG: :[[@LINE-3]]:3: error: call to 'finish' reaches 'cudaStreamSynchronize' (distinct-findings.cu:12)
-  // CHECK-DAG: :[[@LINE-4]]:3: error: call to 'finish' reaches 'cudaDeviceSynchronize' (distinct-findings.cu:13)
+  // In text, one diagnostic at the call with a note per hazard:
+  // CHECK: :[[@LINE-2]]:3: error: call to 'finish' reaches 4 capture hazards: 4 errors [capture-allocation,capture-sync-call]
+  // CHECK-DAG: distinct-findings.cu:11:3: note: ({{[1-4]}}/4, error) 'cudaStreamSynchronize' (distinct-findings.cu:11)
+  // CHECK-DAG: distinct-findings.cu:12:3: note: ({{[1-4]}}/4, error) 'cudaFree' (distinct-findings.cu:12)
+  // CHECK-DAG: distinct-findings.cu:13:3: note: ({{[1-4]}}/4, error) 'cudaStreamSynchronize' (distinct-findings.cu:13)
+  // CHECK-DAG: distinct-findings.cu:14:3: note: ({{[1-4]}}/4, error) 'cudaDeviceSynchronize' (distinct-findings.cu:14)
   cudaStreamEndCapture(s, g);
 }
 // JSON-DAG: "api": "cudaFree"

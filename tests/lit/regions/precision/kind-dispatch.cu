@@ -57,8 +57,9 @@ void step(cudaStream_t s, void *tmp, void *old, bool pinned) {
   release(tmp);
   void *p = obtain(64, s, true);
   releaseOld(old, pinned);
-  // CHECK: :[[@LINE-1]]:3: error: call to 'releaseOld' reaches 'cudaFree'
-  // CHECK: :[[@LINE-2]]:3: error: call to 'releaseOld' reaches 'cudaFreeHost'
+  // CHECK: :[[@LINE-1]]:3: error: call to 'releaseOld' reaches 2 capture hazards: 2 errors
+  // CHECK-DAG: note: ({{[12]}}/2, error) 'cudaFree'
+  // CHECK-DAG: note: ({{[12]}}/2, error) 'cudaFreeHost'
   if (pinned)
     cudaFree(p);
   // CHECK: :[[@LINE-1]]:5: error: 'cudaFree'
