@@ -5,9 +5,14 @@
 #include "TidyCompat.h"
 
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringRef.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <algorithm>
 #include <thread>
 
 namespace capture_lint {
@@ -29,6 +34,10 @@ Inputs:
                        matches GLOB ('tests/*', '*_pb2.py'; repeatable).
                        Directory walks skip hidden directories, build output
                        (build, dist), site-packages and virtual environments
+  -                    a Python file read from stdin (an editor's buffer)
+  --stdin-filename=PATH  the name of that file in the report and for finding
+                       its configuration and package (default: stdin.py
+                       in the current directory)
   -- ARGS              compile flags for every FILE (instead of defaults)
 
 Output:
@@ -216,7 +225,11 @@ bool parseRunOption(llvm::StringRef A, int &I, int Argc, char **Argv,
     O.Run.ExtraArgs.push_back(V);
   else if (takeValue(A, "--extra-arg-before", I, Argc, Argv, V))
     O.Run.ExtraArgsBefore.push_back(V);
-  else if (takeValue(A, "--catalog", I, Argc, Argv, V))
+  else if (takeValue(A, "--stdin-filename", I, Argc, Argv, V)) {
+    if (V.empty())
+      usageError("--stdin-filename needs a path");
+    O.StdinFilename = V;
+  } else if (takeValue(A, "--catalog", I, Argc, Argv, V))
     O.Run.Catalogs.push_back(V);
   else if (takeValue(A, "--exclude", I, Argc, Argv, V)) {
     if (auto E = Excludes::create({V}); !E)
@@ -281,6 +294,33 @@ bool parseReportOption(llvm::StringRef A, int &I, int Argc, char **Argv,
   std::exit(2);
 }
 
+/// The input `-`: reads stdin as the Python file --stdin-filename names
+/// (stdin.py by default), which then stands for `-` among the inputs.
+static void readStdinInput(Options &O) {
+  auto Dash = llvm::count(O.Run.Files, "-");
+  if (Dash == 0) {
+    if (!O.StdinFilename.empty())
+      usageError("--stdin-filename given without '-' among the inputs");
+    return;
+  }
+  if (Dash > 1)
+    usageError("'-' (stdin) given more than once");
+  std::string Name = O.StdinFilename.empty() ? "stdin.py" : O.StdinFilename;
+  if (!llvm::StringRef(Name).ends_with(".py"))
+    usageError("only Python is read from stdin: --stdin-filename '" + Name +
+               "' does not end in .py (give C++ and CUDA files by name)");
+  auto Text = llvm::MemoryBuffer::getSTDIN();
+  if (!Text)
+    usageError("cannot read stdin: " + Text.getError().message());
+  llvm::SmallString<256> Path(Name);
+  llvm::sys::fs::make_absolute(Path);
+  llvm::sys::path::remove_dots(Path, /*remove_dot_dot=*/true);
+  O.Run.StdinPath = std::string(Path);
+  O.Run.StdinText = (*Text)->getBuffer().str();
+  std::replace(O.Run.Files.begin(), O.Run.Files.end(), std::string("-"),
+               O.Run.StdinPath);
+}
+
 Options parseArgs(int Argc, char **Argv) {
   Options O;
   O.Run.Jobs = std::max(1u, std::thread::hardware_concurrency());
@@ -301,6 +341,7 @@ Options parseArgs(int Argc, char **Argv) {
   }
   if (!O.ConfigFile.empty() && !O.ConfigInline.empty())
     usageError("--config-file and --config both given; use one");
+  readStdinInput(O);
   return O;
 }
 

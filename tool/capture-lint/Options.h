@@ -42,6 +42,7 @@ struct Options {
   std::string SarifRoot;
   /// --config-file=PATH or --config=YAML (read into Run.ConfigText).
   std::string ConfigFile, ConfigInline;
+  std::string StdinFilename; // --stdin-filename
   bool DumpConfig = false;
   bool SystemHeaders = false;
   /// --use-color[=BOOL]; unset: colours when stdout is a terminal.

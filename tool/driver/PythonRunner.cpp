@@ -58,6 +58,8 @@ void runPython(const std::vector<std::string> &Inputs, const RunConfig &Config,
   std::vector<std::string> Checks = enabledChecks(Config.ChecksGlob);
   python::PyOptions Opts;
   Opts.MaxCallDepth = Config.MaxCallDepth;
+  if (!Config.StdinPath.empty())
+    Opts.Overrides[Config.StdinPath] = Config.StdinText;
   Opts.CheckEnabled = [&](const std::string &C) {
     return std::find(Checks.begin(), Checks.end(), C) != Checks.end();
   };

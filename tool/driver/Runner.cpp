@@ -522,7 +522,8 @@ static void collectInputs(const RunConfig &Config,
     std::string File = absolutePath(Input);
     if (!Seen.insert(File).second || Excluded->excludes(Input))
       continue;
-    if (isPythonInput(File) && llvm::sys::fs::exists(File)) {
+    if (isPythonInput(File) &&
+        (File == Config.StdinPath || llvm::sys::fs::exists(File))) {
       PythonInputs.push_back(File); // the Python front end
       continue;
     }

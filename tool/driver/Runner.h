@@ -37,6 +37,9 @@ struct RunConfig {
   std::function<void(unsigned Done, unsigned Total, const std::string &File)>
       Progress;
   std::vector<std::string> Catalogs;
+  /// The input `-`: a Python file read from stdin, named StdinPath
+  /// (--stdin-filename, absolute) in the report and for its configuration.
+  std::string StdinPath, StdinText;
   /// --exclude: globs of inputs left out (Excludes.h).
   std::vector<std::string> Exclude;
   unsigned Jobs = 1;
