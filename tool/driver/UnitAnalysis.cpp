@@ -40,6 +40,18 @@ void recordSourceFiles(const SourceManager &SM, llvm::StringRef Directory,
   }
 }
 
+/// Sorts \p Items by \p Key (stably) and keeps one of each key: clang-tidy's
+/// order for diagnostics, (file, offset, name, message).
+template <typename T, typename KeyFn>
+void sortOnce(std::vector<T> &Items, KeyFn Key) {
+  std::stable_sort(Items.begin(), Items.end(),
+                   [&](const T &A, const T &B) { return Key(A) < Key(B); });
+  Items.erase(
+      std::unique(Items.begin(), Items.end(),
+                  [&](const T &A, const T &B) { return Key(A) == Key(B); }),
+      Items.end());
+}
+
 /// Limits the traversal to declarations outside system headers, as clangd
 /// does for the main file: capture regions live in user code, and matching
 /// through every CUDA header costs more than the analysis. Calls into
@@ -113,18 +125,9 @@ private:
       if (Settings.Enabled.count(checkName(F.Check).str()))
         if (auto R = Convert.convert(F))
           Kept.push_back(std::move(*R));
-    auto Key = [](const ReportFinding &F) {
+    sortOnce(Kept, [](const ReportFinding &F) {
       return std::tie(F.Loc.File, F.Offset, F.Check, F.Message);
-    };
-    std::stable_sort(Kept.begin(), Kept.end(),
-                     [&](const ReportFinding &A, const ReportFinding &B) {
-                       return Key(A) < Key(B);
-                     });
-    Kept.erase(std::unique(Kept.begin(), Kept.end(),
-                           [&](const ReportFinding &A, const ReportFinding &B) {
-                             return Key(A) == Key(B);
-                           }),
-               Kept.end());
+    });
     Out.Findings = std::move(Kept);
     for (ReportError &E : Convert.suppressionProblems())
       Out.Errors.push_back(std::move(E));
@@ -199,18 +202,9 @@ void analyzeUnit(const std::string &File,
   Tool.run(&Factory);
   // In clang-tidy's order (file, offset, name, message), once each.
   std::vector<CompilerError> Found = Errors.take();
-  auto Key = [](const CompilerError &E) {
+  sortOnce(Found, [](const CompilerError &E) {
     return std::tie(E.File, E.Offset, E.Name, E.Message);
-  };
-  std::stable_sort(Found.begin(), Found.end(),
-                   [&](const CompilerError &A, const CompilerError &B) {
-                     return Key(A) < Key(B);
-                   });
-  Found.erase(std::unique(Found.begin(), Found.end(),
-                          [&](const CompilerError &A, const CompilerError &B) {
-                            return Key(A) == Key(B);
-                          }),
-              Found.end());
+  });
   for (CompilerError &E : Found) {
     Out.ParseError = true;
     ReportError R;
