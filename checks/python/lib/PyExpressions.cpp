@@ -122,12 +122,14 @@ PyValue Walker::selfAttribute(PyClass *C, const std::string &Name) {
   return V;
 }
 
-PyValue Walker::attribute(TSNode N) {
+PyValue Walker::attribute(TSNode N, const PyValue *Object) {
   TSNode Obj = field(N, "object");
   std::string Attr = S.text(field(N, "attribute")).str();
   std::string Full = fullName(N);
   PyValue R;
-  if (Full.empty() || is(stripParens(Obj), "call"))
+  if (Object)
+    R = *Object;
+  else if (Full.empty() || is(stripParens(Obj), "call"))
     R = expr(Obj);
   PyValue V;
   if (!Full.empty() && !llvm::StringRef(Full).starts_with("builtins.")) {
@@ -433,7 +435,7 @@ PyValue Walker::callResult(TSNode N) {
       Receiver = expr(Obj);
       Facts.Receiver = &Receiver;
     }
-    FnValue = attribute(F);
+    FnValue = attribute(F, Facts.Receiver);
   } else if (Full.empty()) {
     FnValue = expr(F);
   } else if (llvm::StringRef(Full).starts_with("builtins.")) {

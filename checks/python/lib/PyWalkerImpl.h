@@ -78,7 +78,9 @@ private:
   PyValue callResult(TSNode N);
   PyValue resultOf(const std::string &Full, const std::string &Method,
                    const PyValue &Receiver, const PyCallFacts &Facts);
-  PyValue attribute(TSNode N);
+  /// \p Object: the value of N's object when the caller has it already (a
+  /// method call's receiver), so that a chain is evaluated once per link.
+  PyValue attribute(TSNode N, const PyValue *Object = nullptr);
   PyValue subscript(TSNode N);
   PyValue literal(TSNode N);
   PyValue condition(TSNode N, llvm::StringRef Keyword);
