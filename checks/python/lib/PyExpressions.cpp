@@ -97,6 +97,26 @@ PyValue Walker::literal(TSNode N) {
   return V;
 }
 
+/// `"loss %.3f" % t`, `"%s, %s" % (a, t)`: formatting a tensor reads it
+/// back, as an f-string field does.
+PyValue Walker::percentFormat(TSNode N) {
+  PyValue V = literal(field(N, "left"));
+  TSNode Right = stripParens(field(N, "right"));
+  std::vector<TSNode> Items = {Right};
+  if (is(Right, "tuple")) {
+    Items.clear();
+    for (unsigned I = 0; I < namedCount(Right); ++I)
+      Items.push_back(named(Right, I));
+  }
+  for (TSNode Item : Items) {
+    PyValue IV = expr(Item);
+    if (IV.tensor() && !(IV.Kinds & VNotTensor))
+      if (const ApiEntry *Entry = firstEntry("builtins.format"))
+        recordApi(Entry, Item, "'%' formatting of " + quote(Item));
+  }
+  return V;
+}
+
 PyValue Walker::selfAttribute(PyClass *C, const std::string &Name) {
   auto Key = std::make_pair(static_cast<const PyClass *>(C), Name);
   auto It = Ctx.AttrCache.find(Key);
@@ -298,6 +318,9 @@ PyValue Walker::expr(TSNode N) {
   }
   if (K == "function_definition" || K == "class_definition")
     return V;
+  if (K == "binary_operator" && is(field(N, "left"), "string") &&
+      S.text(field(N, "operator")) == "%")
+    return percentFormat(N);
   // Containers, operators, parentheses and the rest: their parts.
   bool Literal = K == "list" || K == "tuple" || K == "list_comprehension" ||
                  K == "set" || K == "generator_expression";

@@ -78,6 +78,7 @@ private:
   PyValue callResult(TSNode N);
   PyValue resultOf(const std::string &Full, const std::string &Method,
                    const PyValue &Receiver, const PyCallFacts &Facts);
+  PyValue percentFormat(TSNode N); // "..." % values
   /// \p Object: the value of N's object when the caller has it already (a
   /// method call's receiver), so that a chain is evaluated once per link.
   PyValue attribute(TSNode N, const PyValue *Object = nullptr);

@@ -56,3 +56,13 @@ def checked(g, x: torch.Tensor, xs: list[torch.Tensor]):
         if x.sum() > 0:
             # CHECK: host-read.py:[[@LINE-1]]:12: error: 'if' condition 'x.sum() > 0' converts a tensor
             raise RuntimeError("negative")
+
+
+def logged(g, x: torch.Tensor, n: int):
+    with torch.cuda.graph(g):
+        msg = "loss %.3f" % x
+        # CHECK: host-read.py:[[@LINE-1]]:29: error: '%' formatting of 'x' formats a tensor's values on the host
+        both = "%d: %s" % (n, x.sum())
+        # CHECK: host-read.py:[[@LINE-1]]:31: error: '%' formatting of 'x.sum()' formats a tensor's values on the host
+        plain = "step %d of %s" % (n, x.shape)  # host values: fine
+    return msg, both, plain
