@@ -17,19 +17,14 @@
 
 #include "capture_lint/CaptureSettings.h"
 #include "capture_lint/ProjectConfig.h"
-#include "capture_lint/ToolkitVersion.h"
 
-#include "clang-tidy/ClangTidy.h"
-#include "clang-tidy/ClangTidyModule.h"
 #include "clang-tidy/ClangTidyOptions.h"
 #include "clang-tidy/GlobList.h"
 #include "clang/Tooling/CompilationDatabase.h"
 #include "clang/Tooling/JSONCompilationDatabase.h"
 #include "clang/Tooling/Tooling.h"
 #include "llvm/Support/FileSystem.h"
-#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
-#include "llvm/Support/VirtualFileSystem.h"
 
 #include <atomic>
 #include <map>
