@@ -151,31 +151,29 @@ static size_t hazardNote(const ReportFinding &F, llvm::StringRef What,
   return Own;
 }
 
-/// Several hazards reached through one call in the region, as one
-/// diagnostic at the call: its strongest severity, how many of each, the
-/// region's notes once, then each hazard (strongest first) as a note at
-/// the offending call with the calls that lead to it.
-static void writeCallSite(TextWriter &W,
-                          std::vector<const ReportFinding *> Group) {
-  std::stable_sort(Group.begin(), Group.end(),
-                   [](const ReportFinding *A, const ReportFinding *B) {
-                     return severityRank(A->Severity) <
-                            severityRank(B->Severity);
-                   });
-  // The notes every hazard ends with: where the region begins.
-  size_t Shared = Group.front()->Notes.size();
+/// How many notes every finding of \p Group ends with (the same notes at
+/// the same places): where the region begins.
+static size_t sharedNotes(const std::vector<const ReportFinding *> &Group) {
+  auto Same = [](const ReportNote &X, const ReportNote &Y) {
+    return X.Message == Y.Message && X.Loc.File == Y.Loc.File &&
+           X.Loc.Line == Y.Loc.Line && X.Loc.Column == Y.Loc.Column;
+  };
+  const auto &A = Group.front()->Notes;
+  size_t Shared = A.size();
   for (const ReportFinding *F : Group) {
+    const auto &B = F->Notes;
     size_t Common = 0;
-    const auto &A = Group.front()->Notes, &B = F->Notes;
-    auto Same = [](const ReportNote &X, const ReportNote &Y) {
-      return X.Message == Y.Message && X.Loc.File == Y.Loc.File &&
-             X.Loc.Line == Y.Loc.Line && X.Loc.Column == Y.Loc.Column;
-    };
     while (Common < A.size() && Common < B.size() &&
            Same(A[A.size() - 1 - Common], B[B.size() - 1 - Common]))
       ++Common;
     Shared = std::min(Shared, Common);
   }
+  return Shared;
+}
+
+/// "call to 'f' reaches 5 capture hazards: 4 errors, 1 warning [checks]".
+static std::string
+callSiteHeadline(const std::vector<const ReportFinding *> &Group) {
   unsigned Counts[3] = {0, 0, 0};
   std::vector<std::string> Checks;
   for (const ReportFinding *F : Group) {
@@ -195,8 +193,23 @@ static void writeCallSite(TextWriter &W,
               " " + Names[I] + (Counts[I] == 1 ? "" : "s");
       First = false;
     }
+  return Head + " [" + llvm::join(Checks, ",") + "]";
+}
+
+/// Several hazards reached through one call in the region, as one
+/// diagnostic at the call: its strongest severity, how many of each, the
+/// region's notes once, then each hazard (strongest first) as a note at
+/// the offending call with the calls that lead to it.
+static void writeCallSite(TextWriter &W,
+                          std::vector<const ReportFinding *> Group) {
+  std::stable_sort(Group.begin(), Group.end(),
+                   [](const ReportFinding *A, const ReportFinding *B) {
+                     return severityRank(A->Severity) <
+                            severityRank(B->Severity);
+                   });
+  size_t Shared = sharedNotes(Group);
   W.diagnostic(Group.front()->Loc, Group.front()->Severity,
-               Head + " [" + llvm::join(Checks, ",") + "]");
+               callSiteHeadline(Group));
   const auto &Notes = Group.front()->Notes;
   for (size_t I = Notes.size() - Shared; I < Notes.size(); ++I)
     W.diagnostic(Notes[I].Loc, "note", Notes[I].Message);
