@@ -424,10 +424,15 @@ void Walker::graphedCallables(TSNode Call, const PyValue &Arg,
   R.Headline = "'" + Name + "' captures the callables given here" +
                (How.empty() ? "" : " (" + How + ")") + ", mode " +
                modeWords(Mode);
-  activate(std::move(R));
-  for (PyFunction *T : Targets)
-    follow(T, Call);
-  closeRegion(end(Call));
+  // Each callable's body is the region: its hazards are reported where
+  // they are, with the call that captures it as the region's note.
+  for (PyFunction *T : Targets) {
+    Walker Body(Ctx, *T->Module, T, false);
+    Body.activateWholeBody(R);
+    Body.walkFunction();
+    for (PyRegion &Found : Body.Regions)
+      Regions.push_back(std::move(Found));
+  }
 }
 
 PyValue Walker::call(TSNode N) {

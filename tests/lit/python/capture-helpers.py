@@ -58,36 +58,36 @@ class Bench:
 
     def test(self):
         self.run(lambda: torch.cuda.synchronize())
-        # CHECK: capture-helpers.py:[[@LINE-1]]:9: error: call to 'lambda in Bench.test' reaches 'torch.cuda.synchronize()'
-        # CHECK: note: 'torch.cuda.synchronize()' is called here
-        # CHECK: capture-helpers.py:[[@LINE-3]]:9: note: 'Bench.run' captures the callables given here (it calls 'fn' under capture at capture-helpers.py:57), mode global
+        # CHECK: capture-helpers.py:[[@LINE-1]]:26: error: 'torch.cuda.synchronize()' waits for all work on the device
+        # CHECK: capture-helpers.py:[[@LINE-2]]:9: note: 'Bench.run' captures the callables given here (it calls 'fn' under capture at capture-helpers.py:57), mode global
+
 
 
 def main(graph):
-    timing(forward)
-    # CHECK: capture-helpers.py:[[@LINE-1]]:5: error: call to 'forward' reaches 'torch.cuda.synchronize()'
-    # CHECK: note: 'torch.cuda.synchronize()' is called here
-    # CHECK: capture-helpers.py:[[@LINE-3]]:5: note: 'timing' captures the callables given here (it calls 'func' under capture at capture-helpers.py:18), mode global
+    timing(step_timing)
+    # Each callable's body is the region (issue 26, item 5): its hazard is
+    # reported where it is, with the helper's call as the region's note
+    # (checked at the end of the file, where the callables are).
     timing(func=lambda: torch.cuda.synchronize())
-    # CHECK: capture-helpers.py:[[@LINE-1]]:5: error: call to 'lambda in main' reaches 'torch.cuda.synchronize()'
-    # CHECK: note: 'torch.cuda.synchronize()' is called here
-    # CHECK: note: 'timing' captures the callables given here
-    begin_end(forward, graph)
-    # CHECK: capture-helpers.py:[[@LINE-1]]:5: error: call to 'forward' reaches 'torch.cuda.synchronize()'
-    # CHECK: note: 'torch.cuda.synchronize()' is called here
-    # CHECK: capture-helpers.py:[[@LINE-3]]:5: note: 'begin_end' captures the callables given here (it calls 'step' under capture at capture-helpers.py:24), mode global
-    in_scope(forward)
-    # CHECK: capture-helpers.py:[[@LINE-1]]:5: error: call to 'forward' reaches 'torch.cuda.synchronize()'
-    # CHECK: note: 'torch.cuda.synchronize()' is called here
-    # CHECK: capture-helpers.py:[[@LINE-3]]:5: note: 'in_scope' captures the callables given here (it calls 'fn' under capture at capture-helpers.py:37), mode global
-    latency(forward)
-    # CHECK: capture-helpers.py:[[@LINE-1]]:5: error: call to 'forward' reaches 'torch.cuda.synchronize()', which waits for all work on the device: in a thread_local-mode capture it fails
-    # CHECK: note: 'torch.cuda.synchronize()' is called here
-    # CHECK: capture-helpers.py:[[@LINE-3]]:5: note: 'latency' captures the callables given here (it passes 'fn' to 'capture_graph', which captures it at capture-helpers.py:42), mode thread_local
-    capture_graph(forward)
-    # CHECK: capture-helpers.py:[[@LINE-1]]:5: error: call to 'forward' reaches 'torch.cuda.synchronize()'
-    # CHECK: note: 'torch.cuda.synchronize()' is called here
-    # CHECK: capture-helpers.py:[[@LINE-3]]:5: note: 'capture_graph' captures the callables given here (it calls 'fn' under capture at graph_utils.py:10), mode thread_local
+    # CHECK: capture-helpers.py:[[@LINE-1]]:25: error: 'torch.cuda.synchronize()' waits for all work on the device
+    # CHECK: capture-helpers.py:[[@LINE-2]]:5: note: 'timing' captures the callables given here
+    begin_end(step_begin_end, graph)
+    in_scope(step_in_scope)
+    latency(step_latency)
+    capture_graph(step_capture_graph)
+
+
+
+
+
+
+
+
+
+
+
+
+
 
 
 def legal(graph):
@@ -99,15 +99,46 @@ def legal(graph):
 def closures(x: torch.Tensor, n: int):
     # A lambda or nested function reads the names around it (its closure).
     timing(lambda: x.tolist())
-    # CHECK: capture-helpers.py:[[@LINE-1]]:5: error: call to 'lambda in closures' reaches 'x.tolist()', which copies a tensor to a Python list
-    # CHECK: note: 'x.tolist()' is called here
-    # CHECK: note: 'timing' captures the callables given here
+    # CHECK: capture-helpers.py:[[@LINE-1]]:20: error: 'x.tolist()' copies a tensor to a Python list
+    # CHECK: capture-helpers.py:[[@LINE-2]]:5: note: 'timing' captures the callables given here
+
 
     def head():
         return x[0].item()
 
     timing(head)
-    # CHECK: capture-helpers.py:[[@LINE-1]]:5: error: call to 'closures.head' reaches 'x[0].item()'
-    # CHECK: note: 'x[0].item()' is called here
-    # CHECK: note: 'timing' captures the callables given here
+    # CHECK: capture-helpers.py:[[@LINE-3]]:16: error: 'x[0].item()' copies a device value to the host
+    # CHECK: capture-helpers.py:[[@LINE-2]]:5: note: 'timing' captures the callables given here
+
     timing(lambda: float(n))  # a Python int: fine
+
+
+# The callables main() gives each helper (main is at line 66).
+def step_timing():
+    torch.cuda.synchronize()
+    # CHECK: capture-helpers.py:[[@LINE-1]]:5: error: 'torch.cuda.synchronize()' waits for all work on the device: in a global-mode capture
+    # CHECK: capture-helpers.py:67:5: note: 'timing' captures the callables given here (it calls 'func' under capture at capture-helpers.py:18), mode global
+
+
+def step_begin_end():
+    torch.cuda.synchronize()
+    # CHECK: capture-helpers.py:[[@LINE-1]]:5: error: 'torch.cuda.synchronize()' waits
+    # CHECK: capture-helpers.py:74:5: note: 'begin_end' captures the callables given here (it calls 'step' under capture at capture-helpers.py:24), mode global
+
+
+def step_in_scope():
+    torch.cuda.synchronize()
+    # CHECK: capture-helpers.py:[[@LINE-1]]:5: error: 'torch.cuda.synchronize()' waits
+    # CHECK: capture-helpers.py:75:5: note: 'in_scope' captures the callables given here (it calls 'fn' under capture at capture-helpers.py:37), mode global
+
+
+def step_latency():
+    torch.cuda.synchronize()
+    # CHECK: capture-helpers.py:[[@LINE-1]]:5: error: 'torch.cuda.synchronize()' waits for all work on the device: in a thread_local-mode capture it fails
+    # CHECK: capture-helpers.py:76:5: note: 'latency' captures the callables given here (it passes 'fn' to 'capture_graph', which captures it at capture-helpers.py:42), mode thread_local
+
+
+def step_capture_graph():
+    torch.cuda.synchronize()
+    # CHECK: capture-helpers.py:[[@LINE-1]]:5: error: 'torch.cuda.synchronize()' waits
+    # CHECK: capture-helpers.py:77:5: note: 'capture_graph' captures the callables given here (it calls 'fn' under capture at graph_utils.py:10), mode thread_local

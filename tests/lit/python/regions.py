@@ -35,8 +35,8 @@ class Head(nn.Module):
 def graphed(graph):
     head = Head().cuda()
     graphed_head = torch.cuda.make_graphed_callables(head, (torch.randn(2, 4),))
-    # CHECK: regions.py:[[@LINE-1]]:20: error: call to 'Head.forward' reaches 'if' condition 'y.mean() > 0', which converts a tensor to a Python value (a device-to-host copy and a stream synchronize, as in item()): in a global-mode capture it fails
-    # CHECK: regions.py:30:12: note: 'if' condition 'y.mean() > 0' is here
+    # The callable's body is the region: reported where the hazard is.
+    # CHECK: regions.py:30:12: error: 'if' condition 'y.mean() > 0' converts a tensor to a Python value (a device-to-host copy and a stream synchronize, as in item()): in a global-mode capture it fails
     # CHECK: regions.py:[[@LINE-3]]:20: note: 'make_graphed_callables' captures the callables given here, mode global
     with torch.cuda.graph(graph, capture_error_mode="thread_local"):
         out = head(torch.ones(2, 4, device="cuda"))
