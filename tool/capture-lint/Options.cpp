@@ -2,6 +2,7 @@
 
 #include "Options.h"
 #include "Excludes.h"
+#include "PyprojectConfig.h"
 #include "TidyCompat.h"
 
 #include "llvm/ADT/ArrayRef.h"
@@ -39,6 +40,10 @@ Inputs:
                        its configuration and package (default: stdin.py
                        in the current directory)
   -- ARGS              compile flags for every FILE (instead of defaults)
+
+  The [tool.capture-lint] table of the nearest pyproject.toml (exclude,
+  checks, max-call-depth, catalog) sets the same options; the command line
+  wins.
 
 Output:
   --format=FORMAT      text (default), json, sarif, or github (annotations
@@ -212,9 +217,10 @@ bool parseRunOption(llvm::StringRef A, int &I, int Argc, char **Argv,
       usageError("--cache-dir needs a directory");
     O.Run.CacheDir = V;
     O.CacheDirGiven = true;
-  } else if (takeValue(A, "--max-call-depth", I, Argc, Argv, V))
+  } else if (takeValue(A, "--max-call-depth", I, Argc, Argv, V)) {
     O.Run.MaxCallDepth = numberIn(V, 64, "--max-call-depth");
-  else if (takeValue(A, "--checks", I, Argc, Argv, V)) {
+    O.MaxCallDepthGiven = true;
+  } else if (takeValue(A, "--checks", I, Argc, Argv, V)) {
     O.Run.ChecksGlob = V;
     O.Run.ChecksGiven = true;
   } else if (takeValue(A, "--config-file", I, Argc, Argv, V))
@@ -294,6 +300,31 @@ bool parseReportOption(llvm::StringRef A, int &I, int Argc, char **Argv,
   std::exit(2);
 }
 
+/// [tool.capture-lint] of the nearest pyproject.toml (PyprojectConfig.h),
+/// under what the command line says.
+static void applyPyprojectConfig(Options &O) {
+  llvm::SmallString<256> Cwd;
+  llvm::sys::fs::current_path(Cwd);
+  auto C = findPyprojectConfig(Cwd);
+  if (!C)
+    usageError(llvm::toString(C.takeError()));
+  if (C->Path.empty())
+    return;
+  O.Run.Exclude.insert(O.Run.Exclude.end(), C->Exclude.begin(),
+                       C->Exclude.end());
+  for (const std::string &G : C->Exclude)
+    if (auto E = Excludes::create({G}); !E)
+      usageError(C->Path + ": exclude: " + llvm::toString(E.takeError()));
+  O.Run.Catalogs.insert(O.Run.Catalogs.end(), C->Catalogs.begin(),
+                        C->Catalogs.end());
+  if (C->Checks && !O.Run.ChecksGiven) {
+    O.Run.ChecksGlob = *C->Checks;
+    O.Run.ChecksGiven = true;
+  }
+  if (C->MaxCallDepth && !O.MaxCallDepthGiven)
+    O.Run.MaxCallDepth = *C->MaxCallDepth;
+}
+
 /// The input `-`: reads stdin as the Python file --stdin-filename names
 /// (stdin.py by default), which then stands for `-` among the inputs.
 static void readStdinInput(Options &O) {
@@ -342,6 +373,7 @@ Options parseArgs(int Argc, char **Argv) {
   if (!O.ConfigFile.empty() && !O.ConfigInline.empty())
     usageError("--config-file and --config both given; use one");
   readStdinInput(O);
+  applyPyprojectConfig(O);
   return O;
 }
 

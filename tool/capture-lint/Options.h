@@ -43,6 +43,7 @@ struct Options {
   /// --config-file=PATH or --config=YAML (read into Run.ConfigText).
   std::string ConfigFile, ConfigInline;
   std::string StdinFilename; // --stdin-filename
+  bool MaxCallDepthGiven = false;
   bool DumpConfig = false;
   bool SystemHeaders = false;
   /// --use-color[=BOOL]; unset: colours when stdout is a terminal.
