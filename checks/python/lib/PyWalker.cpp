@@ -120,6 +120,8 @@ bool Walker::walkBlock(TSNode Block) {
 
 static bool endsWithExit(TSNode Block) {
   unsigned N = namedCount(Block);
+  while (N && is(named(Block, N - 1), "comment"))
+    --N; // `return x  # why` ends with the return
   if (!N)
     return false;
   llvm::StringRef K = kind(named(Block, N - 1));
@@ -215,9 +217,12 @@ int Walker::guardPolarity(TSNode N) {
         R = guardPolarity(field(N, "right"));
     bool And =
         S.text(field(N, "operator")) == "and" || S.text(N).contains(" and ");
+    // Under capture, `A and capturing()` is A: either side may run, so it
+    // guards nothing; `A and not capturing()` is never true there. Dually,
+    // `A or capturing()` is always true there; `A or not capturing()` is A.
     if (And)
-      return L ? L : R;
-    return 0;
+      return L < 0 || R < 0 ? -1 : 0;
+    return L > 0 || R > 0 ? 1 : 0;
   }
   if (is(N, "identifier")) {
     auto It = Vars.find(S.text(N).str());

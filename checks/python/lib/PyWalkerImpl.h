@@ -108,6 +108,9 @@ private:
   void
   checkFrozenArguments(TSNode Call, const std::string &Work,
                        const std::vector<std::pair<TSNode, PyValue>> &Args);
+  /// Whether condition \p N tells capture: 1 when it is true whenever the
+  /// stream captures (its false side never runs under capture), -1 when it
+  /// is false whenever the stream captures, 0 when it does not decide.
   int guardPolarity(TSNode N);
   void bind(TSNode Target, const PyValue &V);
   PyValue selfAttribute(PyClass *C, const std::string &Name);

@@ -68,3 +68,36 @@ def guarded(g, x):
         y = logged(x)
         if not torch.cuda.is_current_stream_capturing():
             torch.cuda.synchronize()  # fine
+
+
+def debug_only(x, debug):
+    # Only when debug: without it the rest runs under capture.
+    if debug and torch.cuda.is_current_stream_capturing():
+        return x
+    torch.cuda.synchronize()
+    return x
+
+
+def plain(x):
+    if torch.cuda.is_current_stream_capturing():
+        return x  # a comment after the return: still the function's end
+    torch.cuda.synchronize()  # never under capture: fine
+    return x
+
+
+def either(x, stream):
+    if stream.is_capturing() or torch.cuda.is_current_stream_capturing():
+        return x  # whenever capturing
+    torch.cuda.synchronize()  # never under capture: fine
+    return x
+
+
+def combined_guards(g, x, s):
+    # Guards combined with other conditions (issue 26, item 8).
+    with torch.cuda.graph(g):
+        debug_only(x, False)
+        # CHECK: regions.py:[[@LINE-1]]:9: error: call to 'debug_only' reaches 'torch.cuda.synchronize()'
+        either(x, s)
+        plain(x)
+        if x is None and not torch.cuda.is_current_stream_capturing():
+            torch.cuda.synchronize()  # never true under capture: fine
