@@ -108,9 +108,8 @@ void CaptureCheckBase::registerPPCallbacks(const SourceManager &SM,
   PP = P; // for the toolkit's version
   // The catalog: the nearest .capture-lint.json above the file, and the
   // CaptureCatalog option's files.
+  // Null after an error, reported at the end of the file.
   Cat = loadCatalogFor(absoluteMainFile(SM, getCurrentMainFile()), Settings);
-  if (!Settings.Error.empty())
-    Cat = nullptr; // reported at the end of the file
 }
 
 void CaptureCheckBase::onEndOfTranslationUnit() {

@@ -2,6 +2,7 @@
 
 #include "Options.h"
 #include "Excludes.h"
+#include "Paths.h"
 #include "PyprojectConfig.h"
 #include "TidyCompat.h"
 
@@ -343,10 +344,7 @@ static void readStdinInput(Options &O) {
   auto Text = llvm::MemoryBuffer::getSTDIN();
   if (!Text)
     usageError("cannot read stdin: " + Text.getError().message());
-  llvm::SmallString<256> Path(Name);
-  llvm::sys::fs::make_absolute(Path);
-  llvm::sys::path::remove_dots(Path, /*remove_dot_dot=*/true);
-  O.Run.StdinPath = std::string(Path);
+  O.Run.StdinPath = absolutePath(Name);
   O.Run.StdinText = (*Text)->getBuffer().str();
   std::replace(O.Run.Files.begin(), O.Run.Files.end(), std::string("-"),
                O.Run.StdinPath);

@@ -102,9 +102,7 @@ UnitSettings unitSettings(const std::string &File, const RunConfig &Config,
         return It->getValue().Value;
       });
   U.Cat = loadCatalogFor(File, U.Settings);
-  if (!U.Settings.Error.empty())
-    U.Cat = nullptr;
-  for (const std::string &Check : configuredChecks(Config, File))
+  for (const std::string &Check : enabledChecks(Options.Checks.value_or("")))
     U.Enabled.insert(Check);
   U.Summarize = Config.WholeProgram;
   U.Imports = std::move(Imports);

@@ -2,6 +2,7 @@
 
 #include "TidyCompat.h"
 #include "CompileFlags.h"
+#include "Paths.h"
 #include "Runner.h"
 #include "capture_lint/BoundedRead.h"
 
@@ -51,13 +52,6 @@ void applyWarningsAsErrors(Report &R, llvm::StringRef Glob) {
       F.Severity = "error";
 }
 
-static std::string absolute(llvm::StringRef Path) {
-  llvm::SmallString<256> P(Path);
-  llvm::sys::fs::make_absolute(P);
-  llvm::sys::path::remove_dots(P, /*remove_dot_dot=*/true);
-  return std::string(P);
-}
-
 std::string headerFilterError(llvm::StringRef Regex) {
   std::string Why;
   if (llvm::Regex(Regex).isValid(Why))
@@ -71,11 +65,11 @@ filterHeaderFindings(Report &R, const std::vector<std::string> &MainFiles,
                      llvm::function_ref<bool(llvm::StringRef)> Keep) {
   std::set<std::string> Main;
   for (const std::string &F : MainFiles)
-    Main.insert(absolute(F));
+    Main.insert(absolutePath(F));
   // A header: a file with a header's extension that was not named as input
   // (with -p and no files, every translation unit's own file is a source).
   auto IsHeader = [&](llvm::StringRef File) {
-    return !Main.count(absolute(File)) && hasHeaderExtension(File);
+    return !Main.count(absolutePath(File)) && hasHeaderExtension(File);
   };
   llvm::erase_if(R.Findings, [&](const ReportFinding &F) {
     return IsHeader(F.Loc.File) && !Keep(F.Loc.File);
@@ -184,7 +178,7 @@ tidyOptionsProvider(const RunConfig &Config, const ClangTidyOptions &Forced,
 
 std::string noCaptureCheckError(const RunConfig &Config, llvm::StringRef File) {
   auto Provider = tidyOptionsProvider(Config);
-  std::string Path = absolute(File);
+  std::string Path = absolutePath(File);
   if (!enabledChecks(Provider->getOptions(Path).Checks.value_or("")).empty())
     return "";
   // The last source that said something about capture checks did it.
@@ -242,7 +236,7 @@ std::vector<std::string> tidyConfigFiles(const RunConfig &Config,
   if (!Config.ConfigText.empty())
     return Files;
   for (const auto &Source :
-       tidyOptionsProvider(Config)->getRawOptions(absolute(File)))
+       tidyOptionsProvider(Config)->getRawOptions(absolutePath(File)))
     if (llvm::sys::path::is_absolute(Source.second) &&
         llvm::sys::fs::is_regular_file(Source.second))
       Files.push_back(Source.second);
@@ -251,13 +245,14 @@ std::vector<std::string> tidyConfigFiles(const RunConfig &Config,
 
 std::vector<std::string> configuredChecks(const RunConfig &Config,
                                           llvm::StringRef File) {
-  ClangTidyOptions O = tidyOptionsProvider(Config)->getOptions(absolute(File));
+  ClangTidyOptions O =
+      tidyOptionsProvider(Config)->getOptions(absolutePath(File));
   return enabledChecks(O.Checks.value_or(""));
 }
 
 std::string dumpConfig(const RunConfig &Config, llvm::StringRef File) {
   return clang::tidy::configurationAsText(
-      tidyOptionsProvider(Config)->getOptions(absolute(File)));
+      tidyOptionsProvider(Config)->getOptions(absolutePath(File)));
 }
 
 void applyConfiguredChecks(Report &R, const RunConfig &Config) {
@@ -265,10 +260,10 @@ void applyConfiguredChecks(Report &R, const RunConfig &Config) {
   std::map<std::string, std::set<std::string>> ByDirectory;
   std::set<std::string> Reported;
   auto Enabled = [&](const std::string &File) -> const std::set<std::string> & {
-    std::string Dir = llvm::sys::path::parent_path(absolute(File)).str();
+    std::string Dir = llvm::sys::path::parent_path(absolutePath(File)).str();
     auto It = ByDirectory.find(Dir);
     if (It == ByDirectory.end()) {
-      ClangTidyOptions O = Provider->getOptions(absolute(File));
+      ClangTidyOptions O = Provider->getOptions(absolutePath(File));
       std::vector<std::string> Checks = enabledChecks(O.Checks.value_or(""));
       It =
           ByDirectory
@@ -300,7 +295,7 @@ void applyConfiguredHeaderFilter(Report &R, const RunConfig &Config,
     if (CommandLineFilter)
       Filter = *CommandLineFilter;
     else
-      Filter = Provider->getOptions(absolute(File)).HeaderFilterRegex;
+      Filter = Provider->getOptions(absolutePath(File)).HeaderFilterRegex;
     if (!Filter)
       return true;
     auto &Re = Compiled[*Filter];

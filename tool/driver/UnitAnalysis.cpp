@@ -78,12 +78,20 @@ private:
   CaptureAnalyzer &Analyzer;
 };
 
+/// What one TU's action reads and writes: its settings, the compile
+/// command's directory, the reader of source lines, the result.
+struct UnitRun {
+  const UnitSettings &Settings;
+  std::string Directory;
+  SourceFiles &Sources;
+  UnitAnalysis &Out;
+};
+
 class UnitConsumer : public ASTConsumer {
 public:
-  UnitConsumer(const UnitSettings &Settings, std::string Directory,
-               SourceFiles &Sources, UnitAnalysis &Out, const Preprocessor &PP)
-      : Settings(Settings), Directory(std::move(Directory)), Sources(Sources),
-        Out(Out), PP(PP) {}
+  UnitConsumer(const UnitRun &Run, const Preprocessor &PP)
+      : Settings(Run.Settings), Directory(Run.Directory), Sources(Run.Sources),
+        Out(Run.Out), PP(PP) {}
 
   void HandleTranslationUnit(ASTContext &Ctx) override {
     const SourceManager &SM = Ctx.getSourceManager();
@@ -91,9 +99,11 @@ public:
     if (!Settings.Settings.Error.empty()) {
       // The configuration is wrong: say so at the top of the file, never
       // "0 findings".
-      std::string Main = absolutePath(
-          SM.getFileEntryRefForID(SM.getMainFileID())->getName(), Directory);
-      Out.Errors.push_back({Sources.locate(Main, 0), Settings.Settings.Error});
+      OptionalFileEntryRef Main = SM.getFileEntryRefForID(SM.getMainFileID());
+      ReportLocation At;
+      if (Main)
+        At = Sources.locate(absolutePath(Main->getName(), Directory), 0);
+      Out.Errors.push_back({At, Settings.Settings.Error});
       return;
     }
     if (!Settings.Cat || Ctx.getLangOpts().ObjC)
@@ -134,7 +144,7 @@ private:
   }
 
   const UnitSettings &Settings;
-  std::string Directory;
+  const std::string &Directory;
   SourceFiles &Sources;
   UnitAnalysis &Out;
   const Preprocessor &PP;
@@ -142,38 +152,25 @@ private:
 
 class UnitAction : public ASTFrontendAction {
 public:
-  UnitAction(const UnitSettings &Settings, std::string Directory,
-             SourceFiles &Sources, UnitAnalysis &Out)
-      : Settings(Settings), Directory(std::move(Directory)), Sources(Sources),
-        Out(Out) {}
+  explicit UnitAction(const UnitRun &Run) : Run(Run) {}
   std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &CI,
                                                  llvm::StringRef) override {
-    return std::make_unique<UnitConsumer>(Settings, Directory, Sources, Out,
-                                          CI.getPreprocessor());
+    return std::make_unique<UnitConsumer>(Run, CI.getPreprocessor());
   }
 
 private:
-  const UnitSettings &Settings;
-  std::string Directory;
-  SourceFiles &Sources;
-  UnitAnalysis &Out;
+  const UnitRun &Run;
 };
 
 class UnitActionFactory : public tooling::FrontendActionFactory {
 public:
-  UnitActionFactory(const UnitSettings &Settings, std::string Directory,
-                    SourceFiles &Sources, UnitAnalysis &Out)
-      : Settings(Settings), Directory(std::move(Directory)), Sources(Sources),
-        Out(Out) {}
+  explicit UnitActionFactory(const UnitRun &Run) : Run(Run) {}
   std::unique_ptr<FrontendAction> create() override {
-    return std::make_unique<UnitAction>(Settings, Directory, Sources, Out);
+    return std::make_unique<UnitAction>(Run);
   }
 
 private:
-  const UnitSettings &Settings;
-  std::string Directory;
-  SourceFiles &Sources;
-  UnitAnalysis &Out;
+  const UnitRun &Run;
 };
 
 } // namespace
@@ -197,8 +194,9 @@ void analyzeUnit(const std::string &File,
       "-fno-caret-diagnostics", tooling::ArgumentInsertPosition::END));
   CompilerErrors Errors;
   Tool.setDiagnosticConsumer(&Errors);
-  std::string Directory = DB.getCompileCommands(File).front().Directory;
-  UnitActionFactory Factory(Settings, Directory, Sources, Out);
+  UnitRun Run{Settings, DB.getCompileCommands(File).front().Directory, Sources,
+              Out};
+  UnitActionFactory Factory(Run);
   Tool.run(&Factory);
   // In clang-tidy's order (file, offset, name, message), once each.
   std::vector<CompilerError> Found = Errors.take();
@@ -210,7 +208,7 @@ void analyzeUnit(const std::string &File,
     ReportError R;
     R.Loc = E.File.empty()
                 ? ReportLocation{File}
-                : Sources.locate(absolutePath(E.File, Directory), E.Offset);
+                : Sources.locate(absolutePath(E.File, Run.Directory), E.Offset);
     R.Message = E.Message + " [" + E.Name + "]";
     Out.Errors.push_back(std::move(R));
   }

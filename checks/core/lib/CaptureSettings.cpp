@@ -49,13 +49,13 @@ CaptureSettings readCaptureSettings(OptionLookup Lookup,
 
 std::shared_ptr<const Catalog> loadCatalogFor(llvm::StringRef MainFile,
                                               CaptureSettings &S) {
+  if (!S.Error.empty())
+    return nullptr; // a bad option: the checks do not run
   auto Loaded = effectiveCatalog(MainFile, S.CatalogFiles);
   if (Loaded)
     return *Loaded;
-  std::string Why = llvm::toString(Loaded.takeError());
-  if (S.Error.empty())
-    S.Error =
-        "invalid capture catalog: " + Why + "; the capture checks did not run";
+  S.Error = "invalid capture catalog: " + llvm::toString(Loaded.takeError()) +
+            "; the capture checks did not run";
   return nullptr;
 }
 

@@ -52,7 +52,8 @@ CaptureSettings readCaptureSettings(OptionLookup Lookup,
 
 /// The catalog for the translation unit of \p MainFile (absolute): the
 /// built-in one, the nearest `.capture-lint.json` above it and
-/// \p S.CatalogFiles. Null after an error, which then is in \p S.Error.
+/// \p S.CatalogFiles. Null when \p S.Error is set: by a bad option before,
+/// or by the catalog (which then says why).
 std::shared_ptr<const Catalog> loadCatalogFor(llvm::StringRef MainFile,
                                               CaptureSettings &S);
 
