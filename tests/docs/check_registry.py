@@ -9,7 +9,8 @@ what a check needs, and that nothing lists a check the registry does not:
     in docs/python.md's table;
   - its row in the README's table of checks, with the registry's text;
   - for a C++ check, its row in the table atop checks/core/lib/rules/Rules.h
-    naming its rule files, each of which exists there;
+    naming its rule files, each of which exists there; for a Python check,
+    the same in checks/python/lib/rules/;
   - every check name the Python analysis emits is a Python row.
 
 STEM is NAME without "capture-". Prints one line per problem and exits 1
@@ -56,10 +57,10 @@ RULE_ROW = re.compile(r"^//\s+(capture-[a-z-]+(?:,\s*capture-[a-z-]+)*)"
                       r"\s+(\S.*)$")
 
 
-def rule_files(root):
-    """{check name: [rule files]} from the table atop Rules.h (a row's
-    files may go on in the lines below it)."""
-    text = read(root, "checks", "core", "lib", "rules", "Rules.h") or ""
+def rule_files(root, *rules_dir):
+    """{check name: [rule files]} from the table atop ROOT/RULES_DIR/Rules.h
+    (a row's files may go on in the lines below it)."""
+    text = read(root, *rules_dir, "Rules.h") or ""
     out, last = {}, None
     for line in text.split("\n"):
         if not line.startswith("//"):
@@ -78,6 +79,17 @@ def rule_files(root):
     return out
 
 
+def missing_rules(root, name, rules, rules_dir):
+    """What is missing of NAME's rule files in RULES_DIR."""
+    where = "/".join(rules_dir)
+    files = rules.get(name, [])
+    if not files:
+        return [f"{name}: no row in the table of rule files atop "
+                f"{where}/Rules.h"]
+    return [f"{name}: its rule file {where}/{fn} does not exist"
+            for fn in files if read(root, *rules_dir, fn) is None]
+
+
 def expects_diagnostic(text):
     return bool(text and EXPECTS.search(text))
 
@@ -93,7 +105,10 @@ def main():
     names = {c["name"] for c in checks}
     readme = read(root, "README.md") or ""
     python_doc = read(root, "docs", "python.md") or ""
-    rules = rule_files(root)
+    cpp_rules_dir = ("checks", "core", "lib", "rules")
+    py_rules_dir = ("checks", "python", "lib", "rules")
+    rules = rule_files(root, *cpp_rules_dir)
+    py_rules = rule_files(root, *py_rules_dir)
     for c in checks:
         name, stem = c["name"], c["name"][len("capture-"):]
         if read(root, "docs", "checks", name + ".md") is None:
@@ -105,21 +120,14 @@ def main():
                 problems.append(
                     f"{name}: no C++ fixture tests/lit/checks/{stem}.cu "
                     f"(or .cpp, .hip) expecting a diagnostic")
-            files = rules.get(name, [])
-            if not files:
-                problems.append(
-                    f"{name}: no row in the table of rule files atop "
-                    f"checks/core/lib/rules/Rules.h")
-            for fn in files:
-                if read(root, "checks", "core", "lib", "rules", fn) is None:
-                    problems.append(f"{name}: its rule file checks/core/lib/"
-                                    f"rules/{fn} does not exist")
+            problems += missing_rules(root, name, rules, cpp_rules_dir)
         if c["python"]:
             fixture = read(root, "tests", "lit", "python", stem + ".py")
             if not expects_diagnostic(fixture):
                 problems.append(f"{name}: no Python fixture "
                                 f"tests/lit/python/{stem}.py expecting a "
                                 f"diagnostic")
+            problems += missing_rules(root, name, py_rules, py_rules_dir)
             if f"[{name}](checks/{name}.md)" not in python_doc:
                 problems.append(f"{name}: no row in docs/python.md's table")
         row = f"| [{name}](docs/checks/{name}.md) | {c['finds']} |"

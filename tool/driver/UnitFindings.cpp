@@ -24,7 +24,7 @@ std::optional<ReportFinding> UnitFindings::convert(const Finding &F) {
     return std::nullopt;
   ReportFinding R;
   R.Check = Check.str();
-  R.Severity = severityName(F.Level).str();
+  R.Severity = std::string(severityName(F.Level));
   auto [Path, Offset] = place(F.Loc);
   R.Loc = Sources.locate(Path, Offset);
   R.Offset = Offset;

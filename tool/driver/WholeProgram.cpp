@@ -198,12 +198,12 @@ public:
     SummaryLoc At = Deep ? Call.CallSite : Call.Loc;
     ReportFinding F;
     F.Check = H.Check;
-    F.Severity = severityName(Text->Level).str();
+    F.Severity = std::string(severityName(Text->Level));
     F.Loc = located(At);
     F.Offset = At.Offset;
     F.Message = Text->Message;
     F.Api = H.Kind == "api-call" && !H.Entry.empty() ? H.Entry : H.Api;
-    addNotes(F, H, Text->FinalNote);
+    addNotes(F, H, Text->HereNote);
     F.Mode = U.Region.Mode;
     F.Stream = U.Region.Stream;
     return F;

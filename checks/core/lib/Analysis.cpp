@@ -49,18 +49,6 @@ std::optional<CheckKind> checkKindOf(llvm::StringRef Name) {
   return std::nullopt;
 }
 
-llvm::StringRef severityName(Severity S) {
-  switch (S) {
-  case Severity::Error:
-    return "error";
-  case Severity::Warning:
-    return "warning";
-  case Severity::Remark:
-    return "remark";
-  }
-  return "warning";
-}
-
 //===----------------------------------------------------------------------===//
 // The analyzer
 //===----------------------------------------------------------------------===//

@@ -33,7 +33,7 @@ static std::string regionNote(const CaptureRegion &R) {
 }
 
 /// What \p H does in region \p R, in the words of its check's rule.
-static rules::Described describe(const RawHazard &H, const CaptureRegion &R) {
+static Described ruleVerdict(const RawHazard &H, const CaptureRegion &R) {
   switch (H.Kind) {
   case RawHazard::External:
   case RawHazard::Overrides:
@@ -58,28 +58,14 @@ std::string regionHeadline(const CaptureRegion &R) {
   return R.Headline.empty() ? regionNote(R) : R.Headline;
 }
 
-std::optional<HazardText> describeHazard(const RawHazard &H,
-                                         const CaptureRegion &Region,
-                                         llvm::StringRef Via,
-                                         llvm::StringRef Where) {
-  auto D = describe(H, Region);
-  if (!D)
-    return std::nullopt;
-  const rules::MessageParts &M = D->second;
-  HazardText T;
-  T.Level = D->first;
-  if (!Via.empty())
-    T.Message = "call to '" + Via.str() + "' reaches " + M.Subject +
-                (Where.empty() ? "" : " (" + Where.str() + ")") + ", which " +
-                M.Predicate;
-  else
-    T.Message = M.Subject + " " + M.Predicate;
-  if (!M.Consequence.empty())
-    T.Message += ": " + M.Consequence;
-  if (!M.Fix.empty())
-    T.Message += "; " + M.Fix;
-  T.FinalNote = M.HereNote;
-  return T;
+std::optional<FindingText> describeHazard(const RawHazard &H,
+                                          const CaptureRegion &Region,
+                                          llvm::StringRef Via,
+                                          llvm::StringRef Where) {
+  Reach R;
+  R.Via = Via.str();
+  R.Where = Where.str();
+  return describe(ruleVerdict(H, Region), R);
 }
 
 std::optional<Finding> materialize(const RawHazard &H,
@@ -104,7 +90,7 @@ std::optional<Finding> materialize(const RawHazard &H,
   for (const DiagNote &N : H.Chain)
     F.Notes.push_back({fileLoc(N.Loc, SM), N.Message});
   if (Via)
-    F.Notes.push_back({fileLoc(H.Loc, SM), T->FinalNote});
+    F.Notes.push_back({fileLoc(H.Loc, SM), T->HereNote});
   for (const DiagNote &N : H.Extra)
     F.Notes.push_back({fileLoc(N.Loc, SM), N.Message});
   if (Region.BeginLoc.isValid()) {

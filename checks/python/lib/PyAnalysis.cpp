@@ -13,8 +13,7 @@
 
 #include "PyFiles.h"
 #include "PyWalker.h"
-
-#include "capture_lint/Analysis.h"
+#include "rules/Rules.h"
 
 #include "llvm/Support/Path.h"
 
@@ -47,88 +46,31 @@ std::string pathPhrase(const PyPathCondition &P) {
   return "'" + P.Text + "' is " + (P.Holds ? "true" : "false");
 }
 
-struct Described {
-  std::string Severity, Message, FinalNote;
-};
-
-std::optional<Described> describe(const PyHazard &H, const PyRegion &R) {
-  Described D;
-  std::string Subject = H.Subject, Predicate, Consequence, Fix;
+/// What \p H does in \p R, in the words of its check's rule.
+Described ruleVerdict(const PyHazard &H, const PyRegion &R) {
   switch (H.Kind) {
   case PyHazard::ApiCall:
-  case PyHazard::Unjoined: {
-    const ApiEntry &E = *H.Entry;
-    Predicate = E.Message;
-    Fix = E.Fix;
-    switch (E.behaviourIn(R.Mode)) {
-    case Behaviour::Illegal:
-      D.Severity = "error";
-      Consequence = modePhrase(R.Mode) + " it fails" + failurePhrase(E.Error);
-      break;
-    case Behaviour::Eager:
-      D.Severity = "warning";
-      Consequence = modePhrase(R.Mode) +
-                    " it runs once, at capture time, and is not recorded in "
-                    "the graph, so replays skip it";
-      break;
-    case Behaviour::Note:
-      D.Severity = "remark";
-      break;
-    case Behaviour::Captured:
-    case Behaviour::Legal:
-      return std::nullopt;
-    }
-    // The catalog's fix names the stream where it says {stream}.
-    if (size_t At = Fix.find("{stream}"); At != std::string::npos)
-      Fix.replace(At, 8, H.Detail.empty() ? "the side stream" : H.Detail);
-    D.FinalNote = H.Kind == PyHazard::Unjoined
-                      ? "'" + H.Detail + "' is forked into the capture here"
-                  : llvm::StringRef(Subject).ends_with(")'")
-                      ? Subject + " is called here"
-                      : Subject + " is here";
-    break;
-  }
+    return rules::describeCatalogCall(H, R);
+  case PyHazard::Unjoined:
+    return rules::describeUnjoinedStream(H, R);
   case PyHazard::FrozenArg:
-    D.Severity = "warning";
-    Predicate =
-        "is updated on the host inside the capture and passed " +
-        (H.Through.empty() ? std::string() : "(through '" + H.Through + "') ") +
-        "to " + H.Detail;
-    Consequence = "the graph records the value it has at capture time; "
-                  "replays do not run the host update, so every replay "
-                  "passes that same value";
-    Fix = "keep the counter in a device tensor and update it in place "
-          "inside the graph (step.add_(1)), or re-capture when it changes";
-    D.FinalNote = Subject + " is passed to " + H.Detail + " here";
-    break;
+    return rules::describeFrozenArgument(H);
   case PyHazard::Branch:
-    D.Severity = "warning";
-    Predicate = "depends on '" + H.Detail + "' (a tensor shape)";
-    Consequence = "the capture records only the path taken now, and every "
-                  "replay repeats it whatever the shape";
-    Fix = "capture one graph per shape bucket (pad inputs to fixed shapes), "
-          "or decide on the device (torch.where, masks)";
-    D.FinalNote = "the branch is here";
-    break;
+    return rules::describeShapeBranch(H);
   }
-  std::string Via = H.Chain.empty() ? "" : H.Chain.front().Callee;
-  D.Message = Via.empty() ? Subject + " " + Predicate
-                          : "call to '" + Via + "' reaches " + Subject +
-                                ", which " + Predicate;
-  if (H.Path) {
-    // A side of a branch on a value the analysis cannot see: the capture
-    // may never take it, so this is a remark, not a finding.
-    D.Severity = "remark";
-    D.Message += ", on a path taken only when " + pathPhrase(*H.Path) +
-                 " (a value not known statically)";
-    if (!Consequence.empty())
-      Consequence = "if the capture takes that path, " + Consequence;
-  }
-  if (!Consequence.empty())
-    D.Message += ": " + Consequence;
-  if (!Fix.empty())
-    D.Message += "; " + Fix;
-  return D;
+  return std::nullopt;
+}
+
+/// The finding's text: a branch on a value the analysis cannot see on the
+/// way to the hazard makes it a remark (the capture may never take it).
+std::optional<FindingText> describeHazard(const PyHazard &H,
+                                          const PyRegion &R) {
+  Reach Through;
+  if (!H.Chain.empty())
+    Through.Via = H.Chain.front().Callee;
+  if (H.Path)
+    Through.OnlyWhen = pathPhrase(*H.Path);
+  return describe(ruleVerdict(H, R), Through);
 }
 
 PyLocation locate(const PySite &Site) {
@@ -222,7 +164,7 @@ void materialize(const PyRegion &R, const PyOptions &Opts,
   for (const PyHazard &H : R.Hazards) {
     if (Opts.CheckEnabled && !Opts.CheckEnabled(H.Check))
       continue;
-    auto D = describe(H, R);
+    auto D = describeHazard(H, R);
     if (!D)
       continue;
     PySite At = H.Chain.empty() ? H.Site : H.Chain.front().Site;
@@ -230,7 +172,7 @@ void materialize(const PyRegion &R, const PyOptions &Opts,
       continue;
     PyFinding F;
     F.Check = H.Check;
-    F.Severity = D->Severity;
+    F.Severity = std::string(severityName(D->Level));
     F.Message = D->Message;
     F.Api = H.Entry ? H.Entry->Name : "";
     F.Loc = locate(At);
@@ -241,10 +183,8 @@ void materialize(const PyRegion &R, const PyOptions &Opts,
       F.Notes.push_back(
           {locate(H.Path->Site),
            "the path to it is taken only when " + pathPhrase(*H.Path)});
-    if (!H.Chain.empty())
-      F.Notes.push_back({locate(H.Site), D->FinalNote});
-    else if (H.Kind == PyHazard::Unjoined)
-      F.Notes.push_back({locate(H.Site), D->FinalNote});
+    if (!H.Chain.empty() || H.Kind == PyHazard::Unjoined)
+      F.Notes.push_back({locate(H.Site), D->HereNote});
     for (const auto &[Site, Text] : H.Extra)
       F.Notes.push_back({locate(Site), Text});
     F.Notes.push_back({locate(R.Begin), R.Headline});

@@ -46,13 +46,8 @@ PyValue Walker::condition(TSNode N, llvm::StringRef Keyword) {
   }
   if (!V.ShapeRead.empty() && Keyword != "assert" &&
       Keyword != "assert-like if") {
-    PyHazard H;
-    H.Kind = PyHazard::Branch;
-    H.Check = "capture-shape-branch";
-    H.Subject = "'" + Keyword.str() + "' condition " + quote(N);
-    H.Detail = V.ShapeRead;
-    H.Site = {&S, begin(N)};
-    record(std::move(H));
+    record(rules::shapeBranch("'" + Keyword.str() + "' condition " + quote(N),
+                              V.ShapeRead, {&S, begin(N)}));
   }
   return V;
 }

@@ -341,13 +341,8 @@ void Walker::walkElseClauses(TSNode If) {
 void Walker::walkFor(TSNode N) {
   PyValue Seq = expr(field(N, "right"));
   if (!Seq.ShapeRead.empty() && !Seq.tensor()) {
-    PyHazard H;
-    H.Kind = PyHazard::Branch;
-    H.Check = "capture-shape-branch";
-    H.Subject = "'for' loop over " + quote(field(N, "right"));
-    H.Detail = Seq.ShapeRead;
-    H.Site = {&S, begin(N)};
-    record(std::move(H));
+    record(rules::shapeBranch("'for' loop over " + quote(field(N, "right")),
+                              Seq.ShapeRead, {&S, begin(N)}));
   }
   PyValue Elem;
   if (Seq.Container || !Seq.Classes.empty())
@@ -532,16 +527,9 @@ void Walker::closeRegion(unsigned EndOffset) {
   for (auto &[Stream, Site] : Active->Forks) {
     if (Active->Joined.count(Stream))
       continue;
-    PyHazard H;
-    H.Kind = PyHazard::Unjoined;
-    H.Entry = firstEntry("torch.cuda.stream");
-    if (!H.Entry)
-      continue;
-    H.Check = "capture-legacy-stream";
-    H.Subject = "'torch.cuda.stream(" + Stream + ")'";
-    H.Detail = Stream;
-    H.Site = Site;
-    Active->Hazards.push_back(std::move(H));
+    if (auto H = rules::unjoinedStream(firstEntry("torch.cuda.stream"), Stream,
+                                       Site))
+      Active->Hazards.push_back(std::move(*H));
   }
   // Updates of this region are not those of a later one: that one records
   // the value the state has when it is captured.

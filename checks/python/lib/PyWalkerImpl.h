@@ -10,6 +10,7 @@
 #define CAPTURE_LINT_PYTHON_PYWALKERIMPL_H
 
 #include "PyWalker.h"
+#include "rules/Rules.h"
 
 #include <optional>
 #include <set>
@@ -152,28 +153,7 @@ private:
     Active->Hazards.push_back(std::move(H));
   }
   void recordApi(const ApiEntry *E, TSNode At, std::string Subject) {
-    PyHazard H;
-    H.Kind = PyHazard::ApiCall;
-    H.Entry = E;
-    H.Check = checkOf(E->Class);
-    H.Subject = std::move(Subject);
-    H.Site = {&S, begin(At)};
-    record(std::move(H));
-  }
-  /// The Python check that owns the catalog hazard class \p C (the
-  /// registry's Owns column), or "".
-  static std::string checkOf(Hazard C) {
-#define CAPTURE_CHECK_PY_OWNS_1(Name, Owns)                                    \
-  if (Hazard::Owns != Hazard::None && C == Hazard::Owns)                       \
-    return Name;
-#define CAPTURE_CHECK_PY_OWNS_0(Name, Owns)
-#define CAPTURE_CHECK(Kind, Name, Cpp, Python, Owns, ...)                      \
-  CAPTURE_CHECK_PY_OWNS_##Python(Name, Owns)
-#include "Checks.def"
-#undef CAPTURE_CHECK
-#undef CAPTURE_CHECK_PY_OWNS_1
-#undef CAPTURE_CHECK_PY_OWNS_0
-    return "";
+    record(rules::catalogCall(E, {&S, begin(At)}, std::move(Subject)));
   }
   std::string quote(TSNode N, size_t Max = 60) const {
     std::string T = S.text(N).str();

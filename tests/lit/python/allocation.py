@@ -26,3 +26,9 @@ with torch.cuda.graph(g):
     # CHECK: allocation.py:[[@LINE-1]]:14: error: 'cpu_t.pin_memory()' allocates pinned host memory (cudaHostAlloc)
     from_np = torch.from_numpy(np.arange(3)).cuda()
     # CHECK: allocation.py:[[@LINE-1]]:15: error: 'torch.from_numpy(np.arange(3)).cuda()' copies a CPU tensor
+
+# In relaxed mode pinning runs once, at capture time, and the graph keeps
+# that memory: a remark, worded as the C++ analysis words an allocation there.
+with torch.cuda.graph(g, capture_error_mode="relaxed"):
+    pinned = cpu_t.pin_memory()
+    # CHECK: allocation.py:[[@LINE-1]]:14: remark: 'cpu_t.pin_memory()' allocates pinned host memory (cudaHostAlloc): in a relaxed-mode capture it is allowed: it runs once, at capture time, and every replay reuses that memory; make sure the memory outlives the graph

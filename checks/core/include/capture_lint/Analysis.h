@@ -23,6 +23,7 @@
 #define CAPTURE_LINT_ANALYSIS_H
 
 #include "capture_lint/Catalog.h"
+#include "capture_lint/Message.h"
 #include "capture_lint/RegionFinder.h"
 #include "capture_lint/RoleImports.h"
 
@@ -63,9 +64,6 @@ constexpr unsigned NumCheckKinds = 0
     ;
 llvm::StringRef checkName(CheckKind K); // "capture-sync-call", ...
 std::optional<CheckKind> checkKindOf(llvm::StringRef Name);
-
-enum class Severity { Error, Warning, Remark };
-llvm::StringRef severityName(Severity S);
 
 struct AnalysisOptions {
   /// Methods whose result is a tensor shape (capture-shape-branch).
@@ -167,27 +165,15 @@ struct ExternalUse {
   RawHazard Call; // Kind External
 };
 
-/// The text of a finding for a hazard in a region, without locations.
-struct HazardText {
-  Severity Level = Severity::Warning;
-  std::string Message;   // "call to 'f' reaches ..." when \p Via is given
-  std::string FinalNote; // "'cudaMalloc' is called here"
-};
-/// \p Where, for a hazard reached through \p Via, says where the offending
-/// call is ("sampler.cu:19"), so that two calls reached through one call in
-/// the region are two findings with their own messages.
-std::optional<HazardText> describeHazard(const RawHazard &H,
-                                         const CaptureRegion &Region,
-                                         llvm::StringRef Via,
-                                         llvm::StringRef Where = "");
-
-/// What follows "it fails" for a catalog entry's error: " with ERROR and
-/// invalidates the capture". A catalog error may add, after "; ", what
-/// happens instead where the runtime behaves differently ("... (906) on a
-/// blocking capture stream; on a non-blocking one it runs now and is missing
-/// from the graph"): the invalidation belongs to the first part. Shared by
-/// the C++ and Python front ends, so both say it the same way.
-std::string failurePhrase(llvm::StringRef CatalogError);
+/// The text of a finding for a hazard in a region, without locations: its
+/// check's rule words it, Message.h composes it. \p Where, for a hazard
+/// reached through \p Via, says where the offending call is
+/// ("sampler.cu:19"), so that two calls reached through one call in the
+/// region are two findings with their own messages.
+std::optional<FindingText> describeHazard(const RawHazard &H,
+                                          const CaptureRegion &Region,
+                                          llvm::StringRef Via,
+                                          llvm::StringRef Where = "");
 
 /// "file.cu:19" for a location (the file's name without its directory).
 std::string shortLocation(clang::SourceLocation Loc,

@@ -12,6 +12,7 @@
 #include "Rules.h"
 
 #include "capture_lint/ApiMatch.h"
+#include "capture_lint/CatalogWords.h"
 
 namespace capture_lint::rules {
 
@@ -53,14 +54,6 @@ RawHazard catalogCall(const ApiEntry &E, CheckKind Check,
   return H;
 }
 
-/// An allocation-class entry that gives memory back (cudaFree,
-/// cudaFreeHost, hipHostUnregister, a handle's destroy).
-static bool releasesMemory(const ApiEntry &E) {
-  llvm::StringRef N = E.Name;
-  return N.contains_insensitive("free") || N.contains("Destroy") ||
-         N.contains("Unregister") || N.contains("destroy");
-}
-
 /// The thread switched itself to relaxed mode around the call (as
 /// PyTorch's graph pool does around its cudaMalloc): an allocation is
 /// allowed and reported as a remark; nothing when the call is legal there.
@@ -82,14 +75,9 @@ static std::optional<Described> inRelaxedThread(const ApiEntry &E,
 
 Described describeCatalogCall(const RawHazard &H, const CaptureRegion &R) {
   MessageParts M;
-  Severity Level = Severity::Warning;
   const ApiEntry &E = *H.Entry;
   M.Subject = "'" + H.Api + "'";
   M.Predicate = E.Message;
-  M.Fix = E.Fix;
-  // The catalog's fix names the stream where it says {stream}.
-  if (size_t At = M.Fix.find("{stream}"); At != std::string::npos)
-    M.Fix.replace(At, 8, R.Stream.empty() ? "the capturing stream" : R.Stream);
   M.HereNote = "'" + H.Api + "' is called here";
   if (H.ThreadRelaxed)
     if (auto D = inRelaxedThread(E, M))
@@ -98,41 +86,11 @@ Described describeCatalogCall(const RawHazard &H, const CaptureRegion &R) {
   // (A region begun through an opener is keyed by the opener's object.)
   bool OtherStream = !H.StreamKey.empty() && !R.ViaRole && !R.Key.empty() &&
                      H.StreamKey != R.Key;
-  switch (E.behaviourIn(H.ThreadRelaxed ? CaptureMode::Relaxed : R.Mode,
-                        OtherStream)) {
-  case Behaviour::Illegal:
-    Level = Severity::Error;
-    M.Consequence = modePhrase(R.Mode) + " it fails" + failurePhrase(E.Error);
-    break;
-  case Behaviour::Eager:
-    if (E.Class == Hazard::Allocation && !releasesMemory(E) &&
-        R.Mode == CaptureMode::Relaxed) {
-      // Relaxed mode lets it run once; the graph keeps using that memory,
-      // which is how persistent pools grow under capture.
-      Level = Severity::Remark;
-      M.Consequence = modePhrase(R.Mode) +
-                      " it is allowed: it runs once, at capture time, and "
-                      "every replay reuses that memory";
-      M.Fix = "make sure the memory outlives the graph";
-      break;
-    }
-    Level = Severity::Warning;
-    M.Consequence =
-        modePhrase(R.Mode) +
-        (E.Class == Hazard::Allocation
-             ? " it runs once, at capture time: the memory is released "
-               "now, while the graph may still use it on every replay"
-             : " it runs once, at capture time, and is not recorded in the "
-               "graph, so replays skip it");
-    break;
-  case Behaviour::Note:
-    Level = Severity::Remark;
-    break;
-  case Behaviour::Captured:
-  case Behaviour::Legal:
-    return std::nullopt;
-  }
-  return std::make_pair(Level, M);
+  Behaviour B = E.behaviourIn(H.ThreadRelaxed ? CaptureMode::Relaxed : R.Mode,
+                              OtherStream);
+  return describeCatalogEntry(E, B, R.Mode, std::move(M),
+                              R.Stream.empty() ? "the capturing stream"
+                                               : R.Stream);
 }
 
 } // namespace capture_lint::rules

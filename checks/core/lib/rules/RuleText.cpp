@@ -21,16 +21,3 @@ std::string implicitError(const CaptureRegion &R) {
 }
 
 } // namespace capture_lint::rules
-
-namespace capture_lint {
-
-std::string failurePhrase(llvm::StringRef Error) {
-  auto [Fails, Otherwise] = Error.split("; ");
-  std::string Out = Fails.empty() ? "" : " with " + Fails.str();
-  Out += " and invalidates the capture";
-  if (!Otherwise.empty())
-    Out += "; " + Otherwise.str();
-  return Out;
-}
-
-} // namespace capture_lint

@@ -19,21 +19,9 @@
 
 namespace capture_lint::rules {
 
-struct MessageParts {
-  std::string Subject;
-  std::string Predicate;
-  std::string Consequence;
-  std::string Fix;
-  /// The note at the hazard when a finding is reported at the call that
-  /// reaches it ("'cudaMalloc' is called here").
-  std::string HereNote;
-};
-
-/// A rule's verdict on a hazard in a region: its severity and words, or
-/// nothing when the hazard is harmless there.
-using Described = std::optional<std::pair<Severity, MessageParts>>;
-
-using capture_lint::modePhrase; // Catalog.h
+using capture_lint::Described;    // Message.h
+using capture_lint::MessageParts; // Message.h
+using capture_lint::modePhrase;   // Catalog.h
 /// "stream 's'", "graph 'g'", or "the stream" when it has no name.
 std::string streamPhrase(const CaptureRegion &R);
 /// Whether the region is begun by a HIP API.

@@ -1,8 +1,8 @@
-//===- PyFrozen.cpp - Host state a region updates and hands to work -------===//
+//===- FrozenHostValue.cpp - capture-frozen-host-value, for Python -------===//
 //
-// capture-frozen-host-value for Python: a graph records the arguments of the
-// work it captures (a torch op's Python scalars, a Triton launch's
-// arguments) when the capture runs. Host state the region updates
+// Host state a region updates and hands to captured work: a graph records the
+// arguments of the work it captures (a torch op's Python scalars, a Triton
+// launch's arguments) when the capture runs. Host state the region updates
 // (`self.step += 1`, `global calls; calls += 1`) and then passes to such
 // work keeps its capture-time value on every replay: replays run the
 // kernels, not the Python that updated it. The walker notes the updates as
@@ -16,7 +16,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "PyWalkerImpl.h"
+#include "Rules.h"
+
+#include "../PyWalkerImpl.h"
 
 namespace capture_lint::python::detail {
 
@@ -138,3 +140,23 @@ void Walker::checkFrozenArguments(
 }
 
 } // namespace capture_lint::python::detail
+
+namespace capture_lint::python::rules {
+
+Described describeFrozenArgument(const PyHazard &H) {
+  MessageParts M;
+  M.Subject = H.Subject;
+  M.HereNote = H.Subject + " is passed to " + H.Detail + " here";
+  M.Predicate =
+      "is updated on the host inside the capture and passed " +
+      (H.Through.empty() ? std::string() : "(through '" + H.Through + "') ") +
+      "to " + H.Detail;
+  M.Consequence = "the graph records the value it has at capture time; "
+                  "replays do not run the host update, so every replay "
+                  "passes that same value";
+  M.Fix = "keep the counter in a device tensor and update it in place "
+          "inside the graph (step.add_(1)), or re-capture when it changes";
+  return std::make_pair(Severity::Warning, M);
+}
+
+} // namespace capture_lint::python::rules

@@ -1,0 +1,53 @@
+//===- Rules.h - One rule file per check, for Python ------------*- C++ -*-===//
+//
+// Each Python check's rule lives in its own file here and holds what makes
+// a hazard of that check, what it says about it in a region's mode
+// (severity and message parts, Message.h) and the note at the hazard. The
+// walker (PyWalker*.cpp) is the traversal: it tracks values, finds regions
+// and follows calls, and asks the rules for hazards; PyAnalysis.cpp turns
+// them into findings through describe(). The catalog decides what the
+// catalog checks report; CatalogWords.h says what its behaviours mean in
+// both languages. The C++ rules are in checks/core/lib/rules/.
+//
+//   capture-sync-call           CatalogCall.cpp
+//   capture-host-read           CatalogCall.cpp
+//   capture-allocation          CatalogCall.cpp
+//   capture-legacy-stream       CatalogCall.cpp, UnjoinedStream.cpp
+//   capture-frozen-host-value   FrozenHostValue.cpp
+//   capture-shape-branch        ShapeBranch.cpp
+//   capture-rng-state           CatalogCall.cpp
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CAPTURE_LINT_PYTHON_RULES_RULES_H
+#define CAPTURE_LINT_PYTHON_RULES_RULES_H
+
+#include "../PyWalker.h"
+
+#include "capture_lint/Message.h"
+
+namespace capture_lint::python::rules {
+
+/// A call to catalog entry \p E at \p Site, quoted as \p Subject: a hazard
+/// of the check that owns the entry's class.
+PyHazard catalogCall(const ApiEntry *E, PySite Site, std::string Subject);
+Described describeCatalogCall(const PyHazard &H, const PyRegion &R);
+
+/// A stream forked into the capture (`with torch.cuda.stream(s):`) and not
+/// joined back before it ends.
+std::optional<PyHazard> unjoinedStream(const ApiEntry *StreamEntry,
+                                       const std::string &Stream, PySite Fork);
+Described describeUnjoinedStream(const PyHazard &H, const PyRegion &R);
+
+/// Host control flow (\p Subject: "'if' condition 'n > 4'", "'for' loop
+/// over ...") on \p ShapeRead, a tensor shape.
+PyHazard shapeBranch(std::string Subject, std::string ShapeRead, PySite At);
+Described describeShapeBranch(const PyHazard &H);
+
+/// Host state the region updates, passed to captured work (the detection
+/// is the walker's, in FrozenHostValue.cpp).
+Described describeFrozenArgument(const PyHazard &H);
+
+} // namespace capture_lint::python::rules
+
+#endif // CAPTURE_LINT_PYTHON_RULES_RULES_H

@@ -1,0 +1,37 @@
+//===- ShapeBranch.cpp - capture-shape-branch, for Python -----------------===//
+//
+// Host control flow on a tensor shape inside a capture (`if x.shape[0] >
+// 4:`, `for i in range(x.size(0)):`): the capture records the path taken
+// now and every replay repeats it, whatever the shape. The walker tracks
+// which values are read from shapes (PyValue::ShapeRead) and asks this
+// rule at each condition and loop.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Rules.h"
+
+namespace capture_lint::python::rules {
+
+PyHazard shapeBranch(std::string Subject, std::string ShapeRead, PySite At) {
+  PyHazard H;
+  H.Kind = PyHazard::Branch;
+  H.Check = "capture-shape-branch";
+  H.Subject = std::move(Subject);
+  H.Detail = std::move(ShapeRead);
+  H.Site = At;
+  return H;
+}
+
+Described describeShapeBranch(const PyHazard &H) {
+  MessageParts M;
+  M.Subject = H.Subject;
+  M.HereNote = "the branch is here";
+  M.Predicate = "depends on '" + H.Detail + "' (a tensor shape)";
+  M.Consequence = "the capture records only the path taken now, and every "
+                  "replay repeats it whatever the shape";
+  M.Fix = "capture one graph per shape bucket (pad inputs to fixed shapes), "
+          "or decide on the device (torch.where, masks)";
+  return std::make_pair(Severity::Warning, M);
+}
+
+} // namespace capture_lint::python::rules
