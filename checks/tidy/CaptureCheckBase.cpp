@@ -129,13 +129,13 @@ void CaptureCheckBase::onEndOfTranslationUnit() {
 }
 
 void CaptureCheckBase::emitNew() {
-  const std::vector<Finding> &All = Analyzer->findings();
+  const std::vector<ClangFinding> &All = Analyzer->findings();
   for (; Emitted < All.size(); ++Emitted)
     if (All[Emitted].Check == Kind)
       emit(All[Emitted], *SM);
 }
 
-void CaptureCheckBase::emit(const Finding &F, const SourceManager &SM) {
+void CaptureCheckBase::emit(const ClangFinding &F, const SourceManager &SM) {
   // The shared suppression comments, as the CLI reads them (clang-tidy's
   // own NOLINT never silences an error).
   if (!Comments)

@@ -52,7 +52,7 @@ protected:
   CaptureSettings Settings;
 
 private:
-  void emit(const Finding &F, const clang::SourceManager &SM);
+  void emit(const ClangFinding &F, const clang::SourceManager &SM);
   void emitNew();
 
   CheckKind Kind;

@@ -83,7 +83,7 @@ std::vector<unsigned> findingLines(const std::string &Code,
   unsigned PreludeLines = 0;
   for (const char *C = Prelude; *C; ++C)
     PreludeLines += *C == '\n';
-  for (const Finding &F : Analyzer.findings())
+  for (const ClangFinding &F : Analyzer.findings())
     Lines.push_back(SM.getSpellingLineNumber(F.Loc) - PreludeLines);
   return Lines;
 }

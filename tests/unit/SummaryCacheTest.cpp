@@ -37,8 +37,11 @@ protected:
     U.Deps[Source] = *snapshotNow(Source, 1 << 20);
     ReportFinding F;
     F.Check = "capture-legacy-stream";
-    F.Severity = "error";
+    F.Level = Severity::Error;
     F.Loc.File = Source;
+    F.Loc.Offset = 6;
+    F.Via = "launch";
+    F.HazardLoc = {Source, 0, 1, 1, "kernel<<<1, 32>>>(d);"};
     F.Message = "kernel launch 'kernel' runs on the legacy default stream";
     F.Fixes.push_back({Source, 14, 0, ", 0, stream"});
     U.Findings.push_back(F);
@@ -59,8 +62,18 @@ TEST_F(SummaryCacheTest, AnEntryLoadsForItsKey) {
   ASSERT_FALSE(llvm::errorToBool(Cache.store(KeyA, unit())));
   std::optional<UnitResult> U = Cache.load(KeyA);
   ASSERT_TRUE(U);
-  EXPECT_EQ(U->Findings.size(), 1u);
+  ASSERT_EQ(U->Findings.size(), 1u);
   EXPECT_EQ(U->Deps.count(Source), 1u);
+  // Every field of the finding comes back.
+  const ReportFinding &F = U->Findings.front();
+  EXPECT_EQ(F.Level, Severity::Error);
+  EXPECT_EQ(F.Loc.Offset, 6u);
+  EXPECT_EQ(F.Via, "launch");
+  EXPECT_EQ(F.HazardLoc.File, Source);
+  EXPECT_EQ(F.HazardLoc.Line, 1u);
+  EXPECT_EQ(F.HazardLoc.LineText, "kernel<<<1, 32>>>(d);");
+  ASSERT_EQ(F.Fixes.size(), 1u);
+  EXPECT_EQ(F.Fixes.front().Text, ", 0, stream");
 }
 
 TEST_F(SummaryCacheTest, AnotherKeysEntryCopiedOrLinkedIsAMiss) {

@@ -291,7 +291,7 @@ static bool writeReport(Report &R, const Options &O, FixOutcome &Fixed) {
 static unsigned fixedFailing(const Report &R, const FixOutcome &Fixed) {
   unsigned N = 0;
   for (size_t I : Fixed.FixedFindings)
-    N += R.Findings[I].Severity != "remark";
+    N += R.Findings[I].Level != Severity::Remark;
   return N;
 }
 
@@ -299,8 +299,8 @@ static unsigned fixedFailing(const Report &R, const FixOutcome &Fixed) {
 static void printStatistics(const Report &R) {
   std::map<std::string, std::pair<unsigned, unsigned>> PerCheck;
   for (const ReportFinding &F : R.Findings)
-    ++(F.Severity == "remark" ? PerCheck[F.Check].second
-                              : PerCheck[F.Check].first);
+    ++(F.Level == Severity::Remark ? PerCheck[F.Check].second
+                                   : PerCheck[F.Check].first);
   std::vector<std::pair<std::string, std::pair<unsigned, unsigned>>> Rows(
       PerCheck.begin(), PerCheck.end());
   std::stable_sort(Rows.begin(), Rows.end(), [](const auto &A, const auto &B) {

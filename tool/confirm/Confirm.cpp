@@ -145,7 +145,7 @@ passedBy(const std::vector<const CaptureRecord *> &Regions,
 
 std::vector<Target> targetsOf(const ReportFinding &F) {
   std::vector<Target> T = {{F.Loc.File, F.Loc.Line}};
-  for (const ReportNote &N : F.Notes)
+  for (const FindingNote &N : F.Notes)
     T.push_back({N.Loc.File, N.Loc.Line});
   return T;
 }

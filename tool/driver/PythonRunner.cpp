@@ -17,10 +17,6 @@ bool isPythonInput(llvm::StringRef Path) {
   return python::isPythonFile(Path) || llvm::sys::fs::is_directory(Path);
 }
 
-static ReportLocation toReport(const python::PyLocation &L) {
-  return {L.File, L.Line, L.Column, L.LineText};
-}
-
 void runPython(const std::vector<std::string> &Inputs, const RunConfig &Config,
                Report &R) {
   auto Excluded = Excludes::create(Config.Exclude);
@@ -72,23 +68,10 @@ void runPython(const std::vector<std::string> &Inputs, const RunConfig &Config,
     R.Errors.push_back({{E.File}, E.Message});
   for (std::string &W : PR.Warnings)
     R.Warnings.push_back(std::move(W));
-  for (python::PyFinding &PF : PR.Findings) {
-    ReportFinding F;
-    F.Check = PF.Check;
-    F.Offset = PF.Loc.Offset;
-    F.Severity = PF.Severity;
-    F.Loc = toReport(PF.Loc);
-    F.Message = PF.Message;
-    F.Api = PF.Api;
-    F.HasRegion = !PF.RegionFile.empty();
-    F.RegionFile = PF.RegionFile;
-    F.RegionBeginLine = PF.RegionBeginLine;
-    F.RegionEndLine = PF.RegionEndLine;
-    F.Mode = PF.Mode;
-    F.Stream = PF.Stream;
-    for (const python::PyNote &N : PF.Notes)
-      F.Notes.push_back({toReport(N.Loc), N.Message});
-    R.Findings.push_back(std::move(F));
+  for (Finding &F : PR.Findings) {
+    ReportFinding RF;
+    static_cast<Finding &>(RF) = std::move(F);
+    R.Findings.push_back(std::move(RF));
   }
 }
 

@@ -14,7 +14,7 @@ using nlohmann::json;
 namespace capture_lint {
 
 /// Bumped whenever what the analysis produces changes shape or meaning.
-static constexpr const char *CacheFormat = "capture-lint-unit 4";
+static constexpr const char *CacheFormat = "capture-lint-unit 5";
 /// No entry this tool writes comes near this; a bigger file is not one.
 static constexpr uint64_t MaxEntryBytes = 256u << 20;
 /// Nor does a source or header the compiler reads.
@@ -22,14 +22,14 @@ static constexpr uint64_t MaxDependencyBytes = 1024u << 20;
 
 namespace {
 
-json locationJson(const ReportLocation &L) {
+json locationJson(const SourcePlace &L) {
   return {{"file", L.File},
           {"line", L.Line},
           {"column", L.Column},
           {"text", L.LineText}};
 }
-ReportLocation locationFrom(const json &J) {
-  ReportLocation L;
+SourcePlace locationFrom(const json &J) {
+  SourcePlace L;
   L.File = J.at("file").get<std::string>();
   L.Line = J.at("line").get<unsigned>();
   L.Column = J.at("column").get<unsigned>();
@@ -39,20 +39,23 @@ ReportLocation locationFrom(const json &J) {
 
 json findingJson(const ReportFinding &F) {
   json Notes = json::array();
-  for (const ReportNote &N : F.Notes)
+  for (const FindingNote &N : F.Notes)
     Notes.push_back({{"at", locationJson(N.Loc)}, {"message", N.Message}});
   json Fixes = json::array();
-  for (const ReportReplacement &R : F.Fixes)
+  for (const TextEdit &R : F.Fixes)
     Fixes.push_back({{"file", R.File},
                      {"offset", R.Offset},
                      {"length", R.Length},
                      {"text", R.Text}});
   return {{"check", F.Check},
-          {"offset", F.Offset},
-          {"severity", F.Severity},
+          {"offset", F.Loc.Offset},
+          {"severity", severityName(F.Level)},
           {"at", locationJson(F.Loc)},
           {"message", F.Message},
           {"api", F.Api},
+          {"via", F.Via},
+          {"hazard_at", locationJson(F.HazardLoc)},
+          {"hazard_offset", F.HazardLoc.Offset},
           {"has_region", F.HasRegion},
           {"region_file", F.RegionFile},
           {"region_begin", F.RegionBeginLine},
@@ -63,14 +66,21 @@ json findingJson(const ReportFinding &F) {
           {"fixes", std::move(Fixes)}};
 }
 
-ReportFinding findingFrom(const json &J) {
+/// The finding \p J holds; nothing when a field is not one of its values.
+std::optional<ReportFinding> findingFrom(const json &J) {
   ReportFinding F;
   F.Check = J.at("check").get<std::string>();
-  F.Offset = J.at("offset").get<unsigned>();
-  F.Severity = J.at("severity").get<std::string>();
+  auto Level = parseSeverity(J.at("severity").get<std::string>());
+  if (!Level)
+    return std::nullopt;
+  F.Level = *Level;
   F.Loc = locationFrom(J.at("at"));
+  F.Loc.Offset = J.at("offset").get<unsigned>();
   F.Message = J.at("message").get<std::string>();
   F.Api = J.at("api").get<std::string>();
+  F.Via = J.at("via").get<std::string>();
+  F.HazardLoc = locationFrom(J.at("hazard_at"));
+  F.HazardLoc.Offset = J.at("hazard_offset").get<unsigned>();
   F.HasRegion = J.at("has_region").get<bool>();
   F.RegionFile = J.at("region_file").get<std::string>();
   F.RegionBeginLine = J.at("region_begin").get<unsigned>();
@@ -148,7 +158,7 @@ std::string SummaryCache::seal(llvm::StringRef Entry, const std::string &Key) {
 /// Whether every fix of \p U lands in a file \p U depends on.
 static bool fixesStayInDeps(const UnitResult &U) {
   for (const ReportFinding &F : U.Findings)
-    for (const ReportReplacement &R : F.Fixes)
+    for (const TextEdit &R : F.Fixes)
       if (!U.Deps.count(R.File))
         return false;
   return true;
@@ -177,8 +187,12 @@ std::optional<UnitResult> SummaryCache::fromJson(json J,
       return std::nullopt; // changed or gone
     U.Deps[File] = *Now;
   }
-  for (const json &F : J.at("findings"))
-    U.Findings.push_back(findingFrom(F));
+  for (const json &Entry : J.at("findings")) {
+    std::optional<ReportFinding> F = findingFrom(Entry);
+    if (!F)
+      return std::nullopt; // a damaged entry is a miss
+    U.Findings.push_back(std::move(*F));
+  }
   for (const json &E : J.at("errors"))
     U.Errors.push_back(
         {locationFrom(E.at("at")), E.at("message").get<std::string>()});

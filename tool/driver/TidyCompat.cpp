@@ -48,8 +48,8 @@ void applyWarningsAsErrors(Report &R, llvm::StringRef Glob) {
   std::vector<std::string> Checks = enabledChecks(Glob);
   std::set<std::string> AsErrors(Checks.begin(), Checks.end());
   for (ReportFinding &F : R.Findings)
-    if (F.Severity == "warning" && AsErrors.count(F.Check))
-      F.Severity = "error";
+    if (F.Level == Severity::Warning && AsErrors.count(F.Check))
+      F.Level = Severity::Error;
 }
 
 std::string headerFilterError(llvm::StringRef Regex) {

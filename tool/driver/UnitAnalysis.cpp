@@ -100,7 +100,7 @@ public:
       // The configuration is wrong: say so at the top of the file, never
       // "0 findings".
       OptionalFileEntryRef Main = SM.getFileEntryRefForID(SM.getMainFileID());
-      ReportLocation At;
+      SourcePlace At;
       if (Main)
         At = Sources.locate(absolutePath(Main->getName(), Directory), 0);
       Out.Errors.push_back({At, Settings.Settings.Error});
@@ -127,16 +127,16 @@ public:
 private:
   /// The findings of the enabled checks, once each, in clang-tidy's order
   /// (file, offset, check, message).
-  void report(const std::vector<Finding> &Found, const SourceManager &SM,
+  void report(const std::vector<ClangFinding> &Found, const SourceManager &SM,
               const LangOptions &LO) {
     UnitFindings Convert(SM, LO, Directory, Sources);
     std::vector<ReportFinding> Kept;
-    for (const Finding &F : Found)
+    for (const ClangFinding &F : Found)
       if (Settings.Enabled.count(checkName(F.Check).str()))
         if (auto R = Convert.convert(F))
           Kept.push_back(std::move(*R));
     sortOnce(Kept, [](const ReportFinding &F) {
-      return std::tie(F.Loc.File, F.Offset, F.Check, F.Message);
+      return std::tie(F.Loc.File, F.Loc.Offset, F.Check, F.Message);
     });
     Out.Findings = std::move(Kept);
     for (ReportError &E : Convert.suppressionProblems())
@@ -207,7 +207,7 @@ void analyzeUnit(const std::string &File,
     Out.ParseError = true;
     ReportError R;
     R.Loc = E.File.empty()
-                ? ReportLocation{File}
+                ? SourcePlace{File}
                 : Sources.locate(absolutePath(E.File, Run.Directory), E.Offset);
     R.Message = E.Message + " [" + E.Name + "]";
     Out.Errors.push_back(std::move(R));

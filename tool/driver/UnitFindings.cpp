@@ -17,17 +17,19 @@ std::pair<std::string, unsigned> UnitFindings::place(SourceLocation Loc) const {
   return {absolutePath(Name, Directory), SM.getFileOffset(File)};
 }
 
-std::optional<ReportFinding> UnitFindings::convert(const Finding &F) {
+std::optional<ReportFinding> UnitFindings::convert(const ClangFinding &F) {
   llvm::StringRef Check = checkName(F.Check);
   if (F.Loc.isInvalid() || SM.isInSystemHeader(SM.getFileLoc(F.Loc)) ||
       Comments.silenced(F.Loc, Check))
     return std::nullopt;
   ReportFinding R;
   R.Check = Check.str();
-  R.Severity = std::string(severityName(F.Level));
+  R.Level = F.Level;
   auto [Path, Offset] = place(F.Loc);
   R.Loc = Sources.locate(Path, Offset);
-  R.Offset = Offset;
+  R.Via = F.Via;
+  auto [HazardPath, HazardOffset] = place(F.HazardLoc);
+  R.HazardLoc = Sources.locate(HazardPath, HazardOffset);
   R.Message = F.Message;
   R.Api = F.Api;
   if (F.RegionBegin.isValid()) {

@@ -33,7 +33,7 @@ public:
         Comments(SM) {}
 
   /// \p F as the report has it; nullopt when it is not reported.
-  std::optional<ReportFinding> convert(const Finding &F);
+  std::optional<ReportFinding> convert(const ClangFinding &F);
 
   /// The unmatched NOLINTBEGIN and NOLINTEND comments of the files whose
   /// comments were read, as errors.

@@ -181,7 +181,7 @@ public:
         Region(toCaptureRegion(U.Region, Cat)), Deep(U.Call.CallSite.valid()) {}
 
   std::optional<ReportFinding> build(const SummaryHazard &H,
-                                     ReportLocation &HazardAt) {
+                                     SourcePlace &HazardAt) {
     RawHazard Raw;
     if (!toRawHazard(H, Cat, Raw))
       return std::nullopt;
@@ -198,9 +198,10 @@ public:
     SummaryLoc At = Deep ? Call.CallSite : Call.Loc;
     ReportFinding F;
     F.Check = H.Check;
-    F.Severity = std::string(severityName(Text->Level));
+    F.Level = Text->Level;
     F.Loc = located(At);
-    F.Offset = At.Offset;
+    F.Via = Via;
+    F.HazardLoc = HazardAt;
     F.Message = Text->Message;
     F.Api = H.Kind == "api-call" && !H.Entry.empty() ? H.Entry : H.Api;
     addNotes(F, H, Text->HereNote);
@@ -210,7 +211,7 @@ public:
   }
 
 private:
-  ReportLocation located(const SummaryLoc &L) {
+  SourcePlace located(const SummaryLoc &L) {
     return Sources.locate(L.File, L.Offset);
   }
 
@@ -272,12 +273,12 @@ CrossUnitResult resolveAcrossUnits(const WholeProgramInput &In) {
       for (const SummaryHazard &H : R.reachFromRegion(U.Call)) {
         if (!In.Enabled(H.Check))
           continue;
-        ReportLocation HazardAt;
+        SourcePlace HazardAt;
         std::optional<ReportFinding> F = Build.build(H, HazardAt);
         // One finding per call in the region and offending call: the
         // instantiations of a template reaching the same call through
         // different entry points (solve<float>, solve<double>) are one.
-        if (F && Seen.insert({F->Check, F->Loc.File, F->Offset,
+        if (F && Seen.insert({F->Check, F->Loc.File, F->Loc.Offset,
                               HazardAt.File + ":" +
                                   std::to_string(HazardAt.Line) + ":" + F->Api})
                      .second)
@@ -287,7 +288,7 @@ CrossUnitResult resolveAcrossUnits(const WholeProgramInput &In) {
   }
   for (const UnfollowedCall &C : R.Unfollowed) {
     UnfollowedCall Located = C;
-    ReportLocation L = Sources.locate(C.File, C.Offset);
+    SourcePlace L = Sources.locate(C.File, C.Offset);
     Located.Line = L.Line;
     Result.Unfollowed.push_back(std::move(Located));
   }

@@ -170,11 +170,11 @@ private:
              {"severity", 1},
              {"source", "capture-lint"},
              {"message", E.Message}});
-    for (const python::PyFinding &F : R.Findings) {
+    for (const Finding &F : R.Findings) {
       if (F.Loc.File != Path)
         continue;
       json Related = json::array();
-      for (const python::PyNote &N : F.Notes)
+      for (const FindingNote &N : F.Notes)
         Related.push_back(
             {{"location",
               {{"uri", "file://" + N.Loc.File},
@@ -184,9 +184,9 @@ private:
                   position(N.Loc.Line, N.Loc.LineText, N.Loc.Column)}}}}},
              {"message", N.Message}});
       // LSP severities as clangd gives them (a remark is a hint).
-      int Severity = F.Severity == "error"     ? 1
-                     : F.Severity == "warning" ? 2
-                                               : 4;
+      int Severity = F.Level == Severity::Error     ? 1
+                     : F.Level == Severity::Warning ? 2
+                                                    : 4;
       Diags.push_back(
           {{"range",
             {{"start", position(F.Loc.Line, F.Loc.LineText, F.Loc.Column)},

@@ -22,8 +22,8 @@ std::string fixesAsYaml(const Report &R) {
       continue;
     clang::tooling::DiagnosticMessage Msg(F.Message);
     Msg.FilePath = F.Loc.File;
-    Msg.FileOffset = F.Offset;
-    for (const ReportReplacement &Rep : F.Fixes)
+    Msg.FileOffset = F.Loc.Offset;
+    for (const TextEdit &Rep : F.Fixes)
       llvm::consumeError(Msg.Fix[Rep.File].add(clang::tooling::Replacement(
           Rep.File, Rep.Offset, Rep.Length, Rep.Text)));
     TUD.Diagnostics.emplace_back(
@@ -79,7 +79,7 @@ collectFixes(const Report &R, std::vector<std::string> &Warnings) {
     // A finding's replacements go in together or not at all.
     std::map<std::string, FileFixes> Trial = PerFile;
     bool Ok = true;
-    for (const ReportReplacement &Rep : F.Fixes) {
+    for (const TextEdit &Rep : F.Fixes) {
       FileFixes &In = Trial[realFile(Rep.File)];
       if (llvm::Error E = In.Reps.add(clang::tooling::Replacement(
               Rep.File, Rep.Offset, Rep.Length, Rep.Text))) {

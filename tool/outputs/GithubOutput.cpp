@@ -61,15 +61,19 @@ static std::string relativeToWorkingDir(llvm::StringRef File) {
   return File.str();
 }
 
-static llvm::StringRef commandOf(llvm::StringRef Severity) {
-  if (Severity == "error")
+static llvm::StringRef commandOf(Severity Level) {
+  switch (Level) {
+  case Severity::Error:
     return "error";
-  if (Severity == "warning")
+  case Severity::Warning:
     return "warning";
-  return "notice"; // remarks
+  case Severity::Remark:
+    break;
+  }
+  return "notice";
 }
 
-static void writeCommand(llvm::StringRef Command, const ReportLocation &L,
+static void writeCommand(llvm::StringRef Command, const SourcePlace &L,
                          llvm::StringRef Title, llvm::StringRef Message,
                          llvm::raw_ostream &OS) {
   OS << "::" << Command;
@@ -88,7 +92,7 @@ static void writeCommand(llvm::StringRef Command, const ReportLocation &L,
      << "\n";
 }
 
-static std::string where(const ReportLocation &L) {
+static std::string where(const SourcePlace &L) {
   std::string Out = relativeToWorkingDir(L.File);
   if (L.Line)
     Out += ":" + std::to_string(L.Line);
@@ -100,12 +104,12 @@ void writeGithub(const Report &R, llvm::raw_ostream &OS) {
     writeCommand("error", E.Loc, "capture-lint", E.Message, OS);
   for (const ReportFinding &F : R.Findings) {
     std::string Message = F.Message;
-    for (const ReportNote &N : F.Notes)
+    for (const FindingNote &N : F.Notes)
       Message += "\n" + where(N.Loc) + ": " + N.Message;
     if (F.HasVerdict)
       Message +=
           "\nruntime probe: " + F.Verdict.Status + ": " + F.Verdict.Reason;
-    writeCommand(commandOf(F.Severity), F.Loc, F.Check, Message, OS);
+    writeCommand(commandOf(F.Level), F.Loc, F.Check, Message, OS);
   }
   for (const ReportMissed &M : R.Missed)
     writeCommand("warning", M.Loc, "capture-probe-missed", M.Message, OS);

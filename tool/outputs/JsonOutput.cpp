@@ -24,7 +24,7 @@ void writeJson(const Report &R, llvm::raw_ostream &OS) {
   for (const ReportFinding &F : R.Findings) {
     json J;
     J["check"] = F.Check;
-    J["severity"] = F.Severity;
+    J["severity"] = severityName(F.Level);
     J["file"] = F.Loc.File;
     J["line"] = F.Loc.Line;
     J["column"] = F.Loc.Column;
@@ -40,7 +40,7 @@ void writeJson(const Report &R, llvm::raw_ostream &OS) {
     else
       J["region"] = nullptr;
     json Notes = json::array();
-    for (const ReportNote &N : F.Notes)
+    for (const FindingNote &N : F.Notes)
       Notes.push_back({{"file", N.Loc.File},
                        {"line", N.Loc.Line},
                        {"column", N.Loc.Column},

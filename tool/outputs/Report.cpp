@@ -7,7 +7,7 @@ namespace capture_lint {
 unsigned Report::failingFindings() const {
   unsigned N = 0;
   for (const ReportFinding &F : Findings)
-    if (F.Severity != "remark")
+    if (F.Level != Severity::Remark)
       ++N;
   return N + unsigned(Missed.size());
 }
@@ -24,7 +24,7 @@ llvm::ArrayRef<CheckInfo> allChecks() {
 }
 
 void Report::addFinding(ReportFinding F) {
-  if (FindingKeys.insert({F.Check, F.Loc.File, F.Offset, F.Message}).second)
+  if (FindingKeys.insert({F.Check, F.Loc.File, F.Loc.Offset, F.Message}).second)
     Findings.push_back(std::move(F));
 }
 

@@ -12,6 +12,8 @@
 
 #include "FileSnapshot.h"
 
+#include "capture_lint/Finding.h"
+
 #include "llvm/ADT/ArrayRef.h"
 
 #include "llvm/Support/raw_ostream.h"
@@ -21,24 +23,6 @@
 #include <vector>
 
 namespace capture_lint {
-
-struct ReportLocation {
-  std::string File; // absolute
-  unsigned Line = 0, Column = 0;
-  std::string LineText; // the source line, for carets
-};
-
-struct ReportNote {
-  ReportLocation Loc;
-  std::string Message;
-};
-
-/// One text replacement of a fix-it.
-struct ReportReplacement {
-  std::string File; // absolute
-  unsigned Offset = 0, Length = 0;
-  std::string Text;
-};
 
 /// What the runtime probe says of a finding (capture-lint --confirm).
 struct ReportVerdict {
@@ -51,29 +35,18 @@ struct ReportVerdict {
 
 /// A problem the probe saw during a capture that no finding covers.
 struct ReportMissed {
-  ReportLocation Loc;
+  SourcePlace Loc;
   std::string Api, Classes, Message;
 };
 
-struct ReportFinding {
-  std::string Check;
-  unsigned Offset = 0;  // of Loc, in Loc.File
-  std::string Severity; // error, warning, remark
-  ReportLocation Loc;
-  std::string Message;
-  std::string Api;
-  bool HasRegion = false;
-  std::string RegionFile;
-  unsigned RegionBeginLine = 0, RegionEndLine = 0;
-  std::string Mode, Stream;
-  std::vector<ReportNote> Notes;
-  std::vector<ReportReplacement> Fixes;
+/// A finding of either analysis, with what --confirm adds.
+struct ReportFinding : Finding {
   bool HasVerdict = false;
   ReportVerdict Verdict;
 };
 
 struct ReportError {
-  ReportLocation Loc; // File may be set without a line
+  SourcePlace Loc; // File may be set without a line
   std::string Message;
 };
 

@@ -61,7 +61,7 @@ struct SourceRoot {
 };
 } // namespace
 
-static json physicalLocation(const ReportLocation &L, const SourceRoot &Root) {
+static json physicalLocation(const SourcePlace &L, const SourceRoot &Root) {
   json P = {{"artifactLocation", Root.artifact(L.File)}};
   if (L.Line)
     P["region"] = {{"startLine", L.Line},
@@ -69,11 +69,15 @@ static json physicalLocation(const ReportLocation &L, const SourceRoot &Root) {
   return P;
 }
 
-static const char *sarifLevel(const std::string &Severity) {
-  if (Severity == "error")
+static const char *sarifLevel(Severity Level) {
+  switch (Level) {
+  case Severity::Error:
     return "error";
-  if (Severity == "remark")
+  case Severity::Remark:
     return "note";
+  case Severity::Warning:
+    break;
+  }
   return "warning";
 }
 
@@ -103,21 +107,21 @@ static json ruleOf(const CheckInfo &C) {
 /// The path from the region's begin to the offending call: the region's
 /// notes first, then the call in the region, then the notes down the chain.
 static json codeFlowOf(const ReportFinding &F, const SourceRoot &Root) {
-  auto IsRegionNote = [&](const ReportNote &N) {
+  auto IsRegionNote = [&](const FindingNote &N) {
     return F.HasRegion && N.Loc.File == F.RegionFile &&
            N.Loc.Line == F.RegionBeginLine;
   };
   json Steps = json::array();
-  auto Step = [&](const ReportLocation &L, const std::string &Message) {
+  auto Step = [&](const SourcePlace &L, const std::string &Message) {
     Steps.push_back({{"location",
                       {{"physicalLocation", physicalLocation(L, Root)},
                        {"message", {{"text", Message}}}}}});
   };
-  for (const ReportNote &N : F.Notes)
+  for (const FindingNote &N : F.Notes)
     if (IsRegionNote(N))
       Step(N.Loc, N.Message);
   Step(F.Loc, F.Message);
-  for (const ReportNote &N : F.Notes)
+  for (const FindingNote &N : F.Notes)
     if (!IsRegionNote(N))
       Step(N.Loc, N.Message);
   return json::array(
@@ -153,7 +157,7 @@ void writeSarif(const Report &R, llvm::raw_ostream &OS,
   for (const ReportFinding &F : R.Findings) {
     json Result = {
         {"ruleId", F.Check},
-        {"level", sarifLevel(F.Severity)},
+        {"level", sarifLevel(F.Level)},
         {"message", {{"text", F.Message}}},
         {"locations",
          json::array({{{"physicalLocation", physicalLocation(F.Loc, Root)}}})},
@@ -164,7 +168,7 @@ void writeSarif(const Report &R, llvm::raw_ostream &OS,
       Result["ruleIndex"] = It->second;
     json Related = json::array();
     unsigned Id = 0;
-    for (const ReportNote &N : F.Notes)
+    for (const FindingNote &N : F.Notes)
       Related.push_back({{"id", Id++},
                          {"message", {{"text", N.Message}}},
                          {"physicalLocation", physicalLocation(N.Loc, Root)}});

@@ -16,9 +16,10 @@ namespace capture_lint {
 /// thread-safe: one per thread.
 class SourceFiles {
 public:
-  ReportLocation locate(const std::string &File, unsigned Offset) {
-    ReportLocation L;
+  SourcePlace locate(const std::string &File, unsigned Offset) {
+    SourcePlace L;
     L.File = File;
+    L.Offset = Offset;
     auto &Buf = Buffers[File];
     if (!Buf) {
       auto B = llvm::MemoryBuffer::getFile(File, /*IsText=*/true);

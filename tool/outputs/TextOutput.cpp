@@ -34,7 +34,7 @@ public:
   }
 
   /// LOCATION: SEVERITY: MESSAGE, then the source line and a caret.
-  void diagnostic(const ReportLocation &L, llvm::StringRef Severity,
+  void diagnostic(const SourcePlace &L, llvm::StringRef Severity,
                   llvm::StringRef Message) {
     OS.changeColor(llvm::raw_ostream::SAVEDCOLOR, /*Bold=*/true);
     OS << shownPath(L.File);
@@ -70,7 +70,7 @@ private:
     return llvm::raw_ostream::BLACK; // note
   }
 
-  void snippet(const ReportLocation &L) {
+  void snippet(const SourcePlace &L) {
     if (L.Line == 0 || L.LineText.empty())
       return;
     OS << llvm::format("%5u | ", L.Line) << L.LineText << "\n";
@@ -90,34 +90,24 @@ private:
 
 } // namespace
 
-/// The callee in "call to 'Decoder::step' reaches ...", or "".
-static llvm::StringRef reachedThrough(const ReportFinding &F) {
-  llvm::StringRef M = F.Message;
-  if (!M.consume_front("call to '"))
-    return "";
-  size_t End = M.find("' reaches ");
-  return End == llvm::StringRef::npos ? "" : M.take_front(End);
-}
-
 /// Findings reached through the same call in the same region: one call
 /// site in the region that leads to several hazards.
 static bool sameCallSite(const ReportFinding &A, const ReportFinding &B) {
   return A.Loc.File == B.Loc.File && A.Loc.Line == B.Loc.Line &&
          A.Loc.Column == B.Loc.Column && A.RegionFile == B.RegionFile &&
-         A.RegionBeginLine == B.RegionBeginLine && !reachedThrough(A).empty() &&
-         reachedThrough(A) == reachedThrough(B);
+         A.RegionBeginLine == B.RegionBeginLine && !A.Via.empty() &&
+         A.Via == B.Via;
 }
 
-static int severityRank(llvm::StringRef S) {
-  return S == "error" ? 0 : S == "warning" ? 1 : 2;
-}
+/// Errors first, then warnings, then remarks.
+static int severityRank(Severity S) { return static_cast<int>(S); }
 
 static void writeFinding(TextWriter &W, const ReportFinding &F) {
-  W.diagnostic(F.Loc, F.Severity, F.Message + " [" + F.Check + "]");
-  for (const ReportNote &N : F.Notes)
+  W.diagnostic(F.Loc, severityName(F.Level), F.Message + " [" + F.Check + "]");
+  for (const FindingNote &N : F.Notes)
     W.diagnostic(N.Loc, "note", N.Message);
   if (F.HasVerdict) {
-    ReportLocation At = F.Loc;
+    SourcePlace At = F.Loc;
     At.LineText.clear(); // the verdict's note has no snippet
     W.diagnostic(At, "note",
                  "runtime probe: " + F.Verdict.Status + ": " +
@@ -125,27 +115,13 @@ static void writeFinding(TextWriter &W, const ReportFinding &F) {
   }
 }
 
-/// Of \p F's first \p Own notes, the one at the offending call: at the
-/// place \p What names in parentheses ("'cudaMalloc' (kv_cache.cu:17),
-/// which"), else the chain's last; \p Own if none.
-static size_t hazardNote(const ReportFinding &F, llvm::StringRef What,
-                         size_t Own) {
-  size_t Open = What.find(" (");
-  size_t Close = What.find("), which");
-  if (Open != llvm::StringRef::npos && Close != llvm::StringRef::npos &&
-      Open < Close) {
-    auto [File, Line] = What.slice(Open + 2, Close).rsplit(':');
-    for (size_t I = 0; I < Own; ++I)
-      if (llvm::sys::path::filename(F.Notes[I].Loc.File) == File &&
-          std::to_string(F.Notes[I].Loc.Line) == Line)
-        return I;
-  }
-  // Else the note the analyses end a chain with ("'x.item()' is called
-  // here", "'if' condition '...' is here").
+/// Of \p F's first \p Own notes, the one at the offending call (the
+/// chain's last: "'cudaMalloc' is called here"); \p Own if none.
+static size_t hazardNote(const ReportFinding &F, size_t Own) {
   for (size_t I = Own; I-- > 0;) {
-    llvm::StringRef M = F.Notes[I].Message;
-    if (M.ends_with(" is called here") || M.ends_with(" is issued here") ||
-        M.ends_with(" is here"))
+    const SourcePlace &L = F.Notes[I].Loc;
+    if (L.File == F.HazardLoc.File && L.Line == F.HazardLoc.Line &&
+        L.Column == F.HazardLoc.Column)
       return I;
   }
   return Own;
@@ -154,7 +130,7 @@ static size_t hazardNote(const ReportFinding &F, llvm::StringRef What,
 /// How many notes every finding of \p Group ends with (the same notes at
 /// the same places): where the region begins.
 static size_t sharedNotes(const std::vector<const ReportFinding *> &Group) {
-  auto Same = [](const ReportNote &X, const ReportNote &Y) {
+  auto Same = [](const FindingNote &X, const FindingNote &Y) {
     return X.Message == Y.Message && X.Loc.File == Y.Loc.File &&
            X.Loc.Line == Y.Loc.Line && X.Loc.Column == Y.Loc.Column;
   };
@@ -177,14 +153,13 @@ callSiteHeadline(const std::vector<const ReportFinding *> &Group) {
   unsigned Counts[3] = {0, 0, 0};
   std::vector<std::string> Checks;
   for (const ReportFinding *F : Group) {
-    ++Counts[severityRank(F->Severity)];
+    ++Counts[severityRank(F->Level)];
     if (llvm::find(Checks, F->Check) == Checks.end())
       Checks.push_back(F->Check);
   }
   llvm::sort(Checks);
-  std::string Head = "call to '" + reachedThrough(*Group.front()).str() +
-                     "' reaches " + std::to_string(Group.size()) +
-                     " capture hazards:";
+  std::string Head = "call to '" + Group.front()->Via + "' reaches " +
+                     std::to_string(Group.size()) + " capture hazards:";
   const char *Names[3] = {"error", "warning", "remark"};
   bool First = true;
   for (int I = 0; I < 3; ++I)
@@ -204,27 +179,27 @@ static void writeCallSite(TextWriter &W,
                           std::vector<const ReportFinding *> Group) {
   std::stable_sort(Group.begin(), Group.end(),
                    [](const ReportFinding *A, const ReportFinding *B) {
-                     return severityRank(A->Severity) <
-                            severityRank(B->Severity);
+                     return severityRank(A->Level) < severityRank(B->Level);
                    });
   size_t Shared = sharedNotes(Group);
-  W.diagnostic(Group.front()->Loc, Group.front()->Severity,
+  W.diagnostic(Group.front()->Loc, severityName(Group.front()->Level),
                callSiteHeadline(Group));
   const auto &Notes = Group.front()->Notes;
   for (size_t I = Notes.size() - Shared; I < Notes.size(); ++I)
     W.diagnostic(Notes[I].Loc, "note", Notes[I].Message);
   unsigned K = 0;
   for (const ReportFinding *F : Group) {
-    // The hazard, in its words, at the offending call: the note at the
-    // place the message names ("'cudaMalloc' (kv_cache.cu:17), which ...").
+    // The hazard, in its words, at the offending call, in place of the
+    // note there ("'cudaMalloc' (kv_cache.cu:17), which ...").
     size_t Own = F->Notes.size() - Shared;
     llvm::StringRef What = F->Message;
-    What.consume_front("call to '" + reachedThrough(*F).str() + "' reaches ");
-    size_t At = hazardNote(*F, What, Own);
+    What.consume_front("call to '" + F->Via + "' reaches ");
+    size_t At = hazardNote(*F, Own);
     W.diagnostic(At < Own ? F->Notes[At].Loc : F->Loc, "note",
                  "(" + std::to_string(++K) + "/" +
-                     std::to_string(Group.size()) + ", " + F->Severity + ") " +
-                     What.str() + " [" + F->Check + "]");
+                     std::to_string(Group.size()) + ", " +
+                     std::string(severityName(F->Level)) + ") " + What.str() +
+                     " [" + F->Check + "]");
     for (size_t I = 0; I < Own; ++I)
       if (I != At)
         W.diagnostic(F->Notes[I].Loc, "note", F->Notes[I].Message);
@@ -251,7 +226,7 @@ void writeText(const Report &R, llvm::raw_ostream &OS, bool Color) {
     I = J;
   }
   for (const ReportMissed &M : R.Missed) {
-    ReportLocation At = M.Loc;
+    SourcePlace At = M.Loc;
     At.LineText.clear();
     W.diagnostic(At, "warning", M.Message + " [capture-probe-missed]");
   }

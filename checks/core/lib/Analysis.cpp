@@ -63,7 +63,7 @@ struct CaptureAnalyzer::Impl {
   llvm::SmallPtrSet<const FunctionDecl *, 16> Analyzed;
   std::set<std::tuple<int, unsigned, unsigned, std::string, std::string>>
       Reported;
-  std::vector<Finding> *Findings = nullptr;
+  std::vector<ClangFinding> *Findings = nullptr;
   /// Regions never ended where they begin, reported by finish() unless the
   /// TU closes them elsewhere.
   struct Unended {
@@ -80,7 +80,7 @@ struct CaptureAnalyzer::Impl {
         Roles(Ctx, Cat, Opts.Imports.get()), Constants(Ctx),
         Scanner(Ctx, Cat, Opts, Roles, Constants) {}
 
-  void report(Finding F);
+  void report(ClangFinding F);
   void reportHazards(std::vector<RawHazard> &Hazards,
                      const CaptureRegion &Region);
   void analyzeRegions(const FunctionDecl *Def, const RegionFinder &RF,
@@ -100,7 +100,7 @@ struct CaptureAnalyzer::Impl {
 // Entry points
 //===----------------------------------------------------------------------===//
 
-void CaptureAnalyzer::Impl::report(Finding F) {
+void CaptureAnalyzer::Impl::report(ClangFinding F) {
   // Each offending call is its own finding, even when two are reached
   // through the same call in the region; the instantiations of a template
   // reaching the same offending call from one call site are one finding.
@@ -335,7 +335,7 @@ void CaptureAnalyzer::Impl::reportUnended(const Unended &U) {
   if (PairedOpeners.count(U.Fn->getCanonicalDecl()) ||
       (R.Api && Roles.hasCloserFor(R.Api->Group)))
     return;
-  Finding F;
+  ClangFinding F;
   F.Check = CheckKind::UnendedRegion;
   F.Level = Severity::Warning;
   F.Loc = fileLoc(R.Begin->getBeginLoc(), Ctx.getSourceManager());

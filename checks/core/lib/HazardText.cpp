@@ -68,24 +68,25 @@ std::optional<FindingText> describeHazard(const RawHazard &H,
   return describe(ruleVerdict(H, Region), R);
 }
 
-std::optional<Finding> materialize(const RawHazard &H,
-                                   const CaptureRegion &Region,
-                                   SourceLocation ReportLoc,
-                                   llvm::StringRef CalleeAtReport,
-                                   const ASTContext &Ctx) {
+std::optional<ClangFinding> materialize(const RawHazard &H,
+                                        const CaptureRegion &Region,
+                                        SourceLocation ReportLoc,
+                                        llvm::StringRef CalleeAtReport,
+                                        const ASTContext &Ctx) {
   const SourceManager &SM = Ctx.getSourceManager();
   auto T = describeHazard(
       H, Region, CalleeAtReport,
       CalleeAtReport.empty() ? "" : shortLocation(fileLoc(H.Loc, SM), SM));
   if (!T)
     return std::nullopt;
-  Finding F;
+  ClangFinding F;
   F.Check = H.Check;
   F.Level = T->Level;
   F.Api = H.Entry && H.Kind == RawHazard::ApiCall ? H.Entry->Name : H.Api;
   bool Via = !CalleeAtReport.empty();
   F.Loc = fileLoc(Via ? ReportLoc : H.Loc, SM);
   F.HazardLoc = fileLoc(H.Loc, SM);
+  F.Via = CalleeAtReport.str();
   F.Message = T->Message;
   for (const DiagNote &N : H.Chain)
     F.Notes.push_back({fileLoc(N.Loc, SM), N.Message});

@@ -16,6 +16,13 @@ std::string_view severityName(Severity S) {
   return "warning";
 }
 
+std::optional<Severity> parseSeverity(std::string_view Name) {
+  for (Severity S : {Severity::Error, Severity::Warning, Severity::Remark})
+    if (severityName(S) == Name)
+      return S;
+  return std::nullopt;
+}
+
 std::optional<FindingText> describe(const Described &D, const Reach &R) {
   if (!D)
     return std::nullopt;

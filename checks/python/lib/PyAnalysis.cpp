@@ -73,8 +73,8 @@ std::optional<FindingText> describeHazard(const PyHazard &H,
   return describe(ruleVerdict(H, R), Through);
 }
 
-PyLocation locate(const PySite &Site) {
-  PyLocation L;
+SourcePlace locate(const PySite &Site) {
+  SourcePlace L;
   L.File = Site.Src->path();
   L.Offset = Site.Offset;
   L.Line = Site.Src->line(Site.Offset);
@@ -139,21 +139,21 @@ bool suppressed(const PySite &Site, const std::string &Check) {
 /// hazard as quoted (one hazard reached along several call paths, or
 /// hazards that read alike, are one finding).
 struct Materialized {
-  PyFinding Finding;
+  capture_lint::Finding Finding;
   std::tuple<std::string, unsigned, std::string, std::string> Key;
 };
 
 /// One finding per hazard, in order of first appearance: the one reached
 /// without a path condition when there is one (a warning over a remark).
-std::vector<PyFinding> strongestPerHazard(std::vector<Materialized> All) {
+std::vector<Finding> strongestPerHazard(std::vector<Materialized> All) {
   std::map<decltype(Materialized::Key), size_t> Index;
-  std::vector<PyFinding> Out;
+  std::vector<Finding> Out;
   for (Materialized &M : All) {
     auto [It, New] = Index.insert({M.Key, Out.size()});
     if (New)
       Out.push_back(std::move(M.Finding));
-    else if (Out[It->second].Severity == "remark" &&
-             M.Finding.Severity != "remark")
+    else if (Out[It->second].Level == Severity::Remark &&
+             M.Finding.Level != Severity::Remark)
       Out[It->second] = std::move(M.Finding);
   }
   return Out;
@@ -170,12 +170,14 @@ void materialize(const PyRegion &R, const PyOptions &Opts,
     PySite At = H.Chain.empty() ? H.Site : H.Chain.front().Site;
     if (suppressed(At, H.Check))
       continue;
-    PyFinding F;
+    Finding F;
     F.Check = H.Check;
-    F.Severity = std::string(severityName(D->Level));
+    F.Level = D->Level;
     F.Message = D->Message;
     F.Api = H.Entry ? H.Entry->Name : "";
     F.Loc = locate(At);
+    F.Via = H.Chain.empty() ? "" : H.Chain.front().Callee;
+    F.HazardLoc = locate(H.Site);
     for (size_t I = 1; I < H.Chain.size(); ++I)
       F.Notes.push_back({locate(H.Chain[I].Site),
                          "call to '" + H.Chain[I].Callee + "' here"});
@@ -188,6 +190,7 @@ void materialize(const PyRegion &R, const PyOptions &Opts,
     for (const auto &[Site, Text] : H.Extra)
       F.Notes.push_back({locate(Site), Text});
     F.Notes.push_back({locate(R.Begin), R.Headline});
+    F.HasRegion = true;
     F.RegionFile = R.Begin.Src->path();
     F.RegionBeginLine = R.Begin.Src->line(R.Begin.Offset);
     F.RegionEndLine = R.Begin.Src->line(

@@ -9,9 +9,9 @@
 // and functions declared to run under capture, scans
 // each statement inside them for hazards (HazardScanner), follows calls into
 // functions whose bodies the TU has (memoized, cycle-safe, depth-bounded),
-// and turns each hazard into a Finding with a message that depends on the
-// region's capture mode, plus notes from the region down to the offending
-// call. Findings are deduplicated, so template instantiations and
+// and turns each hazard into a ClangFinding with a message that depends on
+// the region's capture mode, plus notes from the region down to the
+// offending call. Findings are deduplicated, so template instantiations and
 // overlapping regions report once.
 //
 // This library does not depend on clang-tidy: the checks in checks/tidy and
@@ -84,13 +84,16 @@ struct AnalysisOptions {
   std::shared_ptr<const RoleImports> Imports;
 };
 
-struct Finding {
+struct ClangFinding {
   CheckKind Check = CheckKind::SyncCall;
   Severity Level = Severity::Warning;
   clang::SourceLocation Loc; // a file location
   /// The offending call itself (Loc, or the end of the chain of calls when
   /// the finding is reported at a call inside the region).
   clang::SourceLocation HazardLoc;
+  /// The function called at Loc that reaches the hazard ("" when it is
+  /// at Loc).
+  std::string Via;
   std::string Message;
   std::string Api; // the offending API ("cudaMalloc", "kernel launch", ...)
   std::vector<DiagNote> Notes; // call chain, then the region's begin
@@ -202,7 +205,7 @@ public:
   /// unless another function here closes them). Call once, at the end.
   void finish();
 
-  const std::vector<Finding> &findings() const { return Findings; }
+  const std::vector<ClangFinding> &findings() const { return Findings; }
 
   clang::ASTContext &context() const;
 
@@ -220,16 +223,16 @@ public:
 private:
   struct Impl;
   std::unique_ptr<Impl> P;
-  std::vector<Finding> Findings;
+  std::vector<ClangFinding> Findings;
 };
 
 /// Turns a raw hazard into a finding for a region of \p Mode; nullopt when
 /// the hazard is harmless in that mode (a captured or legal call).
-std::optional<Finding> materialize(const RawHazard &H,
-                                   const CaptureRegion &Region,
-                                   clang::SourceLocation ReportLoc,
-                                   llvm::StringRef CalleeAtReport,
-                                   const clang::ASTContext &Ctx);
+std::optional<ClangFinding> materialize(const RawHazard &H,
+                                        const CaptureRegion &Region,
+                                        clang::SourceLocation ReportLoc,
+                                        llvm::StringRef CalleeAtReport,
+                                        const clang::ASTContext &Ctx);
 
 } // namespace capture_lint
 

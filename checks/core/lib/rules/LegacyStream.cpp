@@ -127,7 +127,7 @@ Described describeLegacyStream(const RawHazard &H, const CaptureRegion &R) {
 }
 
 void addLegacyStreamFixes(const RawHazard &H, const CaptureRegion &R,
-                          bool ReachedThroughCall, Finding &F,
+                          bool ReachedThroughCall, ClangFinding &F,
                           const ASTContext &Ctx) {
   const SourceManager &SM = Ctx.getSourceManager();
   // Only where the stream's name means the same thing: in the function that

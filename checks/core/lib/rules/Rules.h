@@ -98,7 +98,7 @@ std::optional<RawHazard> legacyStreamQuery(const clang::CallExpr *Call,
 Described describeLegacyStream(const RawHazard &H, const CaptureRegion &R);
 /// The fixes and notes a legacy-stream finding gets (LegacyStreamFixIts).
 void addLegacyStreamFixes(const RawHazard &H, const CaptureRegion &R,
-                          bool ReachedThroughCall, Finding &F,
+                          bool ReachedThroughCall, ClangFinding &F,
                           const clang::ASTContext &Ctx);
 
 //--- capture-frozen-host-value (FrozenHostValue)

@@ -24,6 +24,8 @@ namespace capture_lint {
 enum class Severity { Error, Warning, Remark };
 /// "error", "warning", "remark".
 std::string_view severityName(Severity S);
+/// The severity \p Name names, if any.
+std::optional<Severity> parseSeverity(std::string_view Name);
 
 /// What a rule says of one hazard in one region.
 struct MessageParts {

@@ -15,6 +15,7 @@
 #define CAPTURE_LINT_PYTHON_PYANALYSIS_H
 
 #include "capture_lint/Catalog.h"
+#include "capture_lint/Finding.h"
 
 #include "llvm/ADT/STLFunctionalExtras.h"
 
@@ -24,29 +25,6 @@
 #include <vector>
 
 namespace capture_lint::python {
-
-struct PyLocation {
-  std::string File; // absolute
-  unsigned Offset = 0, Line = 0, Column = 0;
-  std::string LineText;
-};
-
-struct PyNote {
-  PyLocation Loc;
-  std::string Message;
-};
-
-struct PyFinding {
-  std::string Check;    // capture-host-read, ...
-  std::string Severity; // error, warning, remark
-  std::string Message;
-  std::string Api; // the catalog entry's name
-  PyLocation Loc;
-  std::vector<PyNote> Notes;
-  std::string RegionFile;
-  unsigned RegionBeginLine = 0, RegionEndLine = 0;
-  std::string Mode, Stream;
-};
 
 struct PyError {
   std::string File;
@@ -63,7 +41,7 @@ struct PyOptions {
 };
 
 struct PyResult {
-  std::vector<PyFinding> Findings;
+  std::vector<Finding> Findings;
   std::vector<PyError> Errors;
   /// Files that do not parse completely (their other parts are analysed).
   std::vector<std::string> Warnings;
