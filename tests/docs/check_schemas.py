@@ -25,6 +25,12 @@ describe and against the C++ readers (issue 25, item 5):
                         whole-program tests' inputs (tests/lit/cli/Inputs:
                         wholeprogram, constants-across, overrides, roles).
 
+  event-log.schema.json given CAPTURE_PROBE: every line of a log the probe's
+                        own writer wrote (capture-probe-unittests beside it,
+                        one event of each kind with every field) and of the
+                        synthetic log bench/probe_reader.py writes for the
+                        probe's benchmark.
+
 Prints one line per file ("ok", or what disagrees) and exits 1 on any
 disagreement.
 
@@ -186,6 +192,45 @@ def check_cache_entries(root, binary, tmp):
     return bad if checked else 1
 
 
+def check_event_logs(root, probe, tmp):
+    """Event logs against event-log.schema.json, line by line: the number of
+    invalid lines."""
+    with open(os.path.join(root, "checks", "schemas",
+                           "event-log.schema.json")) as f:
+        schema = json.load(f)
+    jsonschema.Draft7Validator.check_schema(schema)
+    validator = jsonschema.Draft7Validator(schema)
+    written = os.path.join(tmp, "written-events.jsonl")
+    unittests = os.path.join(os.path.dirname(probe), "tests",
+                             "capture-probe-unittests")
+    subprocess.run([unittests, "--gtest_filter=EventLog.WritesEveryKindAndField"],
+                   env=dict(os.environ, CAPTURE_PROBE_EVENT_SAMPLE=written),
+                   stdout=subprocess.DEVNULL, check=True)
+    synthetic = os.path.join(tmp, "synthetic-events.jsonl")
+    subprocess.run([sys.executable, os.path.join(root, "bench",
+                                                 "probe_reader.py"),
+                    "--write-log", "300", "--mix", "eager,captures"],
+                   env=dict(os.environ, CAPTURE_PROBE_LOG=synthetic),
+                   check=True)
+    bad = 0
+    for name, path in (("the probe's writer", written),
+                       ("bench/probe_reader.py's synthetic log", synthetic)):
+        lines = open(path).read().splitlines()
+        invalid = []
+        for n, line in enumerate(lines, 1):
+            errors = list(validator.iter_errors(json.loads(line)))
+            if errors:
+                invalid.append("line %d: %s: %s" % (
+                    n, "/".join(str(p) for p in errors[0].path),
+                    errors[0].message[:100]))
+        bad += len(invalid)
+        print("%s  %s: %d lines%s" % ("ok " if not invalid else "BAD", name,
+                                       len(lines),
+                                       "".join("\n  " + i for i in invalid)))
+    print("event logs, %d invalid lines" % bad)
+    return bad
+
+
 def main():
     if len(sys.argv) not in (3, 4):
         sys.exit(__doc__)
@@ -254,6 +299,8 @@ def main():
         print("%d files, %d disagreements" % (len(files), bad))
         bad += check_reports(root, probe, tmp)
         bad += check_cache_entries(root, binary, tmp)
+        if probe:
+            bad += check_event_logs(root, probe, tmp)
     return 1 if bad else 0
 
 

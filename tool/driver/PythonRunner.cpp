@@ -17,6 +17,51 @@ bool isPythonInput(llvm::StringRef Path) {
   return python::isPythonFile(Path) || llvm::sys::fs::is_directory(Path);
 }
 
+/// The .py files \p Inputs name, directories walked (less what --exclude
+/// excludes), sorted and once each; what cannot be read goes to \p R.
+static std::vector<std::string>
+pythonFiles(const std::vector<std::string> &Inputs, const Excludes &Excluded,
+            Report &R) {
+  std::vector<std::string> Files;
+  for (const std::string &In : Inputs) {
+    if (!llvm::sys::fs::is_directory(In)) {
+      Files.push_back(In);
+      continue;
+    }
+    std::vector<python::PyError> Unreadable;
+    std::vector<std::string> Under =
+        python::pythonFilesUnder(In, &Unreadable, [&](llvm::StringRef P) {
+          return Excluded.excludes(P);
+        });
+    for (const python::PyError &E : Unreadable)
+      R.Errors.push_back({{E.File}, E.Message});
+    if (Under.empty() && Unreadable.empty())
+      R.Warnings.push_back(In + ": no .py files in this directory");
+    Files.insert(Files.end(), Under.begin(), Under.end());
+  }
+  std::sort(Files.begin(), Files.end());
+  Files.erase(std::unique(Files.begin(), Files.end()), Files.end());
+  return Files;
+}
+
+/// The Python analysis's result of \p Files, into the report.
+static void addResult(python::PyResult PR,
+                      const std::vector<std::string> &Files, Report &R) {
+  R.FilesAnalyzed += PR.FilesAnalyzed;
+  R.AnalyzedFiles.insert(R.AnalyzedFiles.end(), Files.begin(), Files.end());
+  for (const std::string &File : PR.FilesRead)
+    recordSnapshot(R.FilesRead, File, FileSnapshot());
+  for (const python::PyError &E : PR.Errors)
+    R.Errors.push_back({{E.File}, E.Message});
+  for (std::string &W : PR.Warnings)
+    R.Warnings.push_back(std::move(W));
+  for (Finding &F : PR.Findings) {
+    ReportFinding RF;
+    static_cast<Finding &>(RF) = std::move(F);
+    R.Findings.push_back(std::move(RF));
+  }
+}
+
 void runPython(const std::vector<std::string> &Inputs, const RunConfig &Config,
                Report &R) {
   auto Excluded = Excludes::create(Config.Exclude);
@@ -24,27 +69,9 @@ void runPython(const std::vector<std::string> &Inputs, const RunConfig &Config,
     R.Errors.push_back({{""}, llvm::toString(Excluded.takeError())});
     return;
   }
-  std::vector<std::string> Files;
-  for (const std::string &In : Inputs) {
-    if (llvm::sys::fs::is_directory(In)) {
-      std::vector<python::PyError> Unreadable;
-      std::vector<std::string> Under =
-          python::pythonFilesUnder(In, &Unreadable, [&](llvm::StringRef P) {
-            return Excluded->excludes(P);
-          });
-      for (const python::PyError &E : Unreadable)
-        R.Errors.push_back({{E.File}, E.Message});
-      if (Under.empty() && Unreadable.empty())
-        R.Warnings.push_back(In + ": no .py files in this directory");
-      Files.insert(Files.end(), Under.begin(), Under.end());
-    } else {
-      Files.push_back(In);
-    }
-  }
+  std::vector<std::string> Files = pythonFiles(Inputs, *Excluded, R);
   if (Files.empty())
     return;
-  std::sort(Files.begin(), Files.end());
-  Files.erase(std::unique(Files.begin(), Files.end()), Files.end());
   // One catalog for the Python program: the one of its first file.
   auto Cat = effectiveCatalog(Files.front(), Config.Catalogs);
   if (!Cat) {
@@ -59,20 +86,7 @@ void runPython(const std::vector<std::string> &Inputs, const RunConfig &Config,
   Opts.CheckEnabled = [&](const std::string &C) {
     return std::find(Checks.begin(), Checks.end(), C) != Checks.end();
   };
-  python::PyResult PR = analyzePythonGuarded(Files, **Cat, Opts);
-  R.FilesAnalyzed += PR.FilesAnalyzed;
-  R.AnalyzedFiles.insert(R.AnalyzedFiles.end(), Files.begin(), Files.end());
-  for (const std::string &File : PR.FilesRead)
-    recordSnapshot(R.FilesRead, File, FileSnapshot());
-  for (const python::PyError &E : PR.Errors)
-    R.Errors.push_back({{E.File}, E.Message});
-  for (std::string &W : PR.Warnings)
-    R.Warnings.push_back(std::move(W));
-  for (Finding &F : PR.Findings) {
-    ReportFinding RF;
-    static_cast<Finding &>(RF) = std::move(F);
-    R.Findings.push_back(std::move(RF));
-  }
+  addResult(analyzePythonGuarded(Files, **Cat, Opts), Files, R);
 }
 
 } // namespace capture_lint

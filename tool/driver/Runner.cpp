@@ -27,6 +27,7 @@
 #include "llvm/Support/Path.h"
 
 #include <atomic>
+#include <functional>
 #include <map>
 #include <mutex>
 #include <thread>
@@ -226,6 +227,23 @@ struct UnitRun {
 /// their results from \p Cache, storing what was analysed.
 /// \p Imports, when given, holds for each file the roles it imports from
 /// other files (null for none); they are part of its cache key.
+/// Runs \p Work on \p Jobs threads, each with its own signal stack (on
+/// this thread when one).
+static void onThreads(unsigned Jobs, const std::function<void()> &Work) {
+  if (Jobs == 1) {
+    Work();
+    return;
+  }
+  std::vector<std::thread> Threads;
+  for (unsigned J = 0; J < Jobs; ++J)
+    Threads.emplace_back([&] {
+      SignalStackKeeper Keeper;
+      Work();
+    });
+  for (std::thread &T : Threads)
+    T.join();
+}
+
 static UnitRun analyzeUnits(
     const std::vector<std::string> &Files, const CommandDatabase &DB,
     const RunConfig &Config, SummaryCache *Cache, const UnitKeys &Keys,
@@ -277,19 +295,8 @@ static UnitRun analyzeUnits(
         }
     }
   };
-  unsigned Jobs = std::max(1u, std::min<unsigned>(Config.Jobs, Files.size()));
-  if (Jobs == 1) {
-    Worker();
-  } else {
-    std::vector<std::thread> Threads;
-    for (unsigned J = 0; J < Jobs; ++J)
-      Threads.emplace_back([&] {
-        SignalStackKeeper Keeper;
-        Worker();
-      });
-    for (std::thread &T : Threads)
-      T.join();
-  }
+  onThreads(std::max(1u, std::min<unsigned>(Config.Jobs, Files.size())),
+            Worker);
   return Run;
 }
 

@@ -202,19 +202,18 @@ void materialize(const PyRegion &R, const PyOptions &Opts,
   }
 }
 
-} // namespace
-
-PyResult analyzePython(const std::vector<std::string> &Files,
-                       const Catalog &Cat, const PyOptions &Opts) {
-  PyResult Result;
-  PyProgram Prog;
-  PyCatalog PyCat(Cat);
-  std::vector<std::string> Markers;
-  for (const auto &F : Cat.functions())
-    Markers.push_back(llvm::StringRef(F->Name).rsplit('.').second.str());
-
-  std::vector<PyModule *> Inputs;
+/// The files analysed: each read (or taken from the editor's buffers),
+/// counted, and parsed when it can open a region (the others are loaded
+/// only if a region's code imports them).
+struct Inputs {
+  std::vector<PyModule *> Modules;
   bool DefaultDeviceSet = false;
+};
+
+Inputs loadInputs(const std::vector<std::string> &Files,
+                  const std::vector<std::string> &Markers,
+                  const PyOptions &Opts, PyProgram &Prog, PyResult &Result) {
+  Inputs In;
   for (const std::string &File : Files) {
     std::string Owned;
     if (auto O = Opts.Overrides.find(File); O != Opts.Overrides.end()) {
@@ -238,7 +237,7 @@ PyResult analyzePython(const std::vector<std::string> &Files,
                                      "bytes)"});
       continue;
     }
-    DefaultDeviceSet = DefaultDeviceSet || setsDefaultDevice(Text);
+    In.DefaultDeviceSet = In.DefaultDeviceSet || setsDefaultDevice(Text);
     if (!mayOpenRegion(Text, Markers)) {
       Prog.addRootsOf(File); // loaded if a region's code imports it
       continue;
@@ -248,54 +247,74 @@ PyResult analyzePython(const std::vector<std::string> &Files,
       Result.Warnings.push_back(
           File + ":" + std::to_string(firstErrorLine(*M->Src)) +
           ": does not parse completely; the parts that do are analysed");
-    Inputs.push_back(M);
+    In.Modules.push_back(M);
   }
+  return In;
+}
+
+/// Every function of \p M, methods and functions nested in functions
+/// included (a callback's `def capture(): with torch.cuda.graph(g): ...`),
+/// in the order of the source.
+std::vector<PyFunction *> functionsOf(PyContext &Ctx, PyModule &M) {
+  std::vector<PyFunction *> Fns;
+  for (auto &[Name, F] : M.Functions)
+    Fns.push_back(F);
+  for (auto &[Name, C] : M.Classes)
+    for (auto &[MName, F] : C->Methods)
+      Fns.push_back(F);
+  for (size_t I = 0; I < Fns.size(); ++I)
+    for (TSNode Inner : nestedDefinitions(Fns[I]->Node))
+      Fns.push_back(Ctx.Prog.localFunction(
+          &M, Fns[I]->Owner, Inner,
+          Fns[I]->Display + "." + M.Src->text(field(Inner, "name")).str(),
+          Fns[I]));
+  std::sort(Fns.begin(), Fns.end(), [](PyFunction *A, PyFunction *B) {
+    return begin(A->Node) < begin(B->Node);
+  });
+  return Fns;
+}
+
+/// The regions \p M opens, at its top level and in its functions.
+std::vector<PyRegion> regionsOf(PyContext &Ctx, PyModule &M,
+                                const std::vector<std::string> &Markers) {
+  std::vector<PyRegion> Regions = findModuleRegions(Ctx, M);
+  for (PyFunction *F : functionsOf(Ctx, M)) {
+    std::string Captured = capturedReason(Ctx, *F);
+    if (Captured.empty()) {
+      llvm::StringRef Body = M.Src->text(F->Node);
+      if (!Body.contains("graph") && !Body.contains("capture") &&
+          !std::any_of(
+              Markers.begin(), Markers.end(),
+              [&](const std::string &N) { return Body.contains(N); }) &&
+          !callsCapturingHelper(Ctx, *F))
+        continue;
+    }
+    for (PyRegion &R : findRegions(Ctx, F, Captured))
+      Regions.push_back(std::move(R));
+  }
+  return Regions;
+}
+
+} // namespace
+
+PyResult analyzePython(const std::vector<std::string> &Files,
+                       const Catalog &Cat, const PyOptions &Opts) {
+  PyResult Result;
+  PyProgram Prog;
+  PyCatalog PyCat(Cat);
+  std::vector<std::string> Markers;
+  for (const auto &F : Cat.functions())
+    Markers.push_back(llvm::StringRef(F->Name).rsplit('.').second.str());
+  Inputs In = loadInputs(Files, Markers, Opts, Prog, Result);
 
   PyContext Ctx{Prog, PyCat};
   Ctx.MaxCallDepth = Opts.MaxCallDepth;
-  Ctx.DefaultDeviceSet = DefaultDeviceSet;
-  std::vector<PyRegion> Regions;
-  auto Take = [&](std::vector<PyRegion> Rs) {
-    for (PyRegion &R : Rs)
-      Regions.push_back(std::move(R));
-  };
-  for (PyModule *M : Inputs) {
-    Take(findModuleRegions(Ctx, *M));
-    std::vector<PyFunction *> Fns;
-    for (auto &[Name, F] : M->Functions)
-      Fns.push_back(F);
-    for (auto &[Name, C] : M->Classes)
-      for (auto &[MName, F] : C->Methods)
-        Fns.push_back(F);
-    // Functions defined inside functions hold regions too (a callback's
-    // `def capture(): with torch.cuda.graph(g): ...`).
-    for (size_t I = 0; I < Fns.size(); ++I)
-      for (TSNode Inner : nestedDefinitions(Fns[I]->Node))
-        Fns.push_back(Ctx.Prog.localFunction(
-            M, Fns[I]->Owner, Inner,
-            Fns[I]->Display + "." + M->Src->text(field(Inner, "name")).str(),
-            Fns[I]));
-    std::sort(Fns.begin(), Fns.end(), [](PyFunction *A, PyFunction *B) {
-      return begin(A->Node) < begin(B->Node);
-    });
-    for (PyFunction *F : Fns) {
-      std::string Captured = capturedReason(Ctx, *F);
-      if (Captured.empty()) {
-        llvm::StringRef Body = M->Src->text(F->Node);
-        if (!Body.contains("graph") && !Body.contains("capture") &&
-            !std::any_of(
-                Markers.begin(), Markers.end(),
-                [&](const std::string &N) { return Body.contains(N); }) &&
-            !callsCapturingHelper(Ctx, *F))
-          continue;
-      }
-      Take(findRegions(Ctx, F, Captured));
-    }
-  }
+  Ctx.DefaultDeviceSet = In.DefaultDeviceSet;
   std::vector<Materialized> All;
-  for (const PyRegion &R : Regions)
-    materialize(R, Opts, All);
-  for (PyModule *M : Inputs)
+  for (PyModule *M : In.Modules)
+    for (const PyRegion &R : regionsOf(Ctx, *M, Markers))
+      materialize(R, Opts, All);
+  for (PyModule *M : In.Modules)
     for (const Suppressions::Problem &P : M->Src->suppressions().problems())
       Result.Warnings.push_back(M->Src->path() + ":" + std::to_string(P.Line) +
                                 ": " + P.Message);

@@ -2,6 +2,7 @@
 
 #include "capture_probe/EventLog.h"
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <gtest/gtest.h>
 #include <sys/stat.h>
@@ -62,6 +63,61 @@ TEST(EventLog, RoundTripsEveryField) {
   EXPECT_EQ(Got[1].GraphNodes, End.GraphNodes);
   EXPECT_EQ(Got[1].NodesCreated, std::optional<int>(0));
   std::remove(Resolved.c_str());
+}
+
+/// One event of each kind with every field it may carry: written where
+/// CAPTURE_PROBE_EVENT_SAMPLE says (tests/docs/check_schemas.py checks it
+/// against checks/schemas/event-log.schema.json), read back here.
+TEST(EventLog, WritesEveryKindAndField) {
+  const char *Sample = std::getenv("CAPTURE_PROBE_EVENT_SAMPLE");
+  std::string Path = Sample ? Sample : tempPath("sample.jsonl");
+  std::remove(Path.c_str());
+  std::vector<Event> All;
+  for (EventKind K :
+       {EventKind::Call, EventKind::BeginCapture, EventKind::EndCapture,
+        EventKind::ExchangeMode, EventKind::Instantiate, EventKind::FirstLaunch,
+        EventKind::ExecUpdate, EventKind::Launches, EventKind::Totals,
+        EventKind::FreedWhileHeld, EventKind::StaleLaunch}) {
+    Event E;
+    E.Seq = All.size() + 1;
+    E.Thread = 7;
+    E.Kind = K;
+    E.Api = "cudaStreamBeginCapture";
+    E.Result = -3;
+    E.ResultName = "cudaErrorStreamCaptureUnsupported";
+    E.Stream = 0xabc;
+    E.NodesCreated = 1;
+    E.Mode = CaptureMode::Relaxed;
+    E.NonBlocking = false;
+    E.ToGraph = true;
+    E.GraphNodes = {{"kernel", 3}, {"memcpy", 1}};
+    E.Graph = 0x10;
+    E.Exec = 0x20;
+    E.Count = 4;
+    E.CudaEvent = 0x30;
+    E.Kernel = 0x40;
+    E.Collectives = {"ncclDevKernel_AllReduce_Sum_f32_RING_LL"};
+    E.AfterFailedCapture = true;
+    E.Frames = {"/bin/prog+0x10"};
+    E.PyFrames = {"model.py:12:forward"};
+    All.push_back(E);
+  }
+  {
+    JsonLinesSink Sink(Path);
+    ASSERT_TRUE(Sink.ok()) << Sink.error();
+    for (const Event &E : All)
+      Sink.write(E);
+  }
+  std::vector<Event> Got;
+  std::string Error;
+  ASSERT_TRUE(readEventLog(Path, Got, Error)) << Error;
+  ASSERT_EQ(Got.size(), All.size());
+  for (size_t I = 0; I < All.size(); ++I)
+    EXPECT_EQ(Got[I].Kind, All[I].Kind);
+  EXPECT_EQ(Got[1].Mode, CaptureMode::Relaxed);
+  EXPECT_EQ(Got[2].GraphNodes, All[2].GraphNodes);
+  if (!Sample)
+    std::remove(Path.c_str());
 }
 
 TEST(EventLog, ATornLastLineIsDroppedOtherDamageIsSkippedAndCounted) {
