@@ -216,109 +216,131 @@ PyValue Walker::subscript(TSNode N) {
 }
 
 PyValue Walker::expr(TSNode N) {
-  PyValue V;
   if (isNull(N))
-    return V;
+    return PyValue();
   llvm::StringRef K = kind(N);
   if (K == "call")
     return call(N);
   if (K == "attribute") {
-    V = attribute(N);
+    PyValue V = attribute(N);
     tagFrozen(V, N);
     return V;
   }
   if (K == "subscript")
     return subscript(N);
-  if (K == "identifier") {
-    auto It = Vars.find(S.text(N).str());
-    if (It != Vars.end())
-      return It->second;
-    llvm::StringRef Name = S.text(N);
-    if (M.Functions.count(Name.str()))
-      V.Functions.push_back(M.Functions[Name.str()]);
-    else if (!M.Classes.count(Name.str()) && !M.Imports.count(Name.str()))
-      markOpaque(V, N); // a module global (DEBUG)
-    tagFrozen(V, N);
-    return V;
-  }
+  if (K == "identifier")
+    return identifier(N);
   if (K == "integer" || K == "float" || K == "true" || K == "false" ||
       K == "none" || K == "string" || K == "concatenated_string")
     return literal(N);
-  if (K == "lambda") {
-    PyFunction *L =
-        Ctx.Prog.localFunction(&M, Fn ? Fn->Owner : nullptr, N,
-                               "lambda in " + (Fn ? Fn->Display : M.Name), Fn);
-    noteClosure(L);
-    V.Functions.push_back(L);
-    return V;
-  }
-  if (K == "assignment" || K == "augmented_assignment") {
-    TSNode R = field(N, "right");
-    PyValue RV = expr(R);
-    if (K == "assignment")
-      bind(field(N, "left"), RV);
-    else
-      expr(field(N, "left"));
-    noteUpdate(N);
-    return RV;
-  }
-  if (K == "conditional_expression") {
-    if (namedCount(N) == 3) {
-      TSNode Cond = named(N, 1);
-      int G = guardPolarity(Cond);
-      PyValue CV;
-      if (G == 0)
-        CV = condition(Cond, "conditional expression");
-      for (bool Holds : {true, false}) {
-        if (Holds ? G < 0 : G > 0)
-          continue;
-        unsigned Pushed = pushPath(Cond, CV, Holds);
-        V.merge(expr(named(N, Holds ? 0 : 2)));
-        popPath(Pushed);
-      }
-    }
-    return V;
-  }
-  if (K == "comparison_operator") {
-    bool Identity = false;
-    for (unsigned I = 0; I < ts_node_child_count(N); ++I) {
-      TSNode C = ts_node_child(N, I);
-      if (!ts_node_is_named(C)) {
-        llvm::StringRef Op = kind(C);
-        Identity |= Op == "is" || Op == "in" || Op == "not" || Op == "is not" ||
-                    Op == "not in";
-      }
-    }
-    PyValue All;
-    for (unsigned I = 0; I < namedCount(N); ++I)
-      All.merge(expr(named(N, I)));
-    if (All.tensor() && !Identity) {
-      V.Kinds = VTensor | VBoolMask;
-    } else {
-      V.Kinds = VNotTensor;
-      V.ShapeRead = All.ShapeRead;
-      V.Opaque = All.Opaque;
-    }
-    return V;
-  }
-  if (K == "not_operator") {
-    PyValue A = expr(field(N, "argument"));
-    if (A.tensor())
-      V.Kinds = VTensor;
-    else
-      V.Kinds = VNotTensor;
-    V.ShapeRead = A.ShapeRead;
-    V.Opaque = A.Opaque;
-    return V;
-  }
+  if (K == "lambda")
+    return lambda(N);
+  if (K == "assignment" || K == "augmented_assignment")
+    return assignment(N);
+  if (K == "conditional_expression")
+    return conditionalExpression(N);
+  if (K == "comparison_operator")
+    return comparison(N);
+  if (K == "not_operator")
+    return notOperator(N);
   if (K == "function_definition" || K == "class_definition")
-    return V;
+    return PyValue();
   if (K == "binary_operator" && is(field(N, "left"), "string") &&
       S.text(field(N, "operator")) == "%")
     return percentFormat(N);
+  return parts(N);
+}
+
+PyValue Walker::identifier(TSNode N) {
+  auto It = Vars.find(S.text(N).str());
+  if (It != Vars.end())
+    return It->second;
+  PyValue V;
+  std::string Name = S.text(N).str();
+  if (M.Functions.count(Name))
+    V.Functions.push_back(M.Functions[Name]);
+  else if (!M.Classes.count(Name) && !M.Imports.count(Name))
+    markOpaque(V, N); // a module global (DEBUG)
+  tagFrozen(V, N);
+  return V;
+}
+
+PyValue Walker::lambda(TSNode N) {
+  PyFunction *L =
+      Ctx.Prog.localFunction(&M, Fn ? Fn->Owner : nullptr, N,
+                             "lambda in " + (Fn ? Fn->Display : M.Name), Fn);
+  noteClosure(L);
+  PyValue V;
+  V.Functions.push_back(L);
+  return V;
+}
+
+PyValue Walker::assignment(TSNode N) {
+  PyValue RV = expr(field(N, "right"));
+  if (is(N, "assignment"))
+    bind(field(N, "left"), RV);
+  else
+    expr(field(N, "left"));
+  noteUpdate(N);
+  return RV;
+}
+
+PyValue Walker::conditionalExpression(TSNode N) {
+  PyValue V;
+  if (namedCount(N) != 3)
+    return V;
+  TSNode Cond = named(N, 1);
+  int G = guardPolarity(Cond);
+  PyValue CV;
+  if (G == 0)
+    CV = condition(Cond, "conditional expression");
+  for (bool Holds : {true, false}) {
+    if (Holds ? G < 0 : G > 0)
+      continue;
+    unsigned Pushed = pushPath(Cond, CV, Holds);
+    V.merge(expr(named(N, Holds ? 0 : 2)));
+    popPath(Pushed);
+  }
+  return V;
+}
+
+PyValue Walker::comparison(TSNode N) {
+  bool Identity = false;
+  for (unsigned I = 0; I < ts_node_child_count(N); ++I) {
+    TSNode C = ts_node_child(N, I);
+    if (!ts_node_is_named(C)) {
+      llvm::StringRef Op = kind(C);
+      Identity |= Op == "is" || Op == "in" || Op == "not" || Op == "is not" ||
+                  Op == "not in";
+    }
+  }
+  PyValue All, V;
+  for (unsigned I = 0; I < namedCount(N); ++I)
+    All.merge(expr(named(N, I)));
+  if (All.tensor() && !Identity) {
+    V.Kinds = VTensor | VBoolMask;
+  } else {
+    V.Kinds = VNotTensor;
+    V.ShapeRead = All.ShapeRead;
+    V.Opaque = All.Opaque;
+  }
+  return V;
+}
+
+PyValue Walker::notOperator(TSNode N) {
+  PyValue A = expr(field(N, "argument")), V;
+  V.Kinds = A.tensor() ? VTensor : VNotTensor;
+  V.ShapeRead = A.ShapeRead;
+  V.Opaque = A.Opaque;
+  return V;
+}
+
+PyValue Walker::parts(TSNode N) {
   // Containers, operators, parentheses and the rest: their parts.
+  llvm::StringRef K = kind(N);
   bool Literal = K == "list" || K == "tuple" || K == "list_comprehension" ||
                  K == "set" || K == "generator_expression";
+  PyValue V;
   for (unsigned I = 0; I < namedCount(N); ++I)
     V.merge(expr(named(N, I)));
   if (Literal) {
@@ -443,70 +465,68 @@ PyValue Walker::call(TSNode N) {
   return Out;
 }
 
-PyValue Walker::callResult(TSNode N) {
-  TSNode F = field(N, "function");
-  TSNode ArgsNode = field(N, "arguments");
-  PyCallFacts Facts;
-  // The receiver (or the callee expression) first, then the arguments.
-  PyValue Receiver, FnValue;
-  std::string Method;
-  std::string Full = fullName(F);
-  if (is(F, "attribute") && Full.empty()) {
-    Method = S.text(field(F, "attribute")).str();
+void Walker::evaluateCall(TSNode N, EvaluatedCall &C) {
+  C.Function = field(N, "function");
+  C.Arguments = field(N, "arguments");
+  TSNode F = C.Function;
+  C.Full = fullName(F);
+  if (is(F, "attribute") && C.Full.empty()) {
+    C.Method = S.text(field(F, "attribute")).str();
     TSNode Obj = field(F, "object");
     if (!(is(Obj, "call") && S.text(field(Obj, "function")) == "super")) {
-      Receiver = expr(Obj);
-      Facts.Receiver = &Receiver;
+      C.Receiver = expr(Obj);
+      C.Facts.Receiver = &C.Receiver;
     }
-    FnValue = attribute(F, Facts.Receiver);
-  } else if (Full.empty()) {
-    FnValue = expr(F);
-  } else if (llvm::StringRef(Full).starts_with("builtins.")) {
-    FnValue = expr(F);
+    C.FnValue = attribute(F, C.Facts.Receiver);
+  } else if (C.Full.empty() ||
+             llvm::StringRef(C.Full).starts_with("builtins.")) {
+    C.FnValue = expr(F);
   }
-  Facts.Method = Method;
-  std::vector<std::pair<TSNode, PyValue>> ArgValues;
-  for (unsigned I = 0; !isNull(ArgsNode) && I < namedCount(ArgsNode); ++I) {
-    TSNode A = named(ArgsNode, I);
+  C.Facts.Method = C.Method;
+  TSNode Args = C.Arguments;
+  for (unsigned I = 0; !isNull(Args) && I < namedCount(Args); ++I) {
+    TSNode A = named(Args, I);
     if (is(A, "comment"))
       continue;
     TSNode Value = is(A, "keyword_argument") ? field(A, "value") : A;
-    ArgValues.push_back({Value, expr(Value)});
+    C.ArgValues.push_back({Value, expr(Value)});
     if (is(A, "keyword_argument"))
-      Facts.Keywords[S.text(field(A, "name")).str()] = ArgValues.back().second;
+      C.Facts.Keywords[S.text(field(A, "name")).str()] =
+          C.ArgValues.back().second;
     else
-      Facts.Args.push_back(ArgValues.back().second);
+      C.Facts.Args.push_back(C.ArgValues.back().second);
   }
-  if (is(ArgsNode, "generator_expression"))
-    Facts.Args.push_back(expr(ArgsNode));
+  if (is(Args, "generator_expression"))
+    C.Facts.Args.push_back(expr(Args));
+}
 
+std::optional<PyValue> Walker::catalogResult(TSNode N, EvaluatedCall &C) {
   PyValue Out;
   // Guards, wrappers and declared functions of the catalog.
-  if (!Full.empty()) {
-    if (Ctx.Cat.isGuard(Full)) {
+  if (!C.Full.empty()) {
+    if (Ctx.Cat.isGuard(C.Full)) {
       Out.Guard = true;
       Out.Kinds = VNotTensor;
       return Out;
     }
-    if (const FunctionNote *Note = Ctx.Cat.note(Full)) {
-      if (Note->Kind == FunctionNote::Wrapper) {
-        if (Note->Argument < Facts.Args.size())
-          graphedCallables(N, Facts.Args[Note->Argument],
-                           llvm::StringRef(Full).rsplit('.').second.str());
-        return Out;
-      }
+    if (const FunctionNote *Note = Ctx.Cat.note(C.Full);
+        Note && Note->Kind == FunctionNote::Wrapper) {
+      if (Note->Argument < C.Facts.Args.size())
+        graphedCallables(N, C.Facts.Args[Note->Argument],
+                         llvm::StringRef(C.Full).rsplit('.').second.str());
+      return Out;
     }
   }
   // Catalog entries: module functions by dotted name, methods by name.
   std::vector<const ApiEntry *> Entries;
   bool Recorded = false;
-  if (!Full.empty())
-    Entries = Ctx.Cat.function(Full);
-  else if (!Method.empty() && FnValue.Functions.empty())
-    for (auto &[Class, E] : Ctx.Cat.method(Method))
+  if (!C.Full.empty())
+    Entries = Ctx.Cat.function(C.Full);
+  else if (!C.Method.empty() && C.FnValue.Functions.empty())
+    for (auto &[Class, E] : Ctx.Cat.method(C.Method))
       Entries.push_back(E);
   for (const ApiEntry *E : Entries) {
-    if (!conditionsHold(*E, Facts))
+    if (!conditionsHold(*E, C.Facts))
       continue;
     if (std::find(E->PythonWhen.begin(), E->PythonWhen.end(), "unjoined") !=
         E->PythonWhen.end())
@@ -523,22 +543,25 @@ PyValue Walker::callResult(TSNode N) {
     break;
   }
   if (!Recorded && !Updates.empty()) {
-    std::string Work = capturedWork(F, Full, Method, Receiver);
+    std::string Work = capturedWork(C.Function, C.Full, C.Method, C.Receiver);
     if (!Work.empty())
-      checkFrozenArguments(N, Work, ArgValues);
+      checkFrozenArguments(N, Work, C.ArgValues);
   }
-  if (Method == "wait_stream" && Active && !Facts.Args.empty() &&
-      namedCount(ArgsNode))
-    Active->Joined.insert(S.text(named(ArgsNode, 0)).str());
+  if (C.Method == "wait_stream" && Active && !C.Facts.Args.empty() &&
+      namedCount(C.Arguments))
+    Active->Joined.insert(S.text(named(C.Arguments, 0)).str());
+  return std::nullopt;
+}
 
-  // Calls into the program.
+PyValue Walker::programResult(TSNode N, EvaluatedCall &C) {
+  PyValue Out;
   std::vector<PyFunction *> Targets =
-      callees(F, Facts.Receiver, Method, FnValue);
-  wrappedCallables(N, Targets, Facts, is(F, "attribute"));
+      callees(C.Function, C.Facts.Receiver, C.Method, C.FnValue);
+  wrappedCallables(N, Targets, C.Facts, is(C.Function, "attribute"));
   PySymbol Sym;
-  std::string Dotted = dottedName(S, F);
-  if (Targets.empty() && !Dotted.empty() && !localHead(Dotted) &&
-      !llvm::StringRef(Full).starts_with("builtins."))
+  std::string Dotted = dottedName(S, C.Function);
+  bool Builtin = llvm::StringRef(C.Full).starts_with("builtins.");
+  if (Targets.empty() && !Dotted.empty() && !localHead(Dotted) && !Builtin)
     Sym = Ctx.Prog.resolve(M, Dotted, Fn);
   if (Sym.Class) {
     Out.Classes.push_back(Sym.Class); // a constructor call
@@ -558,11 +581,18 @@ PyValue Walker::callResult(TSNode N) {
     markOpaque(Out, N); // what a function of the program returns
     return Out;
   }
-  Out = resultOf(Full, Method, Receiver, Facts);
-  if (!Out.known() && Out.ShapeRead.empty() &&
-      !llvm::StringRef(Full).starts_with("builtins."))
+  Out = resultOf(C.Full, C.Method, C.Receiver, C.Facts);
+  if (!Out.known() && Out.ShapeRead.empty() && !Builtin)
     markOpaque(Out, N); // what an unknown call returns
   return Out;
+}
+
+PyValue Walker::callResult(TSNode N) {
+  EvaluatedCall C;
+  evaluateCall(N, C);
+  if (std::optional<PyValue> Decided = catalogResult(N, C))
+    return *Decided;
+  return programResult(N, C);
 }
 
 /// What a call that is not followed returns: tensors from torch functions
@@ -570,82 +600,98 @@ PyValue Walker::callResult(TSNode N) {
 /// builtins.
 PyValue Walker::resultOf(const std::string &Full, const std::string &Method,
                          const PyValue &Receiver, const PyCallFacts &Facts) {
-  PyValue Out;
-  if (!Full.empty()) {
-    llvm::StringRef Name = Full;
-    if (Name == "functools.partial" && !Facts.Args.empty()) {
-      Out.Functions = Facts.Args[0].Functions;
-      Out.Classes = Facts.Args[0].Classes;
-    } else if (Name.ends_with(".ModuleList") || Name.ends_with(".Sequential") ||
-               Name.ends_with(".ModuleDict")) {
-      for (const PyValue &A : Facts.Args)
-        Out.Classes.insert(Out.Classes.end(), A.Classes.begin(),
-                           A.Classes.end());
-      Out.Container = true;
-    } else if (Name == "torch.device") {
-      if (!Facts.Args.empty())
-        Out.Kinds = Facts.Args[0].Kinds & (VCudaDevice | VCpuDevice);
-    } else if (Name == "torch.cuda.Stream" ||
-               Name == "torch.cuda.current_stream" ||
-               Name == "torch.cuda.default_stream" ||
-               Name == "torch.cuda.ExternalStream") {
-      Out.Kinds = VStream;
-    } else if (Name == "torch.cuda.Event") {
-      Out.Kinds = VEvent;
-    } else if (Name == "builtins.len" || Name == "builtins.range" ||
-               Name == "builtins.min" || Name == "builtins.max" ||
-               Name == "builtins.int" || Name == "builtins.sum" ||
-               Name == "builtins.abs" || Name == "builtins.divmod") {
-      for (const PyValue &A : Facts.Args) {
-        if (!A.ShapeRead.empty() && !A.tensor())
-          Out.ShapeRead = A.ShapeRead;
-        if (Out.Opaque.empty() && !A.tensor())
-          Out.Opaque = A.Opaque;
-        if (Out.Frozen.empty() && !A.tensor())
-          Out.Frozen = A.Frozen; // int(self.step), min(self.step, 8)
-      }
-      Out.Kinds = VNotTensor;
-    } else if (Name.starts_with("builtins.")) {
-      Out.Kinds = VNotTensor;
-      // isinstance(x, T), getattr(cfg, "flag"): as opaque as x or cfg.
-      for (const PyValue &A : Facts.Args)
-        if (Out.Opaque.empty() && !A.tensor())
-          Out.Opaque = A.Opaque;
-    } else if (returnsTensor(Name)) {
-      bool Cpu = Name == "torch.from_numpy" ||
-                 (defaultDeviceFactory(Name) && !Ctx.DefaultDeviceSet);
-      auto Dev = Facts.Keywords.find("device");
-      if (Dev != Facts.Keywords.end())
-        Cpu = Dev->second.Kinds & VCpuDevice;
-      else if (Name == "torch.tensor" || Name == "torch.as_tensor")
-        Cpu = Facts.Args.empty() || !Facts.Args[0].tensor();
-      Out.Kinds = Cpu ? VCpuTensor : VTensor;
-    }
-    return Out;
-  }
+  if (!Full.empty())
+    return functionResult(Full, Facts);
   if (!Method.empty() && !Receiver.Classes.empty()) {
     // nn.Module methods that return the module itself.
     static const char *ReturnsSelf[] = {
         "cuda", "to",    "half", "float",          "bfloat16",
         "eval", "train", "cpu",  "requires_grad_", "double"};
+    PyValue Out;
     for (const char *R : ReturnsSelf)
       if (Method == R)
         Out.Classes = Receiver.Classes;
     return Out;
   }
-  if (!Method.empty()) {
-    bool ReceiverTensor = Receiver.tensor();
-    if (Method == "cpu" && (ReceiverTensor || !Receiver.known()))
-      Out.Kinds = VCpuTensor;
-    else if (Method == "cuda" || (Method == "to" && ReceiverTensor))
-      Out.Kinds = VTensor;
-    else if (methodReturnsNonTensor(Method))
-      Out.Kinds = VNotTensor;
-    else if (ReceiverTensor || (!Receiver.known() && tensorOnlyMethod(Method)))
-      Out.Kinds = (Receiver.Kinds & VCpuTensor) && !(Receiver.Kinds & VTensor)
-                      ? VCpuTensor
-                      : VTensor;
+  if (!Method.empty())
+    return methodResult(Method, Receiver);
+  return PyValue();
+}
+
+/// A builtin's value: what its arguments read of shapes, opaque values and
+/// updated host state (int(self.step), min(self.step, 8), len(x.shape)).
+static PyValue builtinResult(llvm::StringRef Name, const PyCallFacts &Facts) {
+  PyValue Out;
+  Out.Kinds = VNotTensor;
+  bool Carries = Name == "builtins.len" || Name == "builtins.range" ||
+                 Name == "builtins.min" || Name == "builtins.max" ||
+                 Name == "builtins.int" || Name == "builtins.sum" ||
+                 Name == "builtins.abs" || Name == "builtins.divmod";
+  for (const PyValue &A : Facts.Args) {
+    if (A.tensor())
+      continue;
+    // isinstance(x, T), getattr(cfg, "flag"): as opaque as x or cfg.
+    if (Out.Opaque.empty())
+      Out.Opaque = A.Opaque;
+    if (!Carries)
+      continue;
+    if (!A.ShapeRead.empty())
+      Out.ShapeRead = A.ShapeRead;
+    if (Out.Frozen.empty())
+      Out.Frozen = A.Frozen;
   }
+  return Out;
+}
+
+PyValue Walker::functionResult(llvm::StringRef Name, const PyCallFacts &Facts) {
+  PyValue Out;
+  if (Name == "functools.partial" && !Facts.Args.empty()) {
+    Out.Functions = Facts.Args[0].Functions;
+    Out.Classes = Facts.Args[0].Classes;
+  } else if (Name.ends_with(".ModuleList") || Name.ends_with(".Sequential") ||
+             Name.ends_with(".ModuleDict")) {
+    for (const PyValue &A : Facts.Args)
+      Out.Classes.insert(Out.Classes.end(), A.Classes.begin(), A.Classes.end());
+    Out.Container = true;
+  } else if (Name == "torch.device") {
+    if (!Facts.Args.empty())
+      Out.Kinds = Facts.Args[0].Kinds & (VCudaDevice | VCpuDevice);
+  } else if (Name == "torch.cuda.Stream" ||
+             Name == "torch.cuda.current_stream" ||
+             Name == "torch.cuda.default_stream" ||
+             Name == "torch.cuda.ExternalStream") {
+    Out.Kinds = VStream;
+  } else if (Name == "torch.cuda.Event") {
+    Out.Kinds = VEvent;
+  } else if (Name.starts_with("builtins.")) {
+    Out = builtinResult(Name, Facts);
+  } else if (returnsTensor(Name)) {
+    bool Cpu = Name == "torch.from_numpy" ||
+               (defaultDeviceFactory(Name) && !Ctx.DefaultDeviceSet);
+    auto Dev = Facts.Keywords.find("device");
+    if (Dev != Facts.Keywords.end())
+      Cpu = Dev->second.Kinds & VCpuDevice;
+    else if (Name == "torch.tensor" || Name == "torch.as_tensor")
+      Cpu = Facts.Args.empty() || !Facts.Args[0].tensor();
+    Out.Kinds = Cpu ? VCpuTensor : VTensor;
+  }
+  return Out;
+}
+
+PyValue Walker::methodResult(const std::string &Method,
+                             const PyValue &Receiver) {
+  PyValue Out;
+  bool ReceiverTensor = Receiver.tensor();
+  if (Method == "cpu" && (ReceiverTensor || !Receiver.known()))
+    Out.Kinds = VCpuTensor;
+  else if (Method == "cuda" || (Method == "to" && ReceiverTensor))
+    Out.Kinds = VTensor;
+  else if (methodReturnsNonTensor(Method))
+    Out.Kinds = VNotTensor;
+  else if (ReceiverTensor || (!Receiver.known() && tensorOnlyMethod(Method)))
+    Out.Kinds = (Receiver.Kinds & VCpuTensor) && !(Receiver.Kinds & VTensor)
+                    ? VCpuTensor
+                    : VTensor;
   return Out;
 }
 

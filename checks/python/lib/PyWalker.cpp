@@ -158,17 +158,8 @@ bool Walker::walkStmt(TSNode N) {
       condition(named(N, 0), "assert");
     return true;
   }
-  if (K == "function_definition") {
-    std::string Name = S.text(field(N, "name")).str();
-    PyValue V;
-    PyFunction *Nested = Ctx.Prog.localFunction(
-        &M, Fn ? Fn->Owner : nullptr, N,
-        (Fn ? Fn->Display + "." : std::string()) + Name, Fn);
-    noteClosure(Nested);
-    V.Functions.push_back(Nested);
-    Vars[Name] = V;
-    return true;
-  }
+  if (K == "function_definition")
+    return defineNested(N), true;
   if (K == "global_statement" || K == "nonlocal_statement") {
     for (unsigned I = 0; I < namedCount(N); ++I)
       DeclaredGlobals.insert(S.text(named(N, I)).str());
@@ -181,18 +172,8 @@ bool Walker::walkStmt(TSNode N) {
       K == "import_statement" || K == "import_from_statement" ||
       K == "comment" || K == "pass_statement")
     return true;
-  if (K == "try_statement") {
-    for (unsigned I = 0; I < namedCount(N); ++I) {
-      TSNode C = named(N, I);
-      if (is(C, "block"))
-        walkBlock(C);
-      else
-        for (unsigned J = 0; J < namedCount(C); ++J)
-          if (is(named(C, J), "block"))
-            walkBlock(named(C, J));
-    }
-    return true;
-  }
+  if (K == "try_statement")
+    return walkTry(N), true;
   if (K == "block")
     return walkBlock(N);
   // return, raise, del, global, match, ...: their expressions.
@@ -204,6 +185,29 @@ bool Walker::walkStmt(TSNode N) {
       expr(C);
   }
   return true;
+}
+
+void Walker::defineNested(TSNode N) {
+  std::string Name = S.text(field(N, "name")).str();
+  PyValue V;
+  PyFunction *Nested = Ctx.Prog.localFunction(
+      &M, Fn ? Fn->Owner : nullptr, N,
+      (Fn ? Fn->Display + "." : std::string()) + Name, Fn);
+  noteClosure(Nested);
+  V.Functions.push_back(Nested);
+  Vars[Name] = V;
+}
+
+void Walker::walkTry(TSNode N) {
+  for (unsigned I = 0; I < namedCount(N); ++I) {
+    TSNode C = named(N, I);
+    if (is(C, "block"))
+      walkBlock(C);
+    else // except, else and finally clauses
+      for (unsigned J = 0; J < namedCount(C); ++J)
+        if (is(named(C, J), "block"))
+          walkBlock(named(C, J));
+  }
 }
 
 /// +1: the condition is true only while capturing; -1: only while not

@@ -68,6 +68,9 @@ private:
   PyRegion regionOfBegin(TSNode Call, const RegionApi &R,
                          const std::string &Full, TSNode &StreamNode);
   void walkFor(TSNode N);
+  void walkTry(TSNode N);
+  /// A function defined in the body: a local name for it, with its closure.
+  void defineNested(TSNode N);
   std::optional<PyRegion> capturingContext(TSNode Call);
   std::optional<CaptureMode> regionAroundYield(PyFunction &F);
   bool captureBeginEnd(TSNode Call);
@@ -75,10 +78,37 @@ private:
 
   // Expressions
   PyValue expr(TSNode N);
+  // What expr() gives for each kind of expression.
+  PyValue identifier(TSNode N);
+  PyValue lambda(TSNode N);
+  PyValue assignment(TSNode N); // and augmented assignment
+  PyValue conditionalExpression(TSNode N);
+  PyValue comparison(TSNode N);
+  PyValue notOperator(TSNode N);
+  /// Containers, operators, parentheses and the rest: their parts merged.
+  PyValue parts(TSNode N);
   PyValue call(TSNode N);
   PyValue callResult(TSNode N);
+  /// A call's parts, evaluated: the receiver (or the callee expression)
+  /// first, then the arguments.
+  struct EvaluatedCall {
+    TSNode Function, Arguments;
+    std::string Full;   // the callee's dotted name, when it has one
+    std::string Method; // for a method call
+    PyValue Receiver, FnValue;
+    PyCallFacts Facts; // Facts.Receiver points at Receiver
+    std::vector<std::pair<TSNode, PyValue>> ArgValues;
+  };
+  void evaluateCall(TSNode N, EvaluatedCall &C);
+  /// What the catalog makes of the call (a guard, a wrapper, an entry's
+  /// hazard or a shape read): its value when that decides it.
+  std::optional<PyValue> catalogResult(TSNode N, EvaluatedCall &C);
+  /// Calls into the program followed; the value the call has.
+  PyValue programResult(TSNode N, EvaluatedCall &C);
   PyValue resultOf(const std::string &Full, const std::string &Method,
                    const PyValue &Receiver, const PyCallFacts &Facts);
+  PyValue functionResult(llvm::StringRef Name, const PyCallFacts &Facts);
+  PyValue methodResult(const std::string &Method, const PyValue &Receiver);
   PyValue percentFormat(TSNode N); // "..." % values
   /// \p Object: the value of N's object when the caller has it already (a
   /// method call's receiver), so that a chain is evaluated once per link.
