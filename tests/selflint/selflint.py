@@ -10,7 +10,9 @@ that were longer when the limit came. The list only shrinks: a function that
 is listed but no longer too long fails too, so that its line is removed
 when it is split, and a new long function is never listed, only split.
 
-  tests/selflint/selflint.py BUILD_DIR [CLANG_TIDY]
+  tests/selflint/selflint.py BUILD_DIR [CLANG_TIDY [LIST]]
+
+LIST: another list of long functions (the tests of this script).
 """
 import json
 import os
@@ -56,8 +58,7 @@ def lint(tidy, build, rel):
     return found
 
 
-def listed():
-    path = os.path.join(ROOT, "tests", "selflint", "long-functions.txt")
+def listed(path):
     out = set()
     with open(path) as f:
         for line in f:
@@ -69,10 +70,12 @@ def listed():
 
 
 def main():
-    if len(sys.argv) not in (2, 3):
+    if len(sys.argv) not in (2, 3, 4):
         sys.exit(__doc__)
     build = os.path.abspath(sys.argv[1])
-    tidy = sys.argv[2] if len(sys.argv) == 3 else "clang-tidy-19"
+    tidy = sys.argv[2] if len(sys.argv) >= 3 else "clang-tidy-19"
+    long_list = sys.argv[3] if len(sys.argv) == 4 else os.path.join(
+        ROOT, "tests", "selflint", "long-functions.txt")
     files = sources(build)
     if not files:
         print("self-lint: no sources of %s in %s/compile_commands.json"
@@ -80,7 +83,7 @@ def main():
         return 1
     with ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
         results = list(pool.map(lambda f: lint(tidy, build, f), files))
-    allowed = listed()
+    allowed = listed(long_list)
     seen_long, problems = set(), []
     for found in results:
         for file, line, message, check in found:
@@ -96,9 +99,9 @@ def main():
                            "along what it does" % m.group(1))
             problems.append("%s:%d: %s [%s]" % (file, line, message, check))
     for file, function in sorted(allowed - seen_long):
-        problems.append("tests/selflint/long-functions.txt: '%s %s' is no "
-                        "longer too long (or gone): remove its line"
-                        % (file, function))
+        problems.append("%s: '%s %s' is no longer too long (or gone): "
+                        "remove its line" % (os.path.basename(long_list),
+                                             file, function))
     for p in sorted(set(problems)):
         print("self-lint: " + p)
     print("self-lint: %d files, %d problems, %d listed long functions left"

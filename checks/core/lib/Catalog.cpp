@@ -253,6 +253,64 @@ std::optional<ArgCondition> readCondition(EntryReader &R, const char *Field) {
   return C;
 }
 
+/// An entry's behaviour per mode, from the object at \p Field.
+void readModes(const EntryReader &R, const json &Modes, const char *Field,
+               std::array<Behaviour, 3> &Out) {
+  EntryReader MR(Modes, R.where() + ", field '" + Field + "'");
+  const char *Keys[] = {"global", "thread_local", "relaxed"};
+  for (int I = 0; I < 3; ++I) {
+    std::string B = MR.string(Keys[I], true);
+    auto Beh = parseBehaviour(B);
+    if (!Beh)
+      MR.fail(Keys[I],
+              "'" + B +
+                  "' is not one of illegal, eager, note, captured, legal");
+    Out[I] = *Beh;
+  }
+  MR.finish();
+}
+
+/// The stream argument of an entry: where it is, and what leaving it out
+/// means.
+StreamArg readStreamArg(const EntryReader &R, const json &S) {
+  EntryReader SR(S, R.where() + ", field 'stream_arg'");
+  StreamArg A;
+  auto Index = SR.integer("index", 0, 64);
+  if (!Index)
+    SR.fail("index", "missing required field");
+  A.Index = static_cast<unsigned>(*Index);
+  std::string Def = SR.string("default", false);
+  if (!Def.empty() && Def != "legacy" && Def != "none")
+    SR.fail("default", "'" + Def + "' is not one of legacy, none");
+  A.DefaultIsLegacy = Def != "none";
+  SR.finish();
+  return A;
+}
+
+/// The argument positions and conditions that narrow an entry to the
+/// harmful form of a call.
+void readArguments(EntryReader &R, ApiEntry &E) {
+  if (auto K = R.integer("copy_kind_arg", 0, 64))
+    E.CopyKindArg = static_cast<unsigned>(*K);
+  if (auto D = R.integer("copy_dst_arg", 0, 64))
+    E.CopyDstArg = static_cast<unsigned>(*D);
+  if (auto H = R.integer("host_pointer_arg", 0, 64))
+    E.HostPointerArg = static_cast<unsigned>(*H);
+  if (auto N = R.integer("null_arg", 0, 64))
+    E.NullArg = static_cast<unsigned>(*N);
+  E.WhenArg = readCondition(R, "when_arg");
+  E.UnlessArgType = readCondition(R, "unless_arg_type");
+  E.UnlessCalled = readCondition(R, "unless_called");
+  if (auto V = R.integer("until_cuda", 1000, 1000000))
+    E.UntilCuda = static_cast<int>(*V);
+  E.PythonWhen = R.strings("python_when");
+  for (const std::string &C : E.PythonWhen) {
+    std::string Why;
+    if (!isValidPythonCondition(C, Why))
+      R.fail("python_when", "'" + C + "': " + Why);
+  }
+}
+
 std::unique_ptr<ApiEntry> readApi(EntryReader &R) {
   auto E = std::make_unique<ApiEntry>();
   E->Name = R.string("name", true);
@@ -269,63 +327,18 @@ std::unique_ptr<ApiEntry> readApi(EntryReader &R) {
   E->Class = *Class;
   // What the call does per mode: "modes", and for a call given a stream
   // that is not the capturing one, "other_stream_modes".
-  auto ReadModes = [&](const json &Modes, const char *Field,
-                       std::array<Behaviour, 3> &Out) {
-    EntryReader MR(Modes, R.where() + ", field '" + Field + "'");
-    const char *Keys[] = {"global", "thread_local", "relaxed"};
-    for (int I = 0; I < 3; ++I) {
-      std::string B = MR.string(Keys[I], true);
-      auto Beh = parseBehaviour(B);
-      if (!Beh)
-        MR.fail(Keys[I],
-                "'" + B +
-                    "' is not one of illegal, eager, note, captured, legal");
-      Out[I] = *Beh;
-    }
-    MR.finish();
-  };
   if (const json *Modes = R.object("modes"))
-    ReadModes(*Modes, "modes", E->Modes);
+    readModes(R, *Modes, "modes", E->Modes);
   else
     R.fail("modes", "missing required field");
   if (const json *Other = R.object("other_stream_modes")) {
     E->OtherStreamModes.emplace();
-    ReadModes(*Other, "other_stream_modes", *E->OtherStreamModes);
+    readModes(R, *Other, "other_stream_modes", *E->OtherStreamModes);
   }
   E->Error = R.string("error", false);
-  if (const json *S = R.object("stream_arg")) {
-    EntryReader SR(*S, R.where() + ", field 'stream_arg'");
-    StreamArg A;
-    auto Index = SR.integer("index", 0, 64);
-    if (!Index)
-      SR.fail("index", "missing required field");
-    A.Index = static_cast<unsigned>(*Index);
-    std::string Def = SR.string("default", false);
-    if (!Def.empty() && Def != "legacy" && Def != "none")
-      SR.fail("default", "'" + Def + "' is not one of legacy, none");
-    A.DefaultIsLegacy = Def != "none";
-    SR.finish();
-    E->Stream = A;
-  }
-  if (auto K = R.integer("copy_kind_arg", 0, 64))
-    E->CopyKindArg = static_cast<unsigned>(*K);
-  if (auto D = R.integer("copy_dst_arg", 0, 64))
-    E->CopyDstArg = static_cast<unsigned>(*D);
-  if (auto H = R.integer("host_pointer_arg", 0, 64))
-    E->HostPointerArg = static_cast<unsigned>(*H);
-  if (auto N = R.integer("null_arg", 0, 64))
-    E->NullArg = static_cast<unsigned>(*N);
-  E->WhenArg = readCondition(R, "when_arg");
-  E->UnlessArgType = readCondition(R, "unless_arg_type");
-  E->UnlessCalled = readCondition(R, "unless_called");
-  if (auto V = R.integer("until_cuda", 1000, 1000000))
-    E->UntilCuda = static_cast<int>(*V);
-  E->PythonWhen = R.strings("python_when");
-  for (const std::string &C : E->PythonWhen) {
-    std::string Why;
-    if (!isValidPythonCondition(C, Why))
-      R.fail("python_when", "'" + C + "': " + Why);
-  }
+  if (const json *S = R.object("stream_arg"))
+    E->Stream = readStreamArg(R, *S);
+  readArguments(R, *E);
   E->Message = R.string("message", E->Class != Hazard::None);
   E->Fix = R.string("fix",
                     E->Class != Hazard::None && E->Class != Hazard::ShapeQuery);
@@ -511,6 +524,74 @@ void index(llvm::StringMap<Assumption *> &Map, Assumption *E) {
 
 } // namespace
 
+namespace {
+/// The entries of one catalog document, read and validated before any is
+/// added: a bad file changes nothing.
+struct DocumentEntries {
+  std::vector<std::unique_ptr<ApiEntry>> Apis;
+  std::vector<std::unique_ptr<RegionApi>> Regions;
+  std::vector<std::unique_ptr<GuardApi>> Guards;
+  std::vector<std::unique_ptr<FunctionNote>> Functions;
+  std::vector<std::unique_ptr<Assumption>> Assumptions;
+};
+
+/// Reads the section \p Name of \p Doc with \p Read into \p Out; each
+/// entry gets the document's family unless it names its own.
+template <typename ReadFn, typename T>
+void readSection(const json &Doc, const EntryReader &Top,
+                 llvm::StringRef Origin, const std::string &Family,
+                 const char *Name, ReadFn Read,
+                 std::vector<std::unique_ptr<T>> &Out) {
+  const json *Arr = Doc.contains(Name) ? &Doc.at(Name) : nullptr;
+  if (!Arr)
+    return;
+  if (!Arr->is_array())
+    Top.fail(Name, "expected an array");
+  for (size_t I = 0; I < Arr->size(); ++I) {
+    const json &Obj = (*Arr)[I];
+    EntryReader R(Obj, entryWhere(Origin, Name, I, Obj));
+    auto E = Read(R, Obj);
+    E->Family = Obj.contains("family") && Obj.at("family").is_string()
+                    ? Obj.at("family").get<std::string>()
+                    : Family;
+    E->File = Origin.str();
+    Out.push_back(std::move(E));
+  }
+}
+
+/// Every entry of \p Doc; throws CatalogError or json::exception.
+DocumentEntries readDocument(const json &Doc, llvm::StringRef Origin) {
+  DocumentEntries Out;
+  EntryReader Top(Doc, "catalog '" + Origin.str() + "'");
+  for (auto It = Doc.begin(); It != Doc.end(); ++It) {
+    llvm::StringRef K = It.key();
+    if (K != "family" && K != "description" && K != "apis" && K != "regions" &&
+        K != "guards" && K != "functions" && K != "assume" && K != "$schema")
+      Top.fail(K, "unknown top-level field (expected family, "
+                  "description, apis, regions, guards, functions, assume)");
+  }
+  std::string Family = Top.string("family", false);
+  Top.string("description", false);
+  readSection(
+      Doc, Top, Origin, Family, "apis",
+      [](EntryReader &R, const json &) { return readApi(R); }, Out.Apis);
+  readSection(
+      Doc, Top, Origin, Family, "regions",
+      [](EntryReader &R, const json &Obj) { return readRegion(R, Obj); },
+      Out.Regions);
+  readSection(
+      Doc, Top, Origin, Family, "guards",
+      [](EntryReader &R, const json &) { return readGuard(R); }, Out.Guards);
+  readSection(
+      Doc, Top, Origin, Family, "functions",
+      [](EntryReader &R, const json &) { return readFunction(R); },
+      Out.Functions);
+  readSection(Doc, Top, Origin, Family, "assume", readAssumption,
+              Out.Assumptions);
+  return Out;
+}
+} // namespace
+
 llvm::Error Catalog::addDocument(llvm::StringRef Text, llvm::StringRef Origin) {
   json Doc;
   try {
@@ -520,56 +601,9 @@ llvm::Error Catalog::addDocument(llvm::StringRef Text, llvm::StringRef Origin) {
         llvm::inconvertibleErrorCode(), "catalog '%s': malformed JSON: %s",
         Origin.str().c_str(), jsonErrorMessage(E).c_str());
   }
-  // Validate everything before adding anything: a bad file changes nothing.
-  std::vector<std::unique_ptr<ApiEntry>> NewApis;
-  std::vector<std::unique_ptr<RegionApi>> NewRegions;
-  std::vector<std::unique_ptr<GuardApi>> NewGuards;
-  std::vector<std::unique_ptr<FunctionNote>> NewFunctions;
-  std::vector<std::unique_ptr<Assumption>> NewAssumptions;
+  DocumentEntries New;
   try {
-    EntryReader Top(Doc, "catalog '" + Origin.str() + "'");
-    for (auto It = Doc.begin(); It != Doc.end(); ++It) {
-      llvm::StringRef K = It.key();
-      if (K != "family" && K != "description" && K != "apis" &&
-          K != "regions" && K != "guards" && K != "functions" &&
-          K != "assume" && K != "$schema")
-        Top.fail(K, "unknown top-level field (expected family, "
-                    "description, apis, regions, guards, functions, assume)");
-    }
-    std::string Family = Top.string("family", false);
-    Top.string("description", false);
-    auto Section = [&](const char *Name, auto Read, auto &Out) {
-      const json *Arr = Doc.contains(Name) ? &Doc.at(Name) : nullptr;
-      if (!Arr)
-        return;
-      if (!Arr->is_array())
-        Top.fail(Name, "expected an array");
-      for (size_t I = 0; I < Arr->size(); ++I) {
-        const json &Obj = (*Arr)[I];
-        EntryReader R(Obj, entryWhere(Origin, Name, I, Obj));
-        auto E = Read(R, Obj);
-        E->Family = Obj.contains("family") && Obj.at("family").is_string()
-                        ? Obj.at("family").get<std::string>()
-                        : Family;
-        E->File = Origin.str();
-        Out.push_back(std::move(E));
-      }
-    };
-    Section(
-        "apis", [](EntryReader &R, const json &) { return readApi(R); },
-        NewApis);
-    Section(
-        "regions",
-        [](EntryReader &R, const json &Obj) { return readRegion(R, Obj); },
-        NewRegions);
-    Section(
-        "guards", [](EntryReader &R, const json &) { return readGuard(R); },
-        NewGuards);
-    Section(
-        "functions",
-        [](EntryReader &R, const json &) { return readFunction(R); },
-        NewFunctions);
-    Section("assume", readAssumption, NewAssumptions);
+    New = readDocument(Doc, Origin);
   } catch (const CatalogError &E) {
     return llvm::createStringError(llvm::inconvertibleErrorCode(), "%s",
                                    E.Message.c_str());
@@ -578,23 +612,23 @@ llvm::Error Catalog::addDocument(llvm::StringRef Text, llvm::StringRef Origin) {
                                    "catalog '%s': %s", Origin.str().c_str(),
                                    jsonErrorMessage(E).c_str());
   }
-  for (auto &E : NewApis) {
+  for (auto &E : New.Apis) {
     index(ApiByName, LastNames, E.get());
     Apis.push_back(std::move(E));
   }
-  for (auto &E : NewRegions) {
+  for (auto &E : New.Regions) {
     index(RegionByName, LastNames, E.get());
     Regions.push_back(std::move(E));
   }
-  for (auto &E : NewGuards) {
+  for (auto &E : New.Guards) {
     index(GuardByName, LastNames, E.get());
     Guards.push_back(std::move(E));
   }
-  for (auto &E : NewFunctions) {
+  for (auto &E : New.Functions) {
     index(FunctionByName, LastNames, E.get());
     Functions.push_back(std::move(E));
   }
-  for (auto &E : NewAssumptions) {
+  for (auto &E : New.Assumptions) {
     index(AssumptionByExpr, E.get());
     Assumptions.push_back(std::move(E));
   }
@@ -730,140 +764,150 @@ std::vector<std::string> Catalog::beginNames() const {
   return Names;
 }
 
+static json modesJson(const std::array<Behaviour, 3> &Modes) {
+  return {{"global", behaviourName(Modes[0]).str()},
+          {"thread_local", behaviourName(Modes[1]).str()},
+          {"relaxed", behaviourName(Modes[2]).str()}};
+}
+
+static json conditionJson(const ArgCondition &C) {
+  return json{{"index", C.Index}, {"any_of", C.AnyOf}};
+}
+
+/// Where an entry comes from: its source, family and file.
+template <typename T> static void addOrigin(json &J, const T &E) {
+  J["source"] = E.Source;
+  J["family"] = E.Family;
+  J["file"] = E.File;
+}
+
+/// An API entry as its catalog file writes it (the fields the reader reads).
+static json apiJson(const ApiEntry &E) {
+  json J;
+  J["name"] = E.Name;
+  if (!E.Variants.empty())
+    J["variants"] = E.Variants;
+  if (E.Display != E.Name)
+    J["display"] = E.Display;
+  J["hazard"] = hazardName(E.Class).str();
+  J["modes"] = modesJson(E.Modes);
+  if (E.OtherStreamModes)
+    J["other_stream_modes"] = modesJson(*E.OtherStreamModes);
+  if (!E.Error.empty())
+    J["error"] = E.Error;
+  if (E.Stream)
+    J["stream_arg"] = {
+        {"index", E.Stream->Index},
+        {"default", E.Stream->DefaultIsLegacy ? "legacy" : "none"}};
+  if (E.CopyKindArg)
+    J["copy_kind_arg"] = *E.CopyKindArg;
+  if (E.CopyDstArg)
+    J["copy_dst_arg"] = *E.CopyDstArg;
+  if (E.WhenArg)
+    J["when_arg"] = conditionJson(*E.WhenArg);
+  if (E.HostPointerArg)
+    J["host_pointer_arg"] = *E.HostPointerArg;
+  if (E.NullArg)
+    J["null_arg"] = *E.NullArg;
+  if (E.UnlessArgType)
+    J["unless_arg_type"] = conditionJson(*E.UnlessArgType);
+  if (E.UnlessCalled)
+    J["unless_called"] = conditionJson(*E.UnlessCalled);
+  if (E.UntilCuda)
+    J["until_cuda"] = *E.UntilCuda;
+  if (!E.PythonWhen.empty())
+    J["python_when"] = E.PythonWhen;
+  if (!E.Message.empty())
+    J["message"] = E.Message;
+  if (!E.Fix.empty())
+    J["fix"] = E.Fix;
+  addOrigin(J, E);
+  return J;
+}
+
+static json regionJson(const RegionApi &E) {
+  json J;
+  J["name"] = E.Name;
+  if (!E.Variants.empty())
+    J["variants"] = E.Variants;
+  J["role"] = E.Kind == RegionApi::Begin ? "begin"
+              : E.Kind == RegionApi::End ? "end"
+                                         : "destroy";
+  J["group"] = E.Group;
+  if (E.StreamArg == RegionApi::ObjectArg)
+    J["stream_arg"] = "object";
+  else if (E.StreamArg == RegionApi::NoStreamArg)
+    J["stream_arg"] = "none";
+  else
+    J["stream_arg"] = E.StreamArg;
+  if (E.ModeArg)
+    J["mode_arg"] = *E.ModeArg;
+  if (E.Kind == RegionApi::Begin)
+    J["default_mode"] = modeName(E.DefaultMode).str();
+  addOrigin(J, E);
+  return J;
+}
+
+static json guardJson(const GuardApi &E) {
+  json J;
+  J["name"] = E.Name;
+  if (!E.Variants.empty())
+    J["variants"] = E.Variants;
+  J["status_arg"] = E.StatusArg;
+  J["none_values"] = E.NoneValues;
+  addOrigin(J, E);
+  return J;
+}
+
+static json functionJson(const FunctionNote &E) {
+  json J;
+  J["name"] = E.Name;
+  J["role"] = functionRoleName(E.Kind).str();
+  if (E.Kind == FunctionNote::Wrapper)
+    J["argument"] = E.Argument;
+  if (!E.Source.empty())
+    J["source"] = E.Source;
+  J["family"] = E.Family;
+  J["file"] = E.File;
+  return J;
+}
+
+static json assumptionJson(const Assumption &E) {
+  json J;
+  J["expr"] = E.Expr;
+  if (E.Is == Assumption::True || E.Is == Assumption::False)
+    J["value"] = E.Is == Assumption::True;
+  else
+    J["value"] = assumedValueName(E.Is).str();
+  addOrigin(J, E);
+  return J;
+}
+
 std::string Catalog::toJson() const {
   json Doc;
   Doc["description"] = "The effective capture-lint catalog: built-in files "
                        "plus user catalogs, later entries overriding earlier "
                        "ones of the same name.";
-  json ApisJ = json::array();
-  for (const auto &E : Apis) {
-    if (findApi(E->Name) != E.get())
-      continue; // overridden
-    json J;
-    J["name"] = E->Name;
-    if (!E->Variants.empty())
-      J["variants"] = E->Variants;
-    if (E->Display != E->Name)
-      J["display"] = E->Display;
-    J["hazard"] = hazardName(E->Class).str();
-    J["modes"] = {{"global", behaviourName(E->Modes[0]).str()},
-                  {"thread_local", behaviourName(E->Modes[1]).str()},
-                  {"relaxed", behaviourName(E->Modes[2]).str()}};
-    if (E->OtherStreamModes)
-      J["other_stream_modes"] = {
-          {"global", behaviourName((*E->OtherStreamModes)[0]).str()},
-          {"thread_local", behaviourName((*E->OtherStreamModes)[1]).str()},
-          {"relaxed", behaviourName((*E->OtherStreamModes)[2]).str()}};
-    if (!E->Error.empty())
-      J["error"] = E->Error;
-    if (E->Stream)
-      J["stream_arg"] = {
-          {"index", E->Stream->Index},
-          {"default", E->Stream->DefaultIsLegacy ? "legacy" : "none"}};
-    if (E->CopyKindArg)
-      J["copy_kind_arg"] = *E->CopyKindArg;
-    if (E->CopyDstArg)
-      J["copy_dst_arg"] = *E->CopyDstArg;
-    auto Condition = [](const ArgCondition &C) {
-      return json{{"index", C.Index}, {"any_of", C.AnyOf}};
-    };
-    if (E->WhenArg)
-      J["when_arg"] = Condition(*E->WhenArg);
-    if (E->HostPointerArg)
-      J["host_pointer_arg"] = *E->HostPointerArg;
-    if (E->NullArg)
-      J["null_arg"] = *E->NullArg;
-    if (E->UnlessArgType)
-      J["unless_arg_type"] = Condition(*E->UnlessArgType);
-    if (E->UnlessCalled)
-      J["unless_called"] = Condition(*E->UnlessCalled);
-    if (E->UntilCuda)
-      J["until_cuda"] = *E->UntilCuda;
-    if (!E->PythonWhen.empty())
-      J["python_when"] = E->PythonWhen;
-    if (!E->Message.empty())
-      J["message"] = E->Message;
-    if (!E->Fix.empty())
-      J["fix"] = E->Fix;
-    J["source"] = E->Source;
-    J["family"] = E->Family;
-    J["file"] = E->File;
-    ApisJ.push_back(std::move(J));
-  }
-  json RegionsJ = json::array();
-  for (const auto &E : Regions) {
-    if (findRegionApi(E->Name) != E.get())
-      continue;
-    json J;
-    J["name"] = E->Name;
-    if (!E->Variants.empty())
-      J["variants"] = E->Variants;
-    J["role"] = E->Kind == RegionApi::Begin ? "begin"
-                : E->Kind == RegionApi::End ? "end"
-                                            : "destroy";
-    J["group"] = E->Group;
-    if (E->StreamArg == RegionApi::ObjectArg)
-      J["stream_arg"] = "object";
-    else if (E->StreamArg == RegionApi::NoStreamArg)
-      J["stream_arg"] = "none";
-    else
-      J["stream_arg"] = E->StreamArg;
-    if (E->ModeArg)
-      J["mode_arg"] = *E->ModeArg;
-    if (E->Kind == RegionApi::Begin)
-      J["default_mode"] = modeName(E->DefaultMode).str();
-    J["source"] = E->Source;
-    J["family"] = E->Family;
-    J["file"] = E->File;
-    RegionsJ.push_back(std::move(J));
-  }
-  json GuardsJ = json::array();
-  for (const auto &E : Guards) {
-    if (findGuard(E->Name) != E.get())
-      continue;
-    json J;
-    J["name"] = E->Name;
-    if (!E->Variants.empty())
-      J["variants"] = E->Variants;
-    J["status_arg"] = E->StatusArg;
-    J["none_values"] = E->NoneValues;
-    J["source"] = E->Source;
-    J["family"] = E->Family;
-    J["file"] = E->File;
-    GuardsJ.push_back(std::move(J));
-  }
-  json FunctionsJ = json::array();
-  for (const auto &E : Functions) {
-    if (findFunction(E->Name) != E.get())
-      continue;
-    json J;
-    J["name"] = E->Name;
-    J["role"] = functionRoleName(E->Kind).str();
-    if (E->Kind == FunctionNote::Wrapper)
-      J["argument"] = E->Argument;
-    if (!E->Source.empty())
-      J["source"] = E->Source;
-    J["family"] = E->Family;
-    J["file"] = E->File;
-    FunctionsJ.push_back(std::move(J));
-  }
+  // Each entry once: the one its name finds (later files override).
+  json ApisJ = json::array(), RegionsJ = json::array(), GuardsJ = json::array(),
+       FunctionsJ = json::array(), AssumeJ = json::array();
+  for (const auto &E : Apis)
+    if (findApi(E->Name) == E.get())
+      ApisJ.push_back(apiJson(*E));
+  for (const auto &E : Regions)
+    if (findRegionApi(E->Name) == E.get())
+      RegionsJ.push_back(regionJson(*E));
+  for (const auto &E : Guards)
+    if (findGuard(E->Name) == E.get())
+      GuardsJ.push_back(guardJson(*E));
+  for (const auto &E : Functions)
+    if (findFunction(E->Name) == E.get())
+      FunctionsJ.push_back(functionJson(*E));
+  for (const auto &E : Assumptions)
+    if (findAssumption(E->Expr) == E.get())
+      AssumeJ.push_back(assumptionJson(*E));
   if (!FunctionsJ.empty())
     Doc["functions"] = std::move(FunctionsJ);
-  json AssumeJ = json::array();
-  for (const auto &E : Assumptions) {
-    if (findAssumption(E->Expr) != E.get())
-      continue;
-    json J;
-    J["expr"] = E->Expr;
-    if (E->Is == Assumption::True || E->Is == Assumption::False)
-      J["value"] = E->Is == Assumption::True;
-    else
-      J["value"] = assumedValueName(E->Is).str();
-    J["source"] = E->Source;
-    J["family"] = E->Family;
-    J["file"] = E->File;
-    AssumeJ.push_back(std::move(J));
-  }
   if (!AssumeJ.empty())
     Doc["assume"] = std::move(AssumeJ);
   Doc["regions"] = std::move(RegionsJ);

@@ -240,6 +240,53 @@ bool GuardRecognizer::isOtherStatusValue(const Expr *E,
   return false;
 }
 
+std::optional<bool>
+GuardRecognizer::compareStatus(const Expr *L, const Expr *R,
+                               BinaryOperatorKind Op) const {
+  const GuardApi *G = statusOperand(L);
+  if (!G || (Op != BO_EQ && Op != BO_NE))
+    return std::nullopt;
+  if (isNoneValue(R, *G))
+    return Op == BO_EQ;
+  // `status == Active`: capturing when true. (An invalidated capture,
+  // status Invalidated, then counts as not capturing; its work fails
+  // anyway, the capture being already lost.)
+  if (isOtherStatusValue(R, *G))
+    return Op == BO_NE;
+  return std::nullopt;
+}
+
+std::optional<bool> GuardRecognizer::statusComparison(const Expr *Cond) const {
+  if (const auto *B = dyn_cast<BinaryOperator>(Cond)) {
+    if (auto V = compareStatus(B->getLHS(), B->getRHS(), B->getOpcode()))
+      return V;
+    return compareStatus(B->getRHS(), B->getLHS(), B->getOpcode());
+  }
+  const auto *Op = dyn_cast<CXXOperatorCallExpr>(Cond);
+  if (!Op || Op->getNumArgs() != 2)
+    return std::nullopt;
+  BinaryOperatorKind K =
+      Op->getOperator() == OO_EqualEqual
+          ? BO_EQ
+          : (Op->getOperator() == OO_ExclaimEqual ? BO_NE : BO_Comma);
+  if (auto V = compareStatus(Op->getArg(0), Op->getArg(1), K))
+    return V;
+  return compareStatus(Op->getArg(1), Op->getArg(0), K);
+}
+
+std::optional<bool>
+GuardRecognizer::namedFlagNotCapturingWhen(const Expr *Cond) const {
+  const ValueDecl *V = baseDeclOf(Cond);
+  if (!V || !namesDecl(Cond, V))
+    return std::nullopt;
+  if (auto It = BoolVars.find(V); It != BoolVars.end())
+    return It->second;
+  // A capture flag holds while the capture its setter began is active.
+  if (Roles && Roles->isCaptureFlag(V))
+    return false;
+  return std::nullopt;
+}
+
 std::optional<bool> GuardRecognizer::notCapturingWhen(const Expr *Cond) const {
   if (!Cond)
     return std::nullopt;
@@ -253,15 +300,9 @@ std::optional<bool> GuardRecognizer::notCapturingWhen(const Expr *Cond) const {
   if (const clang::VarDecl *Registry = containerOfEmptyTest(Cond))
     if (Roles && Roles->isCaptureRegistry(Registry))
       return true;
-  if (isa<DeclRefExpr, MemberExpr>(Cond)) {
-    const ValueDecl *V = baseDeclOf(Cond);
-    auto It = V && namesDecl(Cond, V) ? BoolVars.find(V) : BoolVars.end();
-    if (It != BoolVars.end())
-      return It->second;
-    // A capture flag holds while the capture its setter began is active.
-    if (V && namesDecl(Cond, V) && Roles && Roles->isCaptureFlag(V))
-      return false;
-  }
+  if (isa<DeclRefExpr, MemberExpr>(Cond))
+    if (auto V = namedFlagNotCapturingWhen(Cond))
+      return V;
   if (const auto *U = dyn_cast<UnaryOperator>(Cond)) {
     if (U->getOpcode() == UO_LNot) {
       if (auto Inner = notCapturingWhen(U->getSubExpr()))
@@ -272,36 +313,8 @@ std::optional<bool> GuardRecognizer::notCapturingWhen(const Expr *Cond) const {
     }
     return std::nullopt;
   }
-  auto Compare = [&](const Expr *L, const Expr *R,
-                     BinaryOperatorKind Op) -> std::optional<bool> {
-    const GuardApi *G = statusOperand(L);
-    if (!G || (Op != BO_EQ && Op != BO_NE))
-      return std::nullopt;
-    if (isNoneValue(R, *G))
-      return Op == BO_EQ;
-    // `status == Active`: capturing when true. (An invalidated capture,
-    // status Invalidated, then counts as not capturing; its work fails
-    // anyway, the capture being already lost.)
-    if (isOtherStatusValue(R, *G))
-      return Op == BO_NE;
-    return std::nullopt;
-  };
-  if (const auto *B = dyn_cast<BinaryOperator>(Cond)) {
-    if (auto V = Compare(B->getLHS(), B->getRHS(), B->getOpcode()))
-      return V;
-    return Compare(B->getRHS(), B->getLHS(), B->getOpcode());
-  }
-  if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(Cond)) {
-    if (Op->getNumArgs() == 2) {
-      BinaryOperatorKind K =
-          Op->getOperator() == OO_EqualEqual
-              ? BO_EQ
-              : (Op->getOperator() == OO_ExclaimEqual ? BO_NE : BO_Comma);
-      if (auto V = Compare(Op->getArg(0), Op->getArg(1), K))
-        return V;
-      return Compare(Op->getArg(1), Op->getArg(0), K);
-    }
-  }
+  if (auto V = statusComparison(Cond))
+    return V;
   // `if (status)`: the status is not None on the true branch.
   if (statusOperand(Cond))
     return false;

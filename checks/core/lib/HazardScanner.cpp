@@ -128,32 +128,36 @@ void HazardScanner::scanCatalogCall(const CallExpr *Call,
   }
 }
 
-void HazardScanner::scanCall(const CallExpr *Call, const Scope &Sc,
-                             std::vector<RawHazard> &Out) {
-  if (const auto *K = dyn_cast<CUDAKernelCallExpr>(Call)) {
-    const FunctionDecl *Launched = directCallee(K);
-    scanFrozenArguments(K,
-                        Launched ? "kernel launch '" +
-                                       Launched->getNameAsString() + "'"
-                                 : "kernel launch",
-                        Sc, Out);
-    if (auto H = rules::legacyStreamLaunch(K, Cat, Ctx))
-      Out.push_back(std::move(*H));
-    return; // the kernel body is device code
-  }
+void HazardScanner::scanKernelLaunch(const CUDAKernelCallExpr *K,
+                                     const Scope &Sc,
+                                     std::vector<RawHazard> &Out) {
+  const FunctionDecl *Launched = directCallee(K);
+  scanFrozenArguments(K,
+                      Launched ? "kernel launch '" +
+                                     Launched->getNameAsString() + "'"
+                               : "kernel launch",
+                      Sc, Out);
+  if (auto H = rules::legacyStreamLaunch(K, Cat, Ctx))
+    Out.push_back(std::move(*H));
+}
+
+bool HazardScanner::analysedElsewhere(const CallExpr *Call, const Scope &Sc) {
   if (Sc.ConfigCalls.count(Call))
-    return;
+    return true; // a kernel launch's configuration: judged with the launch
   if (RegionFinder::regionApiOf(Call, Cat))
-    return;
+    return true; // a region's begin or end
   // A wrapper running its callable: analysed at the wrapper's call sites,
   // where the callable is known.
   if (const ParmVarDecl *P = invokedParam(Call))
     if (const FunctionRole *Own = Roles.roleOf(Sc.Fn))
       for (const WrappedParam &W : Own->Wraps)
         if (W.Index == P->getFunctionScopeIndex())
-          return;
-  // Virtual calls, function pointers, callables held in members: follow
-  // every target the TU shows.
+          return true;
+  return false;
+}
+
+bool HazardScanner::followIndirect(const CallExpr *Call, const Scope &Sc,
+                                   std::vector<RawHazard> &Out) {
   bool Exact = false;
   std::vector<const FunctionDecl *> Indirect =
       Targets.indirectTargets(Call, &Exact);
@@ -161,16 +165,14 @@ void HazardScanner::scanCall(const CallExpr *Call, const Scope &Sc,
     recordExternal(Target, Call, Sc, Out);
     descend(Target, callLoc(Call), Sc, Out, Call);
   }
-  if (Exact)
-    return; // the object's dynamic classes are known: their overriders ran
-  recordOverrides(Call, Indirect, Sc, Out);
-  const FunctionDecl *Callee = directCallee(Call);
-  if (!Callee)
-    return;
-  if (Cat.findGuard(listedName(Callee, Cat))) {
-    scanStatusQuery(Call, Out);
-    return;
-  }
+  if (!Exact)
+    recordOverrides(Call, Indirect, Sc, Out);
+  return Exact;
+}
+
+bool HazardScanner::scanListedCall(const CallExpr *Call,
+                                   const FunctionDecl *Callee, const Scope &Sc,
+                                   std::vector<RawHazard> &Out) {
   const ApiEntry *Declared = nullptr;
   if (const FunctionRole *Role = Roles.roleOf(Callee)) {
     // Openers and wrappers are analysed on their own; a function vouched
@@ -178,23 +180,45 @@ void HazardScanner::scanCall(const CallExpr *Call, const Scope &Sc,
     // the region.
     if (Role->Safe || Role->Opens || !Role->Wraps.empty() ||
         Role->TrueWhenCapturing)
-      return;
+      return true;
     Declared = Role->Declared;
   }
-  if (const ApiEntry *E =
-          Declared ? Declared : Cat.findApi(listedName(Callee, Cat))) {
-    if (!Declared && E->hasArgConditions() && !matchApi(Call, Cat))
-      return; // a catalog API, but not in the harmful form
-    if (!Declared && E->UnlessCalled && calledInUnit(Call, *E->UnlessCalled))
-      return; // set up elsewhere in this TU (a handle's workspace)
-    if (!Declared && launchesWithArguments(Call, E))
-      scanFrozenArguments(Call, "'" + E->Display + "'", Sc, Out);
-    if (!Declared && E->UntilCuda && Opts.CudaVersion &&
-        *Opts.CudaVersion >= *E->UntilCuda)
-      return; // this toolkit captures it
-    scanCatalogCall(Call, Callee, *E, Declared != nullptr, Sc, Out);
-    return; // the catalog describes it: do not look inside
+  const ApiEntry *E =
+      Declared ? Declared : Cat.findApi(listedName(Callee, Cat));
+  if (!E)
+    return false;
+  if (!Declared && E->hasArgConditions() && !matchApi(Call, Cat))
+    return true; // a catalog API, but not in the harmful form
+  if (!Declared && E->UnlessCalled && calledInUnit(Call, *E->UnlessCalled))
+    return true; // set up elsewhere in this TU (a handle's workspace)
+  if (!Declared && launchesWithArguments(Call, E))
+    scanFrozenArguments(Call, "'" + E->Display + "'", Sc, Out);
+  if (!Declared && E->UntilCuda && Opts.CudaVersion &&
+      *Opts.CudaVersion >= *E->UntilCuda)
+    return true; // this toolkit captures it
+  scanCatalogCall(Call, Callee, *E, Declared != nullptr, Sc, Out);
+  return true;
+}
+
+void HazardScanner::scanCall(const CallExpr *Call, const Scope &Sc,
+                             std::vector<RawHazard> &Out) {
+  if (const auto *K = dyn_cast<CUDAKernelCallExpr>(Call))
+    return scanKernelLaunch(K, Sc, Out); // the kernel body is device code
+  if (analysedElsewhere(Call, Sc))
+    return;
+  // Virtual calls, function pointers, callables held in members: follow
+  // every target the TU shows.
+  if (followIndirect(Call, Sc, Out))
+    return; // the object's dynamic classes are known: their overriders ran
+  const FunctionDecl *Callee = directCallee(Call);
+  if (!Callee)
+    return;
+  if (Cat.findGuard(listedName(Callee, Cat))) {
+    scanStatusQuery(Call, Out);
+    return;
   }
+  if (scanListedCall(Call, Callee, Sc, Out))
+    return; // a role or the catalog describes it: do not look inside
   if (launchesWithArguments(Call, nullptr))
     scanFrozenArguments(Call, "'" + displayName(Callee) + "'", Sc, Out);
   recordExternal(Callee, Call, Sc, Out);

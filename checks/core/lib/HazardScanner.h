@@ -87,6 +87,20 @@ private:
             const Scope &Sc, std::vector<RawHazard> &Out);
   void scanBranch(const clang::Stmt *S, const Scope &Sc,
                   std::vector<RawHazard> &Out);
+  void scanKernelLaunch(const clang::CUDAKernelCallExpr *K, const Scope &Sc,
+                        std::vector<RawHazard> &Out);
+  /// A call judged elsewhere: a launch's configuration, a region's begin or
+  /// end, a wrapper's call of the callable it runs.
+  bool analysedElsewhere(const clang::CallExpr *Call, const Scope &Sc);
+  /// Follows the call's indirect targets (virtual calls, function
+  /// pointers, held callables); true when they are exactly known.
+  bool followIndirect(const clang::CallExpr *Call, const Scope &Sc,
+                      std::vector<RawHazard> &Out);
+  /// A call a function role or the catalog describes (true): scanned as
+  /// such, never entered.
+  bool scanListedCall(const clang::CallExpr *Call,
+                      const clang::FunctionDecl *Callee, const Scope &Sc,
+                      std::vector<RawHazard> &Out);
   void scanCall(const clang::CallExpr *Call, const Scope &Sc,
                 std::vector<RawHazard> &Out);
   /// A call to catalog entry \p E (or to \p Callee, \p Declared to act as

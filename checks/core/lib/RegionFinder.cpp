@@ -260,9 +260,7 @@ static const VarDecl *resultVariable(const CallExpr *Call,
   return nullptr;
 }
 
-void RegionFinder::collectRegions(const Stmt *Body) {
-  ParentMap PM(const_cast<Stmt *>(Body));
-  // Which variable each constructor call initialises (RAII guards).
+void RegionFinder::mapConstructedVars() {
   for (const CFGBlock *B : *Cfg)
     for (const CFGElement &E : *B)
       if (auto S = E.getAs<CFGStmt>())
@@ -271,103 +269,114 @@ void RegionFinder::collectRegions(const Stmt *Body) {
             if (const auto *VD = dyn_cast<VarDecl>(D))
               if (const Expr *Init = VD->getInit())
                 ConstructedVar[Init->IgnoreImplicit()] = VD;
+}
 
-  size_t FirstOwn = Regions.size();
-  for (const CFGBlock *B : *Cfg) {
-    for (const CFGElement &E : *B) {
-      if (auto Dtor = E.getAs<CFGAutomaticObjDtor>()) {
-        const FunctionRole *Role = destructorCloser(Dtor->getVarDecl());
-        if (Role)
-          EndSites.push_back({Dtor->getTriggerStmt()
-                                  ? Dtor->getTriggerStmt()->getEndLoc()
-                                  : SourceLocation(),
-                              Role->Closes->Group});
-        continue;
-      }
-      auto S = E.getAs<CFGStmt>();
-      if (!S)
-        continue;
-      const Stmt *St = S->getStmt();
-      if (const auto *Construct = dyn_cast<CXXConstructExpr>(St)) {
-        const FunctionRole *Role =
-            Roles ? Roles->roleOf(Construct->getConstructor()) : nullptr;
-        if (Role && Role->Opens) {
-          auto It = ConstructedVar.find(Construct);
-          addRoleRegion(Construct, *Role->Opens, nullptr,
-                        It == ConstructedVar.end() ? nullptr : It->second);
-        }
-        continue;
-      }
-      const auto *Call = dyn_cast<CallExpr>(St);
-      if (!Call)
-        continue;
-      if (const RegionApi *Api = regionApiOf(Call, Cat)) {
-        if (Api->Kind == RegionApi::Destroy)
-          continue;
-        // An end ends the capture even when it fails (904, unjoined: the
-        // stream leaves capture mode with a NULL graph); a begin a test
-        // expects to fail begins none.
-        if (Api->Kind == RegionApi::End) {
-          EndSites.push_back({Call->getBeginLoc(), Api->Group});
-          continue;
-        }
-        if (resultExpectedToFail(Call, PM, Ctx))
-          continue;
-        CaptureRegion R;
-        R.Begin = Call;
-        R.BeginStmt = Call;
-        R.Api = Api;
-        R.Mode = modeOfBegin(Call, *Api, Ctx, Body);
-        if (R.Mode == CaptureMode::Unknown && Api->ModeArg)
-          R.ModeParam = parameterIndex(Call->getArg(*Api->ModeArg));
-        const Expr *StreamE = regionStreamExpr(Call, *Api);
-        R.Stream = sourceText(StreamE, Ctx);
-        R.Key = streamKey(StreamE);
-        R.StreamVar = baseDeclOf(StreamE);
-        R.ThisMember = thisMember(StreamE);
-        R.ResultVar = resultVariable(Call, PM);
-        R.BeginLoc = Call->getBeginLoc();
-        Regions.push_back(std::move(R));
-        continue;
-      }
-      const FunctionRole *Role =
-          Roles ? Roles->roleOf(directCallee(Call)) : nullptr;
-      if (!Role)
-        continue;
-      if (Role->Opens)
-        addRoleRegion(Call, *Role->Opens, objectOf(Call), nullptr);
-      else if (Role->Closes)
-        EndSites.push_back({Call->getBeginLoc(), Role->Closes->Group});
-    }
+void RegionFinder::catalogBegin(const CallExpr *Call, const RegionApi &Api,
+                                ParentMap &PM, const Stmt *Body) {
+  CaptureRegion R;
+  R.Begin = Call;
+  R.BeginStmt = Call;
+  R.Api = &Api;
+  R.Mode = modeOfBegin(Call, Api, Ctx, Body);
+  if (R.Mode == CaptureMode::Unknown && Api.ModeArg)
+    R.ModeParam = parameterIndex(Call->getArg(*Api.ModeArg));
+  const Expr *StreamE = regionStreamExpr(Call, Api);
+  R.Stream = sourceText(StreamE, Ctx);
+  R.Key = streamKey(StreamE);
+  R.StreamVar = baseDeclOf(StreamE);
+  R.ThisMember = thisMember(StreamE);
+  R.ResultVar = resultVariable(Call, PM);
+  R.BeginLoc = Call->getBeginLoc();
+  Regions.push_back(std::move(R));
+}
+
+void RegionFinder::collectCall(const CallExpr *Call, ParentMap &PM,
+                               const Stmt *Body) {
+  if (const RegionApi *Api = regionApiOf(Call, Cat)) {
+    if (Api->Kind == RegionApi::Destroy)
+      return;
+    // An end ends the capture even when it fails (904, unjoined: the
+    // stream leaves capture mode with a NULL graph); a begin a test
+    // expects to fail begins none.
+    if (Api->Kind == RegionApi::End)
+      EndSites.push_back({Call->getBeginLoc(), Api->Group});
+    else if (!resultExpectedToFail(Call, PM, Ctx))
+      catalogBegin(Call, *Api, PM, Body);
+    return;
   }
+  const FunctionRole *Role =
+      Roles ? Roles->roleOf(directCallee(Call)) : nullptr;
+  if (Role && Role->Opens)
+    addRoleRegion(Call, *Role->Opens, objectOf(Call), nullptr);
+  else if (Role && Role->Closes)
+    EndSites.push_back({Call->getBeginLoc(), Role->Closes->Group});
+}
 
-  // The condition each begin runs under, for correlated branches.
-  for (size_t I = FirstOwn; I < Regions.size(); ++I) {
-    const Stmt *Child = Regions[I].BeginStmt;
-    for (const Stmt *P = PM.getParent(Child); P;
-         Child = P, P = PM.getParent(P)) {
-      // A begin in a loop (one per stream of an array) still runs only
-      // under the condition around the loop.
-      if (isa<SwitchStmt>(P))
-        break;
-      const auto *If = dyn_cast<IfStmt>(P);
-      if (!If || If->getCond() == Child || If->hasInitStorage() ||
-          If->hasVarStorage())
-        continue;
-      bool Value = true;
-      std::string Key = conditionKey(If->getCond(), Value, Ctx);
-      if (!Key.empty()) {
-        Regions[I].CondKey = Key;
-        Regions[I].CondValue = If->getThen() == Child ? Value : !Value;
-      }
-      bool Taken = If->getThen() == Child;
-      addConditionFacts(If->getCond(), Taken, Ctx, Regions[I].Facts);
-      addPredicateFacts(If->getCond(), Taken, Ctx, Regions[I].Facts);
+void RegionFinder::collectSite(const CFGElement &E, ParentMap &PM,
+                               const Stmt *Body) {
+  if (auto Dtor = E.getAs<CFGAutomaticObjDtor>()) {
+    if (const FunctionRole *Role = destructorCloser(Dtor->getVarDecl()))
+      EndSites.push_back({Dtor->getTriggerStmt()
+                              ? Dtor->getTriggerStmt()->getEndLoc()
+                              : SourceLocation(),
+                          Role->Closes->Group});
+    return;
+  }
+  auto S = E.getAs<CFGStmt>();
+  if (!S)
+    return;
+  const Stmt *St = S->getStmt();
+  if (const auto *Construct = dyn_cast<CXXConstructExpr>(St)) {
+    const FunctionRole *Role =
+        Roles ? Roles->roleOf(Construct->getConstructor()) : nullptr;
+    if (Role && Role->Opens) {
+      auto It = ConstructedVar.find(Construct);
+      addRoleRegion(Construct, *Role->Opens, nullptr,
+                    It == ConstructedVar.end() ? nullptr : It->second);
+    }
+    return;
+  }
+  if (const auto *Call = dyn_cast<CallExpr>(St))
+    collectCall(Call, PM, Body);
+}
+
+void RegionFinder::addBeginConditions(CaptureRegion &R, ParentMap &PM,
+                                      const Stmt *Body) {
+  const Stmt *Child = R.BeginStmt;
+  for (const Stmt *P = PM.getParent(Child); P; Child = P, P = PM.getParent(P)) {
+    // A begin in a loop (one per stream of an array) still runs only
+    // under the condition around the loop.
+    if (isa<SwitchStmt>(P))
       break;
+    const auto *If = dyn_cast<IfStmt>(P);
+    if (!If || If->getCond() == Child || If->hasInitStorage() ||
+        If->hasVarStorage())
+      continue;
+    bool Value = true;
+    std::string Key = conditionKey(If->getCond(), Value, Ctx);
+    if (!Key.empty()) {
+      R.CondKey = Key;
+      R.CondValue = If->getThen() == Child ? Value : !Value;
     }
-    addValidationFactsBefore(Regions[I].BeginStmt, PM, Regions[I].Facts);
-    dropWrittenFacts(Regions[I].Facts, Body);
+    bool Taken = If->getThen() == Child;
+    addConditionFacts(If->getCond(), Taken, Ctx, R.Facts);
+    addPredicateFacts(If->getCond(), Taken, Ctx, R.Facts);
+    break;
   }
+  addValidationFactsBefore(R.BeginStmt, PM, R.Facts);
+  dropWrittenFacts(R.Facts, Body);
+}
+
+void RegionFinder::collectRegions(const Stmt *Body) {
+  ParentMap PM(const_cast<Stmt *>(Body));
+  mapConstructedVars(); // which variable each constructor call initialises
+  size_t FirstOwn = Regions.size();
+  for (const CFGBlock *B : *Cfg)
+    for (const CFGElement &E : *B)
+      collectSite(E, PM, Body);
+  // The condition each begin runs under, for correlated branches.
+  for (size_t I = FirstOwn; I < Regions.size(); ++I)
+    addBeginConditions(Regions[I], PM, Body);
 }
 
 void RegionFinder::addValidationFactsBefore(const Stmt *Begin,
@@ -626,6 +635,63 @@ static bool switchTakes(const SwitchStmt *Switch, const CFGBlock *To, int64_t V,
   return true;
 }
 
+void RegionFinder::applyGuards(const Expr *Cond, bool TrueEdge,
+                               FlowState &State) const {
+  // Where a guard says the stream is not capturing, no capture of it is
+  // active on that path: `if (r.capturing()) r.stop(s, g);` ends the region
+  // on both edges, so it does not leak past the test (or around a loop).
+  if (auto NotCapturingWhenTrue = Guards.notCapturingWhen(Cond))
+    if (TrueEdge == *NotCapturingWhenTrue && guardApplies(Cond, State)) {
+      State.Guarded = true;
+      endGuardedRegions(Cond, State);
+    }
+  // A static cache's miss branch runs once, on the first use (warm-up).
+  if (auto FirstUseWhenTrue = factsOf(Cond, false).FirstUseWhenTrue)
+    if (TrueEdge == *FirstUseWhenTrue)
+      State.Guarded = true;
+}
+
+void RegionFinder::endRegionsRuledOut(const Expr *Cond, bool TrueEdge,
+                                      FlowState &State) const {
+  // What holds wherever a region runs decides branches inside it.
+  for (unsigned I = 0; I < Regions.size(); ++I)
+    if (State.Active.test(I) && !Regions[I].Facts.empty())
+      if (auto V = evaluateWith(Cond, Regions[I].Facts, Ctx);
+          V && *V != TrueEdge)
+        State.Active.reset(I);
+  // A begin whose result says it failed started no capture.
+  for (unsigned I = 0; I < Regions.size(); ++I)
+    if (State.Active.test(I) && beginFailedOn(Regions[I], Cond, TrueEdge))
+      State.Active.reset(I);
+  endWhereCheckedCallSucceeds(Cond, TrueEdge, State);
+}
+
+void RegionFinder::endRegionsOnEdge(const CFGBlock &B, const Expr *Cond,
+                                    bool TrueEdge, FlowState &State) const {
+  const ConditionFacts &Facts = factsOf(Cond, true);
+  const std::string &Key = Facts.Key;
+  bool TakenValue = TrueEdge == Facts.KeyValue;
+  const SourceManager &SM = Ctx.getSourceManager();
+  const Stmt *Body = TrueEdge ? nullptr : loopBody(B.getTerminatorStmt());
+  for (unsigned I = 0; I < Regions.size(); ++I) {
+    const CaptureRegion &R = Regions[I];
+    if (!State.Active.test(I))
+      continue;
+    if (!Key.empty() && R.CondKey == Key && R.CondValue != TakenValue) {
+      // begun only when the condition had the other value
+      State.Active.reset(I);
+      continue;
+    }
+    if (Body && R.Api)
+      for (const EndSite &End : EndSites)
+        if (End.Group == R.Api->Group && End.Loc.isValid() &&
+            SM.isPointWithin(End.Loc, Body->getBeginLoc(), Body->getEndLoc())) {
+          State.Active.reset(I); // the loop's last iteration ends it
+          break;
+        }
+  }
+}
+
 void RegionFinder::refineEdge(const CFGBlock &B, unsigned SuccIndex,
                               FlowState &State) const {
   // A switch on a constant argument or local takes the matching case only.
@@ -639,59 +705,16 @@ void RegionFinder::refineEdge(const CFGBlock &B, unsigned SuccIndex,
   if (B.succ_size() != 2)
     return;
   const Expr *Cond = B.getLastCondition();
-  if (auto V = boundValue(Cond); V && (SuccIndex == 0) != (*V != 0)) {
+  bool TrueEdge = SuccIndex == 0;
+  if (auto V = boundValue(Cond); V && TrueEdge != (*V != 0)) {
     State.Reached = false; // the constant argument rules this side out
     return;
   }
-  // Where a guard says the stream is not capturing, no capture of it is
-  // active on that path: `if (r.capturing()) r.stop(s, g);` ends the region
-  // on both edges, so it does not leak past the test (or around a loop).
-  if (auto NotCapturingWhenTrue = Guards.notCapturingWhen(Cond))
-    if ((SuccIndex == 0) == *NotCapturingWhenTrue &&
-        guardApplies(Cond, State)) {
-      State.Guarded = true;
-      endGuardedRegions(Cond, State);
-    }
-  // A static cache's miss branch runs once, on the first use (warm-up).
-  if (auto FirstUseWhenTrue = factsOf(Cond, false).FirstUseWhenTrue)
-    if ((SuccIndex == 0) == *FirstUseWhenTrue)
-      State.Guarded = true;
+  applyGuards(Cond, TrueEdge, State);
   if (State.Active.none())
     return;
-  // What holds wherever a region runs decides branches inside it.
-  for (unsigned I = 0; I < Regions.size(); ++I)
-    if (State.Active.test(I) && !Regions[I].Facts.empty())
-      if (auto V = evaluateWith(Cond, Regions[I].Facts, Ctx);
-          V && *V != (SuccIndex == 0))
-        State.Active.reset(I);
-  // A begin whose result says it failed started no capture.
-  for (unsigned I = 0; I < Regions.size(); ++I)
-    if (State.Active.test(I) && beginFailedOn(Regions[I], Cond, SuccIndex == 0))
-      State.Active.reset(I);
-  endWhereCheckedCallSucceeds(Cond, SuccIndex == 0, State);
-  const ConditionFacts &Facts = factsOf(Cond, true);
-  bool Value = Facts.KeyValue;
-  const std::string &Key = Facts.Key;
-  bool TakenValue = (SuccIndex == 0) == Value;
-  const SourceManager &SM = Ctx.getSourceManager();
-  const Stmt *Body = SuccIndex == 1 ? loopBody(B.getTerminatorStmt()) : nullptr;
-  for (unsigned I = 0; I < Regions.size(); ++I) {
-    const CaptureRegion &R = Regions[I];
-    if (!State.Active.test(I))
-      continue;
-    if (!Key.empty() && R.CondKey == Key && R.CondValue != TakenValue) {
-      State.Active.reset(
-          I); // begun only when the condition had the other value
-      continue;
-    }
-    if (Body && R.Api)
-      for (const EndSite &End : EndSites)
-        if (End.Group == R.Api->Group && End.Loc.isValid() &&
-            SM.isPointWithin(End.Loc, Body->getBeginLoc(), Body->getEndLoc())) {
-          State.Active.reset(I); // the loop's last iteration ends it
-          break;
-        }
-  }
+  endRegionsRuledOut(Cond, TrueEdge, State);
+  endRegionsOnEdge(B, Cond, TrueEdge, State);
 }
 
 RegionFinder::ConditionFacts &RegionFinder::factsOf(const Expr *Cond,

@@ -172,29 +172,10 @@ static OpenedCapture openedCaptureOf(const CaptureRegion &R,
   return O;
 }
 
-void RoleAnalyzer::roleFromBody(const FunctionDecl *Def, FunctionRole &Role) {
-  const Stmt *Body = Def->getBody();
-  RegionFinder RF(Def, Body, Ctx, Cat, /*CalleeMode=*/true, this);
-  if (!RF.valid())
-    return;
-  const FlowState &Exit = RF.exitState();
-  if (Exit.Reached) {
-    for (unsigned I = 1; I < RF.regions().size() && !Role.Opens; ++I)
-      if (Exit.Active.test(I))
-        Role.Opens = openedCaptureOf(RF.regions()[I], Def);
-    if (Exit.EndedInherited && RF.inheritedClosedBy())
-      Role.Closes = RF.inheritedClosedBy();
-  }
-  // Pause and resume (end the caller's capture, do some work eagerly,
-  // begin again before returning): to callers the capture goes on.
-  if (Role.Opens && Role.Closes) {
-    Role.Opens.reset();
-    Role.Closes = nullptr;
-    Role.PausesAndResumes = true;
-  }
-  if (Role.Closes)
-    ClosedGroups.insert(Role.Closes->Group);
-  // Wrappers: a parameter invoked while an own region is active.
+/// A parameter \p Def invokes while a region of its own is active: it
+/// wraps the callable its callers pass there.
+static void addInvokedWrapped(const RegionFinder &RF, const FunctionDecl *Def,
+                              FunctionRole &Role) {
   RF.forEachStatement([&](const Stmt *S, const FlowState &St, bool Term) {
     const auto *Call = dyn_cast<CallExpr>(S);
     if (Term || !Call || !St.Reached || St.Guarded)
@@ -214,7 +195,11 @@ void RoleAnalyzer::roleFromBody(const FunctionDecl *Def, FunctionRole &Role) {
       return;
     }
   });
-  // Nested wrappers: a parameter passed on to a wrapper's wrapped argument.
+}
+
+void RoleAnalyzer::addPassedOnWrapped(const RegionFinder &RF,
+                                      const FunctionDecl *Def,
+                                      FunctionRole &Role) {
   RF.forEachStatement([&](const Stmt *S, const FlowState &St, bool Term) {
     const auto *Call = dyn_cast<CallExpr>(S);
     if (Term || !Call || !St.Reached || St.Guarded)
@@ -244,67 +229,102 @@ void RoleAnalyzer::roleFromBody(const FunctionDecl *Def, FunctionRole &Role) {
       Role.Wraps.push_back(std::move(Outer));
     }
   });
+}
+
+void RoleAnalyzer::roleFromBody(const FunctionDecl *Def, FunctionRole &Role) {
+  const Stmt *Body = Def->getBody();
+  RegionFinder RF(Def, Body, Ctx, Cat, /*CalleeMode=*/true, this);
+  if (!RF.valid())
+    return;
+  const FlowState &Exit = RF.exitState();
+  if (Exit.Reached) {
+    for (unsigned I = 1; I < RF.regions().size() && !Role.Opens; ++I)
+      if (Exit.Active.test(I))
+        Role.Opens = openedCaptureOf(RF.regions()[I], Def);
+    if (Exit.EndedInherited && RF.inheritedClosedBy())
+      Role.Closes = RF.inheritedClosedBy();
+  }
+  // Pause and resume (end the caller's capture, do some work eagerly,
+  // begin again before returning): to callers the capture goes on.
+  if (Role.Opens && Role.Closes) {
+    Role.Opens.reset();
+    Role.Closes = nullptr;
+    Role.PausesAndResumes = true;
+  }
+  if (Role.Closes)
+    ClosedGroups.insert(Role.Closes->Group);
+  addInvokedWrapped(RF, Def, Role);  // wrappers
+  addPassedOnWrapped(RF, Def, Role); // nested wrappers
   // Capture predicates and lookups (CapturePredicates.h).
   Role.TrueWhenCapturing = capturePredicateSense(Def, Cat, Ctx, this);
+}
+
+void RoleAnalyzer::declare(FunctionRole &Role, const FunctionDecl *FD,
+                           FunctionNote::Role Kind, unsigned Argument,
+                           const std::string &By) {
+  switch (Kind) {
+  case FunctionNote::Captured:
+    Role.Captured = true;
+    break;
+  case FunctionNote::Safe:
+    Role.Safe = true;
+    break;
+  case FunctionNote::CapturePredicate:
+    Role.TrueWhenCapturing = true;
+    break;
+  case FunctionNote::Wrapper: {
+    WrappedParam W;
+    W.Index = Argument;
+    W.Capture.BeginLoc = FD->getLocation();
+    W.InvokeLoc = FD->getLocation();
+    W.Capture.Chain.push_back(
+        {FD->getLocation(),
+         "'" + catalogName(FD) + "' is declared to run argument " +
+             std::to_string(Argument) + " under a capture (" + By + ")"});
+    Role.Wraps.push_back(std::move(W));
+    break;
+  }
+  default:
+    Role.Declared = declaredEntry(Kind);
+    break;
+  }
+  Role.DeclaredBy = By;
+}
+
+/// The role an annotation (include/capture_lint/annotations.h) declares,
+/// and for a wrapper the argument it runs.
+static std::optional<FunctionNote::Role> annotatedRole(StringRef Text,
+                                                       unsigned &Argument) {
+  if (Text == annotation::Captured)
+    return FunctionNote::Captured;
+  if (Text == annotation::Safe)
+    return FunctionNote::Safe;
+  if (Text == annotation::Synchronizes)
+    return FunctionNote::Synchronizes;
+  if (Text == annotation::Allocates)
+    return FunctionNote::Allocates;
+  if (Text == annotation::ReadsBack)
+    return FunctionNote::ReadsBack;
+  if (Text == annotation::CapturePredicate)
+    return FunctionNote::CapturePredicate;
+  if (Text.consume_front(annotation::WrapperPrefix) &&
+      !Text.trim().getAsInteger(10, Argument))
+    return FunctionNote::Wrapper;
+  return std::nullopt;
 }
 
 FunctionRole RoleAnalyzer::computeRole(const FunctionDecl *FD) {
   FunctionRole Role;
   // Declared roles: annotations on any declaration, then the catalog.
-  auto Declare = [&](FunctionNote::Role Kind, unsigned Argument,
-                     const std::string &By) {
-    switch (Kind) {
-    case FunctionNote::Captured:
-      Role.Captured = true;
-      break;
-    case FunctionNote::Safe:
-      Role.Safe = true;
-      break;
-    case FunctionNote::CapturePredicate:
-      Role.TrueWhenCapturing = true;
-      break;
-    case FunctionNote::Wrapper: {
-      WrappedParam W;
-      W.Index = Argument;
-      W.Capture.BeginLoc = FD->getLocation();
-      W.InvokeLoc = FD->getLocation();
-      W.Capture.Chain.push_back(
-          {FD->getLocation(),
-           "'" + catalogName(FD) + "' is declared to run argument " +
-               std::to_string(Argument) + " under a capture (" + By + ")"});
-      Role.Wraps.push_back(std::move(W));
-      break;
-    }
-    default:
-      Role.Declared = declaredEntry(Kind);
-      break;
-    }
-    Role.DeclaredBy = By;
-  };
   for (const FunctionDecl *R : FD->redecls())
     for (const auto *A : R->specific_attrs<AnnotateAttr>()) {
-      StringRef Text = A->getAnnotation();
-      std::string By = "annotation " + Text.str();
-      if (Text == annotation::Captured)
-        Declare(FunctionNote::Captured, 0, By);
-      else if (Text == annotation::Safe)
-        Declare(FunctionNote::Safe, 0, By);
-      else if (Text == annotation::Synchronizes)
-        Declare(FunctionNote::Synchronizes, 0, By);
-      else if (Text == annotation::Allocates)
-        Declare(FunctionNote::Allocates, 0, By);
-      else if (Text == annotation::ReadsBack)
-        Declare(FunctionNote::ReadsBack, 0, By);
-      else if (Text == annotation::CapturePredicate)
-        Declare(FunctionNote::CapturePredicate, 0, By);
-      else if (Text.consume_front(annotation::WrapperPrefix)) {
-        unsigned Index = 0;
-        if (!Text.trim().getAsInteger(10, Index))
-          Declare(FunctionNote::Wrapper, Index, By);
-      }
+      unsigned Argument = 0;
+      if (auto Kind = annotatedRole(A->getAnnotation(), Argument))
+        declare(Role, FD, *Kind, Argument,
+                "annotation " + A->getAnnotation().str());
     }
   if (const FunctionNote *N = Cat.findFunction(listedName(FD, Cat)))
-    Declare(N->Kind, N->Argument, "'functions' entry in " + N->File);
+    declare(Role, FD, N->Kind, N->Argument, "'functions' entry in " + N->File);
   if (Role.any())
     return Role;
 

@@ -32,6 +32,8 @@ class VarDecl;
 
 namespace capture_lint {
 
+class RegionFinder;
+
 class RoleAnalyzer : public RoleOracle {
 public:
   /// \p Imports answers for functions this TU calls without their body
@@ -62,7 +64,15 @@ public:
 
 private:
   FunctionRole computeRole(const clang::FunctionDecl *FD);
+  /// Gives \p Role the role \p Kind declared (by \p By) for \p FD.
+  void declare(FunctionRole &Role, const clang::FunctionDecl *FD,
+               FunctionNote::Role Kind, unsigned Argument,
+               const std::string &By);
   void roleFromBody(const clang::FunctionDecl *Def, FunctionRole &Role);
+  /// Nested wrappers: a parameter \p Def passes on to a wrapper's wrapped
+  /// argument.
+  void addPassedOnWrapped(const RegionFinder &RF,
+                          const clang::FunctionDecl *Def, FunctionRole &Role);
   const ApiEntry *declaredEntry(FunctionNote::Role Kind);
   /// The imported record for a function without a body here, if any.
   const SummaryRole *importedRole(const clang::FunctionDecl *FD) const;

@@ -81,6 +81,13 @@ private:
   /// The guard behind a status operand, if \p E is one: a status variable
   /// or a guard call returning the status.
   const GuardApi *statusOperand(const clang::Expr *E) const;
+  /// `status == None` and the like: \p L a status, \p R one of its values.
+  std::optional<bool> compareStatus(const clang::Expr *L, const clang::Expr *R,
+                                    clang::BinaryOperatorKind Op) const;
+  /// A comparison of a status with a value, either way round.
+  std::optional<bool> statusComparison(const clang::Expr *Cond) const;
+  /// A bool variable or capture flag \p Cond names.
+  std::optional<bool> namedFlagNotCapturingWhen(const clang::Expr *Cond) const;
   bool isNoneValue(const clang::Expr *E, const GuardApi &G) const;
   /// Another enumerator of a status type (`cudaStreamCaptureStatusActive`).
   bool isOtherStatusValue(const clang::Expr *E, const GuardApi &G) const;

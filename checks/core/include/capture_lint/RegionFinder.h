@@ -206,6 +206,19 @@ public:
 
 private:
   void collectRegions(const clang::Stmt *Body);
+  /// Which variable each constructor call initialises (RAII guards).
+  void mapConstructedVars();
+  /// A begin, an end, an opener or a closer at \p E, if it is one.
+  void collectSite(const clang::CFGElement &E, clang::ParentMap &PM,
+                   const clang::Stmt *Body);
+  void collectCall(const clang::CallExpr *Call, clang::ParentMap &PM,
+                   const clang::Stmt *Body);
+  /// The region a catalog begin starts.
+  void catalogBegin(const clang::CallExpr *Call, const RegionApi &Api,
+                    clang::ParentMap &PM, const clang::Stmt *Body);
+  /// The condition \p R's begin runs under, and the facts it establishes.
+  void addBeginConditions(CaptureRegion &R, clang::ParentMap &PM,
+                          const clang::Stmt *Body);
   void addRoleRegion(const clang::Stmt *S, const OpenedCapture &Opened,
                      const clang::Expr *Object, const clang::VarDecl *Guard);
   void transfer(const clang::CFGElement &E, FlowState &State) const;
@@ -232,6 +245,18 @@ private:
   std::string answerStream(const clang::Expr *E, const FlowState &State) const;
   void refineEdge(const clang::CFGBlock &B, unsigned SuccIndex,
                   FlowState &State) const;
+  /// On a branch's edge: what capture-status guards and first-use tests
+  /// say of it.
+  void applyGuards(const clang::Expr *Cond, bool TrueEdge,
+                   FlowState &State) const;
+  /// Ends the regions the edge rules out: by what holds wherever they run,
+  /// by a failed begin, by a checked call that succeeded.
+  void endRegionsRuledOut(const clang::Expr *Cond, bool TrueEdge,
+                          FlowState &State) const;
+  /// Ends the regions begun under the other value of the same condition,
+  /// and those a loop's last iteration ends, on leaving the loop.
+  void endRegionsOnEdge(const clang::CFGBlock &B, const clang::Expr *Cond,
+                        bool TrueEdge, FlowState &State) const;
   void join(FlowState &Into, const FlowState &From) const;
   bool equal(const FlowState &A, const FlowState &B) const;
   void solve();
