@@ -96,9 +96,9 @@ class Decoder:
             self.rows(idx, meta.verbose)
             # CHECK: path-conditions.py:[[@LINE-1]]:13: error: call to 'Decoder.rows' reaches 'x.tolist()'
             grouped_matmul(idx, w, self.debug)
-            # CHECK: path-conditions.py:[[@LINE-1]]:13: warning: call to 'grouped_matmul' reaches 2 capture hazards: 1 warning, 1 remark [capture-shape-branch]
-            # CHECK: note: (1/2, warning) 'if' condition 'x.dim() == 2'
-            # CHECK: note: (2/2, remark) 'if' condition 'w_scale.ndim == 3', which depends on 'w_scale.ndim' (a tensor shape), on a path taken only when 'use_fp8' is true (a value not known statically): if the capture takes that path, the capture records only the path taken now
+            # CHECK: path-conditions.py:[[@LINE-1]]:13: remark: call to 'grouped_matmul' reaches 2 capture hazards: 2 remarks [capture-shape-branch]
+            # CHECK: note: (1/2, remark) 'if' condition 'w_scale.ndim == 3', which depends on 'w_scale.ndim' (a tensor shape), on a path taken only when 'use_fp8' is true (a value not known statically): if the capture takes that path, the capture records only the path taken now
+            # CHECK: note: (2/2, remark) 'if' condition 'x.dim() == 2'
             # The region's own body is checked on every path.
             if self.debug:
                 idx.sum().item()

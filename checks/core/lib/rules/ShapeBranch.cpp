@@ -2,8 +2,9 @@
 //
 // A branch whose condition depends on a tensor shape or a value read back
 // from the device: the capture records only the path taken now, and every
-// replay repeats it. What depends on a shape or device value is
-// ShapeTaint.cpp's work.
+// replay repeats it. On a device value that is a warning; on a shape, which
+// a graph's tensors keep, a remark. What depends on a shape or device value
+// is ShapeTaint.cpp's work.
 //
 //===----------------------------------------------------------------------===//
 
@@ -73,7 +74,13 @@ Described describeShapeBranch(const RawHazard &H) {
               : "capture one graph per shape bucket (pad inputs to fixed "
                 "shapes), or decide on the device (a device-side predicate, "
                 "or a conditional graph node)";
-  return std::make_pair(Severity::Warning, M);
+  // A graph's tensors keep the shapes they were captured with: a branch on
+  // a shape is taken the same way on every replay of that graph, right as
+  // long as the graph is replayed only with inputs of those shapes (a
+  // remark); a branch on a value read back from the device is wrong as soon
+  // as the value changes (a warning).
+  return std::make_pair(
+      H.Origin == "device" ? Severity::Warning : Severity::Remark, M);
 }
 
 } // namespace capture_lint::rules

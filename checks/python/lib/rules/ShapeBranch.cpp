@@ -2,7 +2,8 @@
 //
 // Host control flow on a tensor shape inside a capture (`if x.shape[0] >
 // 4:`, `for i in range(x.size(0)):`): the capture records the path taken
-// now and every replay repeats it, whatever the shape. The walker tracks
+// now and every replay repeats it, whatever the shape: a remark, since a
+// graph's tensors keep the shapes they were captured with. The walker tracks
 // which values are read from shapes (PyValue::ShapeRead) and asks this
 // rule at each condition and loop.
 //
@@ -31,7 +32,10 @@ Described describeShapeBranch(const PyHazard &H) {
                   "replay repeats it whatever the shape";
   M.Fix = "capture one graph per shape bucket (pad inputs to fixed shapes), "
           "or decide on the device (torch.where, masks)";
-  return std::make_pair(Severity::Warning, M);
+  // A graph's tensors keep the shapes they were captured with: the branch
+  // is taken the same way on every replay, right as long as the graph is
+  // replayed only with inputs of those shapes (a remark, as in C++).
+  return std::make_pair(Severity::Remark, M);
 }
 
 } // namespace capture_lint::python::rules

@@ -13,7 +13,7 @@ void step(const at::Tensor &x, const at::Tensor &flags, int64_t n) {
   at::cuda::CUDAGraph graph;
   graph.capture_begin();
   if (rows(x) > 8) {
-    // CHECK: :[[@LINE-1]]:3: warning: 'if' condition depends on 'rows' (a tensor shape)
+    // CHECK: :[[@LINE-1]]:3: remark: 'if' condition depends on 'rows' (a tensor shape)
   }
   if (blocks(n) > 2) { // depends on a plain integer: quiet
   }

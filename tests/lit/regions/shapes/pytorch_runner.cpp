@@ -43,10 +43,10 @@ public:
       m.forward(static_in).item<float>();
     begin();
     static_out_ = m.forward(static_in);
-    // CHECK: :[[@LINE-1]]:21: error: call to 'Model::forward' reaches 2 capture hazards: 1 error, 1 warning [capture-host-read,capture-shape-branch]
+    // CHECK: :[[@LINE-1]]:21: error: call to 'Model::forward' reaches 2 capture hazards: 1 error, 1 remark [capture-host-read,capture-shape-branch]
     // CHECK: :[[@LINE-3]]:5: note: capture into graph 'graph_' begins with this call to 'GraphRunner::begin', mode global
     // CHECK: note: (1/2, error) 'at::Tensor::item' ({{[^)]*}}), which copies a device value to the host
-    // CHECK: note: (2/2, warning) 'if' condition ({{[^)]*}}), which depends on 'at::TensorBase::size' (a tensor shape)
+    // CHECK: note: (2/2, remark) 'if' condition ({{[^)]*}}), which depends on 'at::TensorBase::size' (a tensor shape)
     end();
   }
 
