@@ -295,6 +295,28 @@ std::vector<PyRegion> regionsOf(PyContext &Ctx, PyModule &M,
   return Regions;
 }
 
+/// One line saying where the analysis stopped (the first three calls), so
+/// that a silent region is not taken for a clean one.
+std::string unseenWarning(const std::vector<PyUnseenCall> &Calls) {
+  std::string W =
+      std::to_string(Calls.size()) + " call" + (Calls.size() == 1 ? "" : "s") +
+      " in capture regions or the functions they reach go" +
+      (Calls.size() == 1 ? "es" : "") +
+      " to callables the analysis cannot see, so what " +
+      (Calls.size() == 1 ? "it does" : "they do") + " was not checked: ";
+  for (size_t I = 0; I < Calls.size() && I < 3; ++I) {
+    const PySite &At = Calls[I].Site;
+    W += (I ? ", '" : "'") + Calls[I].Callee + "' (" +
+         llvm::sys::path::filename(At.Src->path()).str() + ":" +
+         std::to_string(At.Src->line(At.Offset)) + ")";
+  }
+  if (Calls.size() > 3)
+    W += " and " + std::to_string(Calls.size() - 3) + " more";
+  return W + "; annotate the parameter with its class (`def run(model: "
+             "Decoder)`), analyse the files that build it, or mark what "
+             "it runs `# capture-lint: captured` (docs/python.md)";
+}
+
 } // namespace
 
 PyResult analyzePython(const std::vector<std::string> &Files,
@@ -319,6 +341,8 @@ PyResult analyzePython(const std::vector<std::string> &Files,
       Result.Warnings.push_back(M->Src->path() + ":" + std::to_string(P.Line) +
                                 ": " + P.Message);
   Result.Findings = strongestPerHazard(std::move(All));
+  if (!Ctx.Unseen.empty())
+    Result.Warnings.push_back(unseenWarning(Ctx.Unseen));
   for (const std::string &Skipped : Prog.unreadableModules())
     Result.Warnings.push_back(Skipped);
   Result.FilesParsed = Prog.filesParsed();

@@ -581,10 +581,42 @@ PyValue Walker::programResult(TSNode N, EvaluatedCall &C) {
     markOpaque(Out, N); // what a function of the program returns
     return Out;
   }
+  noteUnseen(N, C);
   Out = resultOf(C.Full, C.Method, C.Receiver, C.Facts);
   if (!Out.known() && Out.ShapeRead.empty() && !Builtin)
     markOpaque(Out, N); // what an unknown call returns
   return Out;
+}
+
+bool Walker::setsAttribute(const PyValue &Receiver, const std::string &Name) {
+  for (PyClass *C : Receiver.Classes)
+    for (PyClass *K = C; K;) {
+      if (K->AttrInits.count(Name))
+        return true;
+      auto Bases = Ctx.Prog.bases(K);
+      K = Bases.empty() ? nullptr : Bases.front();
+    }
+  return false;
+}
+
+void Walker::noteUnseen(TSNode N, const EvaluatedCall &C) {
+  if (!Active || Quiet || !C.Full.empty() || C.FnValue.known())
+    return;
+  TSNode F = stripParens(C.Function);
+  bool Unseen = false;
+  if (is(F, "identifier")) {
+    // A parameter or local holding a callable nobody here defined.
+    auto It = Vars.find(S.text(F).str());
+    Unseen = It != Vars.end() && !It->second.known() && !It->second.Guard;
+  } else if (is(F, "attribute")) {
+    // An attribute the class sets to something the analysis cannot see.
+    llvm::StringRef Object = S.text(stripParens(field(F, "object")));
+    Unseen = (Object == "self" || Object == "cls") &&
+             setsAttribute(C.Receiver, C.Method);
+  }
+  if (!Unseen || !Ctx.UnseenSites.insert({&S, begin(N)}).second)
+    return;
+  Ctx.Unseen.push_back({S.text(F).str(), {&S, begin(N)}});
 }
 
 PyValue Walker::callResult(TSNode N) {

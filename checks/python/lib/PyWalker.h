@@ -82,6 +82,14 @@ struct PyWrappedParam {
   std::string Via; // the helper it is passed to ("" when called here)
 };
 
+/// A call in a region (or a function it reaches) to a callable the analysis
+/// cannot see: a parameter or local holding one, or an attribute set to
+/// one (`self.model = build(cfg)`, then `self.model(x)`).
+struct PyUnseenCall {
+  std::string Callee; // as written: "self.model", "fn"
+  PySite Site;
+};
+
 /// What every walker shares.
 struct PyContext {
   PyProgram &Prog;
@@ -103,6 +111,9 @@ struct PyContext {
   /// Per function, the parameters it runs under capture (memoized).
   std::map<const PyFunction *, std::vector<PyWrappedParam>> Wrapped;
   std::set<const PyFunction *> WrappedInProgress, YieldInProgress;
+  /// Where the analysis stops, once per call site.
+  std::vector<PyUnseenCall> Unseen;
+  std::set<std::pair<const PySource *, unsigned>> UnseenSites;
 };
 
 /// The hazards of \p F's body (memoized).

@@ -105,6 +105,10 @@ private:
   std::optional<PyValue> catalogResult(TSNode N, EvaluatedCall &C);
   /// Calls into the program followed; the value the call has.
   PyValue programResult(TSNode N, EvaluatedCall &C);
+  /// Notes \p N when it calls a callable the analysis cannot see.
+  void noteUnseen(TSNode N, const EvaluatedCall &C);
+  /// Whether a class of \p Receiver (or a base) sets attribute \p Name.
+  bool setsAttribute(const PyValue &Receiver, const std::string &Name);
   PyValue resultOf(const std::string &Full, const std::string &Method,
                    const PyValue &Receiver, const PyCallFacts &Facts);
   PyValue functionResult(llvm::StringRef Name, const PyCallFacts &Facts);
