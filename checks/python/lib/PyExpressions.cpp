@@ -243,6 +243,8 @@ PyValue Walker::expr(TSNode N) {
     return comparison(N);
   if (K == "not_operator")
     return notOperator(N);
+  if (K == "boolean_operator")
+    return booleanOperator(N);
   if (K == "function_definition" || K == "class_definition")
     return PyValue();
   if (K == "binary_operator" && is(field(N, "left"), "string") &&
@@ -332,6 +334,30 @@ PyValue Walker::notOperator(TSNode N) {
   V.Kinds = A.tensor() ? VTensor : VNotTensor;
   V.ShapeRead = A.ShapeRead;
   V.Opaque = A.Opaque;
+  return V;
+}
+
+PyValue Walker::booleanOperator(TSNode N) {
+  TSNode Left = field(N, "left");
+  bool And = S.text(field(N, "operator")) == "and";
+  PyValue V = expr(Left);
+  // The right side runs only when the left is true (`and`) or false (`or`):
+  // never under capture after `not capturing() and` or `capturing() or`;
+  // else on the path where the left says so, a path condition when the
+  // left is a value the analysis cannot see.
+  int G = guardPolarity(Left);
+  if (And ? G >= 0 : G <= 0) {
+    unsigned Pushed = G == 0 ? pushPath(Left, V, And) : 0;
+    V.merge(expr(field(N, "right")));
+    popPath(Pushed);
+  }
+  if (V.tensor()) {
+    V.Kinds &= ~VNotTensor;
+    V.ShapeRead.clear();
+    V.Frozen.clear();
+  } else {
+    V.Kinds |= VNotTensor;
+  }
   return V;
 }
 

@@ -85,6 +85,8 @@ private:
   PyValue conditionalExpression(TSNode N);
   PyValue comparison(TSNode N);
   PyValue notOperator(TSNode N);
+  /// `a and b`, `a or b`: b runs only on one side of a.
+  PyValue booleanOperator(TSNode N);
   /// Containers, operators, parentheses and the rest: their parts merged.
   PyValue parts(TSNode N);
   PyValue call(TSNode N);
