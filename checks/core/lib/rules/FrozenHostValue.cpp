@@ -10,6 +10,8 @@
 #include "../FrozenValues.h"
 #include "Rules.h"
 
+#include "capture_lint/CheckWords.h"
+
 #include "clang/AST/Expr.h"
 
 using namespace clang;
@@ -58,16 +60,7 @@ std::optional<RawHazard> frozenArgument(const CallExpr *Call,
 }
 
 Described describeFrozenArgument(const RawHazard &H) {
-  MessageParts M;
-  M.Subject = "'" + H.Detail + "'";
-  M.HereNote = "'" + H.Detail + "' is passed to " + H.Api + " here";
-  M.Predicate =
-      "is updated on the host inside the capture and passed " +
-      (H.Origin.empty() ? std::string() : "(through '" + H.Origin + "') ") +
-      "to " + H.Api;
-  M.Consequence = "the graph records the value it has at capture time; "
-                  "replays do not run the host update, so every replay "
-                  "passes that same value";
+  MessageParts M = frozenHostValueWords("'" + H.Detail + "'", H.Origin, H.Api);
   M.Fix = "keep the counter in device memory and update it with a kernel "
           "inside the graph, or set the node's parameters before each "
           "launch (cudaGraphExecKernelNodeSetParams)";

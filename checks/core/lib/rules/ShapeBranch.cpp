@@ -10,6 +10,8 @@
 
 #include "Rules.h"
 
+#include "capture_lint/CheckWords.h"
+
 #include "capture_lint/ShapeTaint.h"
 
 #include "clang/AST/StmtCXX.h"
@@ -64,9 +66,7 @@ Described describeShapeBranch(const RawHazard &H) {
   M.Predicate = "depends on " + H.Api +
                 (H.Origin == "device" ? " (a value read back from the device)"
                                       : " (a tensor shape)");
-  M.Consequence = "the capture records only the path taken now, and every "
-                  "replay repeats it whatever the " +
-                  std::string(H.Origin == "device" ? "value" : "shape");
+  M.Consequence = branchConsequence(H.Origin == "device");
   M.Fix = H.Origin == "device"
               ? "read the value before the capture begins and capture one "
                 "graph per value, or decide on the device (a device-side "

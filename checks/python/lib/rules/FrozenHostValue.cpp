@@ -18,6 +18,8 @@
 
 #include "Rules.h"
 
+#include "capture_lint/CheckWords.h"
+
 #include "../PyWalkerImpl.h"
 
 namespace capture_lint::python::detail {
@@ -144,16 +146,7 @@ void Walker::checkFrozenArguments(
 namespace capture_lint::python::rules {
 
 Described describeFrozenArgument(const PyHazard &H) {
-  MessageParts M;
-  M.Subject = H.Subject;
-  M.HereNote = H.Subject + " is passed to " + H.Detail + " here";
-  M.Predicate =
-      "is updated on the host inside the capture and passed " +
-      (H.Through.empty() ? std::string() : "(through '" + H.Through + "') ") +
-      "to " + H.Detail;
-  M.Consequence = "the graph records the value it has at capture time; "
-                  "replays do not run the host update, so every replay "
-                  "passes that same value";
+  MessageParts M = frozenHostValueWords(H.Subject, H.Through, H.Detail);
   M.Fix = "keep the counter in a device tensor and update it in place "
           "inside the graph (step.add_(1)), or re-capture when it changes";
   return std::make_pair(Severity::Warning, M);

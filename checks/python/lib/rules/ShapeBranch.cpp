@@ -11,6 +11,8 @@
 
 #include "Rules.h"
 
+#include "capture_lint/CheckWords.h"
+
 namespace capture_lint::python::rules {
 
 PyHazard shapeBranch(std::string Subject, std::string ShapeRead, PySite At) {
@@ -28,8 +30,7 @@ Described describeShapeBranch(const PyHazard &H) {
   M.Subject = H.Subject;
   M.HereNote = "the branch is here";
   M.Predicate = "depends on '" + H.Detail + "' (a tensor shape)";
-  M.Consequence = "the capture records only the path taken now, and every "
-                  "replay repeats it whatever the shape";
+  M.Consequence = branchConsequence(/*DeviceValue=*/false);
   M.Fix = "capture one graph per shape bucket (pad inputs to fixed shapes), "
           "or decide on the device (torch.where, masks)";
   // A graph's tensors keep the shapes they were captured with: the branch

@@ -1,0 +1,30 @@
+//===- CheckWords.h - What a check says in both languages -------*- C++ -*-===//
+//
+// The words of a check that do not depend on the language: each language's
+// rule file fills the rest (its fix, how it quotes the code). No LLVM or
+// tree-sitter types.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CAPTURE_LINT_CHECKWORDS_H
+#define CAPTURE_LINT_CHECKWORDS_H
+
+#include "capture_lint/Message.h"
+
+#include <string>
+
+namespace capture_lint {
+
+/// capture-frozen-host-value: \p State ("'self.step'", quoted), updated on
+/// the host in the region, reaches \p Work ("kernel launch 'k'") through
+/// the local \p Through ("" when directly). The fix is the rule's.
+MessageParts frozenHostValueWords(const std::string &State,
+                                  const std::string &Through,
+                                  const std::string &Work);
+
+/// capture-shape-branch: what a branch on a shape or value does.
+std::string branchConsequence(bool DeviceValue);
+
+} // namespace capture_lint
+
+#endif // CAPTURE_LINT_CHECKWORDS_H
