@@ -21,7 +21,7 @@ static Report sampleFindings() {
   F.HasRegion = true;
   F.RegionFile = "/src/app/region.cu";
   F.RegionBeginLine = 5;
-  F.Notes.push_back({{"/src/app/logs.cu", 3, 1, ""}, "called here"});
+  F.Notes.push_back({{"/src/app/logs.cu", 0, 3, 1, ""}, "called here"});
   R.Findings.push_back(F);
   F.Check = "capture-host-read";
   F.Loc.Line = 9;

@@ -15,7 +15,7 @@
 
 using namespace capture_lint;
 
-static void requireInside(const python::PyLocation &L, size_t Size) {
+static void requireInside(const SourcePlace &L, size_t Size) {
   fuzz::require(L.Offset <= Size && L.Line >= 1 && L.Column >= 1);
 }
 
@@ -32,9 +32,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
   Opts.Overrides[File] =
       std::string(reinterpret_cast<const char *>(Data), Size);
   python::PyResult R = analyzePythonGuarded({File}, *Cat, Opts);
-  for (const python::PyFinding &F : R.Findings) {
+  for (const Finding &F : R.Findings) {
     requireInside(F.Loc, Size);
-    for (const python::PyNote &N : F.Notes)
+    requireInside(F.HazardLoc, Size);
+    for (const FindingNote &N : F.Notes)
       requireInside(N.Loc, Size);
   }
   return 0;

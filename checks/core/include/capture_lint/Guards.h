@@ -31,6 +31,7 @@
 
 #include "capture_lint/Catalog.h"
 #include "capture_lint/FunctionRoles.h"
+#include "clang/AST/OperationKinds.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallVector.h"
 
