@@ -25,6 +25,7 @@ void PyValue::merge(const PyValue &O) {
     if (std::find(Functions.begin(), Functions.end(), F) == Functions.end())
       Functions.push_back(F);
   Container |= O.Container;
+  Library |= O.Library;
   if (!ContextSrc) {
     ContextCall = O.ContextCall;
     ContextSrc = O.ContextSrc;

@@ -56,6 +56,9 @@ struct PyValue {
   std::vector<PyClass *> Classes;      // instances of these classes
   std::vector<PyFunction *> Functions; // callables
   bool Container = false; // a ModuleList/Sequential/list of Classes
+  /// Made by calling a library callable (`nn.Linear(4, 4)`): calling it runs
+  /// library code, which the catalog covers, not program code left unseen.
+  bool Library = false;
   /// A capture context (`torch.cuda.graph(g)`) made by this call of
   /// ContextSrc, held in a variable until a `with` enters it.
   TSNode ContextCall{};

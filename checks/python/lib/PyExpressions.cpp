@@ -611,6 +611,7 @@ PyValue Walker::programResult(TSNode N, EvaluatedCall &C) {
   Out = resultOf(C.Full, C.Method, C.Receiver, C.Facts);
   if (!Out.known() && Out.ShapeRead.empty() && !Builtin)
     markOpaque(Out, N); // what an unknown call returns
+  Out.Library = !C.Full.empty() && !Builtin;
   return Out;
 }
 
@@ -626,7 +627,8 @@ bool Walker::setsAttribute(const PyValue &Receiver, const std::string &Name) {
 }
 
 void Walker::noteUnseen(TSNode N, const EvaluatedCall &C) {
-  if (!Active || Quiet || !C.Full.empty() || C.FnValue.known())
+  if (!Active || Quiet || !C.Full.empty() || C.FnValue.known() ||
+      C.FnValue.Library)
     return;
   TSNode F = stripParens(C.Function);
   bool Unseen = false;
