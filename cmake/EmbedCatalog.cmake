@@ -1,25 +1,16 @@
 # Writes OUTPUT, a C++ file holding the JSON catalog files in INPUTS as raw
-# string literals, so every front door carries its catalog. FLAVOR picks the
-# consumer: "lint" (default; capture_lint, llvm::ArrayRef) or "probe"
-# (capture_probe, plain C++, for the runtime probe that builds without LLVM).
+# string literals, so every front door and the runtime probe carry the
+# catalog (capture_lint::builtinCatalogFiles, checks/catalog's library).
 string(REPLACE "|" ";" INPUTS "${INPUTS}")
-if(FLAVOR STREQUAL "probe")
-  set(header "capture_probe/BuiltinCatalog.h")
-  set(ns capture_probe)
-  set(accessor "const BuiltinCatalogFile *builtinCatalogFiles(std::size_t &Count) {\n  Count = sizeof(Files) / sizeof(Files[0]);\n  return Files;\n}\n")
-else()
-  set(header "capture_lint/Catalog.h")
-  set(ns capture_lint)
-  set(accessor "llvm::ArrayRef<BuiltinCatalogFile> builtinCatalogFiles() { return Files; }\n")
-endif()
 set(body "// Generated from checks/catalog/*.json by cmake/EmbedCatalog.cmake.\n")
-string(APPEND body "#include \"${header}\"\n\nnamespace ${ns} {\n")
-string(APPEND body "static const BuiltinCatalogFile Files[] = {\n")
+string(APPEND body "#include \"capture_lint/Catalog.h\"\n\nnamespace capture_lint {\n")
+string(APPEND body "const std::vector<BuiltinCatalogFile> &builtinCatalogFiles() {\n")
+string(APPEND body "  static const std::vector<BuiltinCatalogFile> Files = {\n")
 foreach(f ${INPUTS})
   file(READ ${f} text)
   get_filename_component(name ${f} NAME)
-  string(APPEND body "  {\"builtin:${name}\", R\"CAPTURECATALOG(${text})CAPTURECATALOG\"},\n")
+  string(APPEND body "    {\"builtin:${name}\", R\"CAPTURECATALOG(${text})CAPTURECATALOG\"},\n")
 endforeach()
-string(APPEND body "};\n\n${accessor}\n} // namespace ${ns}\n")
+string(APPEND body "  };\n  return Files;\n}\n} // namespace capture_lint\n")
 file(WRITE ${OUTPUT}.tmp "${body}")
 file(COPY_FILE ${OUTPUT}.tmp ${OUTPUT} ONLY_IF_DIFFERENT)

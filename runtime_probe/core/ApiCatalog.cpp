@@ -1,66 +1,21 @@
-//===- ApiCatalog.cpp - Reading the API catalog for the probe -------------===//
+//===- ApiCatalog.cpp - Looking up runtime calls in the API catalog -------===//
 
 #include "capture_probe/ApiCatalog.h"
-#include "capture_probe/BoundedFile.h"
-#include "capture_probe/BuiltinCatalog.h"
+#include <algorithm>
 #include <dirent.h>
-#include <nlohmann/json.hpp>
 #include <sys/stat.h>
 
 namespace capture_probe {
 
-using nlohmann::json;
-
-std::string ApiInfo::behaviour(CaptureMode M) const {
-  auto It = Modes.find(modeName(M));
-  return It == Modes.end() ? "" : It->second;
-}
-
 ApiCatalog ApiCatalog::builtin() {
   ApiCatalog C;
-  size_t N = 0;
-  const BuiltinCatalogFile *Files = builtinCatalogFiles(N);
-  for (size_t I = 0; I < N; ++I) {
-    std::string Error;
-    // The build embeds only files capture-lint's own loader accepts.
-    C.addJson(Files[I].Text, Files[I].Name, Error);
-  }
+  C.Cat.addBuiltin();
   return C;
 }
 
 bool ApiCatalog::addJson(const std::string &Text, const std::string &Origin,
                          std::string &Error) {
-  json Doc = json::parse(Text, nullptr, /*allow_exceptions=*/false);
-  if (Doc.is_discarded() || !Doc.is_object()) {
-    Error = Origin + ": not a JSON object";
-    return false;
-  }
-  std::map<std::string, ApiInfo> Added;
-  try {
-    std::string Family = Doc.value("family", "");
-    if (!Doc.contains("apis"))
-      return true; // a catalog of regions or guards only
-    for (const json &A : Doc.at("apis")) {
-      ApiInfo Info;
-      Info.Name = A.at("name").get<std::string>();
-      Info.Family = Family;
-      Info.Hazard = A.value("hazard", "none");
-      if (A.contains("modes"))
-        Info.Modes = A["modes"].get<std::map<std::string, std::string>>();
-      Info.Error = A.value("error", "");
-      Info.Fix = A.value("fix", "");
-      Added[Info.Name] = Info;
-      if (A.contains("variants"))
-        for (const json &V : A["variants"])
-          Added[V.get<std::string>()] = Info;
-    }
-  } catch (const json::exception &Ex) {
-    Error = Origin + ": not an API catalog: " + Ex.what();
-    return false;
-  }
-  for (auto &KV : Added)
-    Entries[KV.first] = std::move(KV.second);
-  return true;
+  return Cat.addDocument(Text, Origin, Error);
 }
 
 bool ApiCatalog::addPath(const std::string &Path, std::string &Error) {
@@ -86,15 +41,11 @@ bool ApiCatalog::addPath(const std::string &Path, std::string &Error) {
   } else {
     Files.push_back(Path);
   }
-  for (const std::string &F : Files) {
-    // A FIFO or a link to /dev/zero among the catalogs is an error, not a
-    // block; no catalog comes near 64 MB.
-    std::string Text;
-    if (!readRegularFile(F, 64u << 20, Text, Error))
+  // A FIFO or a link to /dev/zero among the catalogs is an error, not a
+  // block (the library reads them bounded).
+  for (const std::string &F : Files)
+    if (!Cat.addFile(F, Error))
       return false;
-    if (!addJson(Text, F, Error))
-      return false;
-  }
   return true;
 }
 
@@ -119,12 +70,10 @@ std::string baseApiName(const std::string &Api) {
   return S;
 }
 
-const ApiInfo *ApiCatalog::lookup(const std::string &Api) const {
-  auto It = Entries.find(Api);
-  if (It != Entries.end())
-    return &It->second;
-  It = Entries.find(baseApiName(Api));
-  return It == Entries.end() ? nullptr : &It->second;
+const ApiEntry *ApiCatalog::lookup(const std::string &Api) const {
+  if (const ApiEntry *E = Cat.findApi(Api))
+    return E;
+  return Cat.findApi(baseApiName(Api));
 }
 
 static bool startsWith(const std::string &S, const char *Prefix) {

@@ -7,6 +7,10 @@
 
 namespace capture_probe {
 
+using capture_lint::behaviourName;
+using capture_lint::Hazard;
+using capture_lint::hazardName;
+
 // cudaErrorStreamCaptureInvalidated, CUDA_ERROR_STREAM_CAPTURE_INVALIDATED
 // and hipErrorStreamCaptureInvalidated share the number.
 static constexpr int InvalidatedCode = 901;
@@ -62,12 +66,12 @@ CallRecord CaptureTracker::classify(const Event &E, const CaptureRecord &C,
   if (!Ok)
     R.Classes.insert(E.Result == InvalidatedCode ? classes::Invalidated
                                                  : classes::Error);
-  const ApiInfo *Info = Catalog.lookup(E.Api);
+  const ApiEntry *Info = Catalog.lookup(E.Api);
   if (Info) {
-    R.Hazard = Info->Hazard;
-    R.Expected = Info->behaviour(Effective);
+    R.Hazard = hazardName(Info->Class);
+    R.Expected = behaviourName(Info->behaviourIn(Effective));
   }
-  bool PoolGrowth = Ok && Info && Info->Hazard == "allocation" &&
+  bool PoolGrowth = Ok && Info && Info->Class == Hazard::Allocation &&
                     Effective == CaptureMode::Relaxed &&
                     parseMode(C.Mode) != CaptureMode::Relaxed &&
                     madeByFrameworkAllocator(E.Frames);
@@ -78,9 +82,9 @@ CallRecord CaptureTracker::classify(const Event &E, const CaptureRecord &C,
   bool Query = isQuery(E.Api);
   if (Query)
     R.Classes.insert(classes::Query);
-  else if (Info && Info->Hazard == "sync")
+  else if (Info && Info->Class == Hazard::Sync)
     R.Classes.insert(classes::Sync);
-  if (Info && Info->Hazard == "allocation" && !MadeNodes &&
+  if (Info && Info->Class == Hazard::Allocation && !MadeNodes &&
       !(R.Expected == "captured" && !E.NodesCreated))
     R.Classes.insert(classes::Allocation);
   bool Work = issuesStreamWork(E.Api);
@@ -89,7 +93,7 @@ CallRecord CaptureTracker::classify(const Event &E, const CaptureRecord &C,
   bool Hazardous = R.Classes.count(classes::Sync) ||
                    R.Classes.count(classes::Query) ||
                    R.Classes.count(classes::Allocation) ||
-                   (Info && Info->Hazard == "host-read");
+                   (Info && Info->Class == Hazard::HostRead);
   if (Ok && Hazardous && !MadeNodes)
     R.Classes.insert(classes::Eager);
   return R;

@@ -1,7 +1,7 @@
 //===- EventLog.cpp - JSON-lines event logs -------------------------------===//
 
 #include "capture_probe/EventLog.h"
-#include "capture_probe/BoundedFile.h"
+#include "capture_lint/BoundedFile.h"
 #include "capture_probe/JsonIntegers.h"
 #include <algorithm>
 #include <atomic>
@@ -198,7 +198,7 @@ void appendEventJson(std::string &Out, const Event &E) {
   if (E.NodesCreated)
     W.integer("nodes_created", *E.NodesCreated);
   if (E.Kind == EventKind::BeginCapture || E.Kind == EventKind::ExchangeMode)
-    W.string("mode", modeName(E.Mode));
+    W.string("mode", std::string(modeName(E.Mode)));
   if (E.Kind == EventKind::BeginCapture) {
     if (E.NonBlocking)
       W.boolean("non_blocking", *E.NonBlocking);
@@ -573,7 +573,7 @@ bool forEachEvent(const std::string &Path,
   // Far beyond any log a program writes (10 million events are ~2 GB).
   constexpr uint64_t MaxLogBytes = uint64_t(64) << 30;
   LogSplitter Splitter(Path, Consume, Skipped);
-  if (!readRegularFileInChunks(
+  if (!capture_lint::readBoundedFileInChunks(
           Path, MaxLogBytes,
           [&](std::string_view Chunk) { Splitter.feed(Chunk); }, Error)) {
     Error = "cannot read event log: " + Error;

@@ -1,7 +1,7 @@
 //===- Report.cpp - The probe report as JSON and as text ------------------===//
 
 #include "capture_probe/Report.h"
-#include "capture_probe/BoundedFile.h"
+#include "capture_lint/BoundedFile.h"
 #include "capture_probe/JsonIntegers.h"
 #include <cstdio>
 #include <fstream>
@@ -282,7 +282,7 @@ bool readReport(const std::string &Path, ProbeReport &R, std::string &Error) {
   // As capture-lint --confirm reads it (tool/confirm/ProbeReportReader.cpp).
   constexpr uint64_t MaxReportBytes = 512u << 20;
   std::string Text;
-  if (!readRegularFile(Path, MaxReportBytes, Text, Error))
+  if (!capture_lint::readBoundedFile(Path, MaxReportBytes, Text, Error))
     return false;
   json J = json::parse(Text, nullptr, /*allow_exceptions=*/false);
   if (J.is_discarded()) {

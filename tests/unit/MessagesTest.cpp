@@ -68,7 +68,7 @@ TEST(Messages, EveryCatalogEntryReadsWellInEveryMode) {
         ++Rendered;
         std::string P = problemsOf(T->Message);
         if (!P.empty())
-          Failures += E->Name + " (" + modeName(Mode).str() + "): " + P +
+          Failures += E->Name + " (" + std::string(modeName(Mode)) + "): " + P +
                       "\n  " + T->Message + "\n";
       }
     }

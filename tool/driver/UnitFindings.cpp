@@ -40,7 +40,7 @@ std::optional<ReportFinding> UnitFindings::convert(const ClangFinding &F) {
   }
   if (F.RegionEnd.isValid())
     R.RegionEndLine = SM.getExpansionLineNumber(F.RegionEnd);
-  R.Mode = modeName(F.Mode).str();
+  R.Mode = std::string(modeName(F.Mode));
   R.Stream = F.Stream;
   for (const DiagNote &N : F.Notes) {
     auto [NotePath, NoteOffset] = place(N.Loc);

@@ -229,7 +229,8 @@ void CaptureAnalyzer::Impl::analyzeWrapperCalls(const FunctionDecl *Def,
                : std::string(Graph ? " into graph '" : " of stream '") +
                      R.Stream + "'") +
           ": it is passed to '" + catalogName(Wrapper) + "' here, mode " +
-          (R.Api ? modeName(R.Mode).str() : "unknown (checked as global)");
+          (R.Api ? std::string(modeName(R.Mode))
+                 : "unknown (checked as global)");
       if (W.InvokeLoc != W.Capture.BeginLoc || !R.Api)
         R.Origin.push_back(
             {W.InvokeLoc, "'" + catalogName(Wrapper) + "' runs it here"});

@@ -64,9 +64,12 @@ effectiveCatalog(llvm::StringRef File,
     return It->second;
   auto Cat = std::make_shared<Catalog>();
   Cat->addBuiltin();
-  for (const std::string &F : Files)
-    if (llvm::Error E = Cat->addFile(F))
-      return std::move(E);
+  for (const std::string &F : Files) {
+    std::string Error;
+    if (!Cat->addFile(F, Error))
+      return llvm::createStringError(std::errc::invalid_argument, "%s",
+                                     Error.c_str());
+  }
   Cache[Key] = Cat;
   return std::shared_ptr<const Catalog>(Cat);
 }

@@ -236,7 +236,7 @@ void RegionFinder::addRoleRegion(const Stmt *S, const OpenedCapture &Opened,
                     ? std::string(Graph ? "a graph" : "a stream")
                     : (Graph ? "graph '" : "stream '") + Opened.Stream + "'") +
                " begins with this call to " + Callee + ", mode " +
-               modeName(R.Mode).str();
+               std::string(modeName(R.Mode));
   R.Origin = Opened.Chain;
   R.Origin.push_back({Opened.BeginLoc, "the capture begins here"});
   Regions.push_back(std::move(R));

@@ -141,7 +141,7 @@ private:
 SummaryCapture summarize(const OpenedCapture &C, Locator &Loc) {
   SummaryCapture S;
   S.BeginApi = C.Api ? C.Api->Name : "";
-  S.Mode = modeName(C.Mode).str();
+  S.Mode = std::string(modeName(C.Mode));
   S.Stream = C.Stream;
   S.BeginLoc = Loc(C.BeginLoc);
   S.Chain = Loc.notes(C.Chain);
@@ -376,7 +376,7 @@ TuSummary summarizeTranslationUnit(CaptureAnalyzer &Analyzer,
     SummaryUse S;
     const CaptureRegion &R = U.Region;
     S.Region.BeginApi = R.Api ? R.Api->Name : "";
-    S.Region.Mode = modeName(R.Mode).str();
+    S.Region.Mode = std::string(modeName(R.Mode));
     S.Region.Stream = R.Stream;
     S.Region.Headline = regionHeadline(R);
     S.Region.BeginLoc = Loc(R.BeginLoc);

@@ -195,7 +195,7 @@ void materialize(const PyRegion &R, const PyOptions &Opts,
     F.RegionBeginLine = R.Begin.Src->line(R.Begin.Offset);
     F.RegionEndLine = R.Begin.Src->line(
         std::min<unsigned>(R.EndOffset, R.Begin.Src->text().size()));
-    F.Mode = modeName(R.Mode).str();
+    F.Mode = std::string(modeName(R.Mode));
     F.Stream = R.Stream;
     auto Key = std::make_tuple(F.Loc.File, F.Loc.Offset, F.Check, H.Subject);
     Out.push_back({std::move(F), std::move(Key)});

@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "PyWalkerImpl.h"
+#include "llvm/ADT/SmallVector.h"
 
 namespace capture_lint::python::detail {
 

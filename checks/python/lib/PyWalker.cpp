@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "PyWalkerImpl.h"
+#include "llvm/ADT/STLExtras.h"
 
 namespace capture_lint::python {
 

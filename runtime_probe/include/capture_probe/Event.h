@@ -12,6 +12,8 @@
 #ifndef CAPTURE_PROBE_EVENT_H
 #define CAPTURE_PROBE_EVENT_H
 
+#include "capture_lint/Catalog.h"
+
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -20,11 +22,11 @@
 
 namespace capture_probe {
 
-enum class CaptureMode { Global, ThreadLocal, Relaxed };
-
-/// "global", "thread_local", "relaxed" (the catalog's spelling).
-const char *modeName(CaptureMode M);
-std::optional<CaptureMode> parseMode(const std::string &S);
+/// The catalog's capture mode (one type for capture-lint and the probe); a
+/// runtime always reports one of Global, ThreadLocal, Relaxed.
+using capture_lint::CaptureMode;
+using capture_lint::modeName;  // "global", "thread_local", "relaxed"
+using capture_lint::parseMode; // the same, read back
 /// The CUDA and HIP enums share these values.
 std::optional<CaptureMode> modeFromEnum(int Value);
 

@@ -53,7 +53,8 @@ with tempfile.TemporaryDirectory() as tmp:
     expect(["run", "--report", "/no/such/dir/r.json", "--", "true"], 2,
            "cannot write '/no/such/dir/r.json'")
     expect(["show"], 2, "'show' takes one report file")
-    expect(["show", "/no/such/report.json"], 2, "/no/such/report.json: cannot read")
+    expect(["show", "/no/such/report.json"], 2,
+           "'/no/such/report.json' cannot be read")
     expect(["show", bad], 2, "not valid JSON")
 
     # A program that never touches CUDA: an empty report that says so, and
@@ -93,12 +94,13 @@ with tempfile.TemporaryDirectory() as tmp:
     # block (issue 24, item 6).
     special = os.path.join(tmp, "dir.json")
     os.mkdir(special)
-    expect(["show", special], 2, special + ": is a directory, not a regular file")
+    expect(["show", special], 2,
+           "'" + special + "' is a directory, not a regular file")
     fifo = os.path.join(tmp, "fifo.json")
     os.mkfifo(fifo)
-    expect(["show", fifo], 2, fifo + ": is a FIFO, not a regular file")
+    expect(["show", fifo], 2, "'" + fifo + "' is a FIFO, not a regular file")
     expect(["run", "--catalog", fifo, "--", "true"], 2,
-           fifo + ": is a FIFO, not a regular file")
+           "catalog '" + fifo + "' is a FIFO, not a regular file")
     # One torn line in an event log loses only itself: the report is written
     # from the other lines, the logs are kept, and the warning names a file
     # that exists (issue 24, item 9).

@@ -19,19 +19,21 @@ TEST(ApiCatalog, BaseNamesDropVersionAndStreamSuffixes) {
 
 TEST(ApiCatalog, BuiltinClassifiesRuntimeDriverAndHipNames) {
   ApiCatalog C = ApiCatalog::builtin();
-  EXPECT_GT(C.size(), 150u);
-  const ApiInfo *Malloc = C.lookup("cudaMalloc_v3020");
+  EXPECT_GT(C.catalog().apis().size(), 150u);
+  const ApiEntry *Malloc = C.lookup("cudaMalloc_v3020");
   ASSERT_NE(Malloc, nullptr);
   EXPECT_EQ(Malloc->Name, "cudaMalloc");
-  EXPECT_EQ(Malloc->Hazard, "allocation");
-  EXPECT_EQ(Malloc->behaviour(CaptureMode::Global), "illegal");
-  EXPECT_EQ(Malloc->behaviour(CaptureMode::Relaxed), "eager");
-  const ApiInfo *Drv = C.lookup("cuMemAlloc_v2");
+  EXPECT_EQ(Malloc->Class, capture_lint::Hazard::Allocation);
+  EXPECT_EQ(Malloc->behaviourIn(CaptureMode::Global),
+            capture_lint::Behaviour::Illegal);
+  EXPECT_EQ(Malloc->behaviourIn(CaptureMode::Relaxed),
+            capture_lint::Behaviour::Eager);
+  const ApiEntry *Drv = C.lookup("cuMemAlloc_v2");
   ASSERT_NE(Drv, nullptr);
   EXPECT_EQ(Drv->Family, "cuda-driver");
-  const ApiInfo *Sync = C.lookup("cudaStreamSynchronize_ptsz");
+  const ApiEntry *Sync = C.lookup("cudaStreamSynchronize_ptsz");
   ASSERT_NE(Sync, nullptr);
-  EXPECT_EQ(Sync->Hazard, "sync");
+  EXPECT_EQ(Sync->Class, capture_lint::Hazard::Sync);
   ASSERT_NE(C.lookup("hipMalloc"), nullptr);
   EXPECT_EQ(C.lookup("cudaNoSuchCall"), nullptr);
 }
@@ -54,7 +56,10 @@ TEST(ApiCatalog, UserEntriesOverrideAndBadFilesAreNamed) {
   std::string Error;
   ASSERT_TRUE(C.addJson(R"({"family": "mine", "apis": [
       {"name": "myAlloc", "hazard": "allocation",
-       "modes": {"global": "illegal"}}]})",
+       "modes": {"global": "illegal", "thread_local": "illegal",
+                 "relaxed": "eager"},
+       "message": "allocates", "fix": "allocate before capture",
+       "source": "mine"}]})",
                         "mine.json", Error))
       << Error;
   ASSERT_NE(C.lookup("myAlloc"), nullptr);
@@ -65,6 +70,14 @@ TEST(ApiCatalog, UserEntriesOverrideAndBadFilesAreNamed) {
   EXPECT_FALSE(
       C.addJson(R"({"apis": [{"hazard": "sync"}]})", "noname.json", Error));
   EXPECT_NE(Error.find("noname.json"), std::string::npos);
+  // The reader is capture-lint's: what it rejects, the probe rejects, with
+  // the same words (a typo must not silently drop knowledge).
+  EXPECT_FALSE(C.addJson(R"({"apis": [{"name": "f", "hazard": "sync",
+      "modes": {"global": "illegal", "thread_local": "illegal",
+                "relaxed": "illegal"}, "message": "m", "fix": "f", "eror": "x", "source": "s"}]})",
+                         "typo.json", Error));
+  EXPECT_NE(Error.find("typo.json"), std::string::npos);
+  EXPECT_NE(Error.find("unknown field"), std::string::npos) << Error;
   EXPECT_FALSE(C.addPath("/no/such/catalog.json", Error));
   EXPECT_NE(Error.find("/no/such/catalog.json"), std::string::npos);
 }

@@ -237,9 +237,10 @@ TEST(EventLog, ALogThatIsNotARegularFileIsAnErrorNotABlock) {
   std::vector<Event> Got;
   std::string Error;
   EXPECT_FALSE(readEventLog(Dir, Got, Error));
-  EXPECT_NE(Error.find(Dir + ": is a directory"), std::string::npos) << Error;
+  EXPECT_NE(Error.find("'" + Dir + "' is a directory"), std::string::npos)
+      << Error;
   EXPECT_FALSE(readEventLog(Fifo, Got, Error));
-  EXPECT_NE(Error.find(Fifo + ": is a FIFO"), std::string::npos) << Error;
+  EXPECT_NE(Error.find("'" + Fifo + "' is a FIFO"), std::string::npos) << Error;
   rmdir(Dir.c_str());
   std::remove(Fifo.c_str());
 }

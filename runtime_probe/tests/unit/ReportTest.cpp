@@ -104,9 +104,9 @@ TEST(Report, ReadsOnlyRegularFiles) {
   ProbeReport R;
   std::string Error;
   EXPECT_FALSE(readReport(Dir, R, Error));
-  EXPECT_EQ(Error, Dir + ": is a directory, not a regular file");
+  EXPECT_EQ(Error, "'" + Dir + "' is a directory, not a regular file");
   EXPECT_FALSE(readReport(Fifo, R, Error));
-  EXPECT_EQ(Error, Fifo + ": is a FIFO, not a regular file");
+  EXPECT_EQ(Error, "'" + Fifo + "' is a FIFO, not a regular file");
   rmdir(Dir.c_str());
   std::remove(Fifo.c_str());
 }

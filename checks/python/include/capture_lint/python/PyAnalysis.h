@@ -18,6 +18,7 @@
 #include "capture_lint/Finding.h"
 
 #include "llvm/ADT/STLFunctionalExtras.h"
+#include "llvm/ADT/StringRef.h"
 
 #include <functional>
 #include <map>

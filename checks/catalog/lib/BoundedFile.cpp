@@ -1,14 +1,17 @@
-//===- BoundedFile.cpp - Reading the probe's input files safely -----------===//
+//===- BoundedFile.cpp - Reading an untrusted file safely -----------------===//
 
-#include "capture_probe/BoundedFile.h"
+#include "capture_lint/BoundedFile.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-namespace capture_probe {
+namespace capture_lint {
+
+static std::string quoted(const std::string &Path) { return "'" + Path + "'"; }
 
 static const char *kindOf(mode_t Mode) {
   if (S_ISDIR(Mode))
@@ -29,31 +32,35 @@ static int openRegularFile(const std::string &Path, uint64_t MaxBytes,
   // O_NONBLOCK: opening a FIFO must not wait for a writer.
   int FD = ::open(Path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
   if (FD < 0) {
-    Error = Path + ": cannot read (" + std::strerror(errno) + ")";
+    Error = quoted(Path) + " cannot be read: " + std::strerror(errno);
     return -1;
   }
   struct stat St{};
   if (::fstat(FD, &St) != 0 || !S_ISREG(St.st_mode)) {
     ::close(FD);
-    Error = Path + ": is " + kindOf(St.st_mode) + ", not a regular file";
+    Error = quoted(Path) + " is " + kindOf(St.st_mode) + ", not a regular file";
     return -1;
   }
   if (static_cast<uint64_t>(St.st_size) > MaxBytes) {
     ::close(FD);
-    Error = Path + ": is " + std::to_string(St.st_size) +
+    Error = quoted(Path) + " is " + std::to_string(St.st_size) +
             " bytes, more than the limit of " + std::to_string(MaxBytes);
     return -1;
   }
   return FD;
 }
 
-bool readRegularFileInChunks(const std::string &Path, uint64_t MaxBytes,
+bool readBoundedFileInChunks(const std::string &Path, uint64_t MaxBytes,
                              const std::function<void(std::string_view)> &Chunk,
                              std::string &Error) {
   int FD = openRegularFile(Path, MaxBytes, Error);
   if (FD < 0)
     return false;
-  std::string Buf(1 << 20, '\0');
+  // Small files (catalogs, cache entries) need no 1 MiB buffer.
+  struct stat St{};
+  size_t Size = ::fstat(FD, &St) == 0 ? size_t(St.st_size) + 1 : 1;
+  std::string Buf(std::min<size_t>(1 << 20, std::max<size_t>(Size, 4096)),
+                  '\0');
   uint64_t Total = 0;
   for (;;) {
     ssize_t N = ::read(FD, Buf.data(), Buf.size());
@@ -63,26 +70,26 @@ bool readRegularFileInChunks(const std::string &Path, uint64_t MaxBytes,
       int Err = errno;
       ::close(FD);
       if (N < 0)
-        Error = Path + ": cannot read (" + std::strerror(Err) + ")";
+        Error = quoted(Path) + " cannot be read: " + std::strerror(Err);
       return N == 0;
     }
     Total += N;
     if (Total > MaxBytes) {
       ::close(FD);
-      Error = Path + ": grew past the limit of " + std::to_string(MaxBytes) +
-              " bytes while it was read";
+      Error = quoted(Path) + " grew past the limit of " +
+              std::to_string(MaxBytes) + " bytes while it was read";
       return false;
     }
     Chunk(std::string_view(Buf.data(), N));
   }
 }
 
-bool readRegularFile(const std::string &Path, uint64_t MaxBytes,
+bool readBoundedFile(const std::string &Path, uint64_t MaxBytes,
                      std::string &Text, std::string &Error) {
   Text.clear();
-  return readRegularFileInChunks(
+  return readBoundedFileInChunks(
       Path, MaxBytes, [&](std::string_view Piece) { Text.append(Piece); },
       Error);
 }
 
-} // namespace capture_probe
+} // namespace capture_lint

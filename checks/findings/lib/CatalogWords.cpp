@@ -7,9 +7,10 @@ namespace capture_lint {
 /// An allocation-class entry that gives memory back (cudaFree,
 /// cudaFreeHost, hipHostUnregister, a handle's destroy).
 static bool releasesMemory(const ApiEntry &E) {
-  llvm::StringRef N = E.Name;
-  return N.contains_insensitive("free") || N.contains("Destroy") ||
-         N.contains("Unregister") || N.contains("destroy");
+  const std::string &N = E.Name;
+  auto Has = [&](const char *Part) { return N.find(Part) != N.npos; };
+  return Has("free") || Has("Free") || Has("FREE") || Has("Destroy") ||
+         Has("Unregister") || Has("destroy");
 }
 
 /// The severity and consequence of an eagerly run call.
@@ -55,11 +56,12 @@ Described describeCatalogEntry(const ApiEntry &E, Behaviour B, CaptureMode Mode,
 }
 
 std::string failurePhrase(std::string_view Error) {
-  auto [Fails, Otherwise] = llvm::StringRef(Error).split("; ");
-  std::string Out = Fails.empty() ? "" : " with " + Fails.str();
+  size_t Split = Error.find("; ");
+  std::string_view Fails = Error.substr(0, Split);
+  std::string Out = Fails.empty() ? "" : " with " + std::string(Fails);
   Out += " and invalidates the capture";
-  if (!Otherwise.empty())
-    Out += "; " + Otherwise.str();
+  if (Split != std::string_view::npos && Split + 2 < Error.size())
+    Out += "; " + std::string(Error.substr(Split + 2));
   return Out;
 }
 

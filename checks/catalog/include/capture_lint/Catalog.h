@@ -5,22 +5,23 @@
 // per capture mode, plus which calls open and close a capture region and
 // which calls query the capture status (guards). This header is the in-memory
 // model and the loader. The loader validates every field and reports errors
-// naming the file, the entry and the field; it never aborts.
+// naming the file, the entry and the field; it never aborts. It needs no
+// LLVM: capture-lint and the runtime probe (which builds on a GPU machine
+// without LLVM) link this one library, so both read the catalog alike.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef CAPTURE_LINT_CATALOG_H
 #define CAPTURE_LINT_CATALOG_H
 
-#include "llvm/ADT/StringMap.h"
-#include "llvm/ADT/StringRef.h"
-#include "llvm/ADT/StringSet.h"
-#include "llvm/Support/Error.h"
-
 #include <array>
+#include <deque>
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
+#include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 namespace capture_lint {
@@ -53,18 +54,18 @@ enum class Behaviour {
   Legal,    // allowed, not part of the graph (queries, stream creation)
 };
 
-llvm::StringRef hazardName(Hazard H);
-llvm::StringRef modeName(CaptureMode M);
+std::string_view hazardName(Hazard H);
+std::string_view modeName(CaptureMode M);
 /// A region's mode as its note names it: "global", ..., or "unknown (not a
 /// constant; checked as global)".
 std::string modeWords(CaptureMode M);
 /// "in a global-mode capture", ...: where a finding's consequence happens
 /// (both analyses word it so).
 std::string modePhrase(CaptureMode M);
-llvm::StringRef behaviourName(Behaviour B);
-std::optional<Hazard> parseHazard(llvm::StringRef S);
-std::optional<CaptureMode> parseMode(llvm::StringRef S);
-std::optional<Behaviour> parseBehaviour(llvm::StringRef S);
+std::string_view behaviourName(Behaviour B);
+std::optional<Hazard> parseHazard(std::string_view S);
+std::optional<CaptureMode> parseMode(std::string_view S);
+std::optional<Behaviour> parseBehaviour(std::string_view S);
 
 /// The stream argument of an API: where it is, and whether leaving it out
 /// means the legacy default stream.
@@ -141,7 +142,7 @@ struct ApiEntry {
 
 /// Whether \p Condition is a well-formed python_when condition; on failure
 /// \p Why says what is wrong.
-bool isValidPythonCondition(llvm::StringRef Condition, std::string &Why);
+bool isValidPythonCondition(std::string_view Condition, std::string &Why);
 
 /// A call that begins or ends a capture region.
 struct RegionApi {
@@ -214,41 +215,44 @@ struct Assumption {
   std::string File;
 };
 
-llvm::StringRef assumedValueName(Assumption::Value V);
+std::string_view assumedValueName(Assumption::Value V);
 /// \p Text with runs of whitespace removed, except one space between two
 /// word characters ("self . x" and "self.x" match; "not  x" is "not x").
-std::string normaliseExpression(llvm::StringRef Text);
+std::string normaliseExpression(std::string_view Text);
 
-llvm::StringRef functionRoleName(FunctionNote::Role R);
-std::optional<FunctionNote::Role> parseFunctionRole(llvm::StringRef S);
+std::string_view functionRoleName(FunctionNote::Role R);
+std::optional<FunctionNote::Role> parseFunctionRole(std::string_view S);
 
 /// \p Name with every <...> left out ("std::vector<int>::resize" ->
 /// "std::vector::resize"): the catalog names templates without arguments.
-std::string withoutTemplateArguments(llvm::StringRef Name);
+std::string withoutTemplateArguments(std::string_view Name);
 
 /// The effective catalog: the built-in files plus user files, later files
 /// overriding earlier entries of the same name.
 class Catalog {
 public:
-  /// Parses one catalog document. \p Origin names it in error messages.
-  llvm::Error addDocument(llvm::StringRef Text, llvm::StringRef Origin);
-  /// Reads and parses a file.
-  llvm::Error addFile(llvm::StringRef Path);
+  /// Parses one catalog document and adds its entries; false, with \p Error
+  /// naming \p Origin, the entry and the field, when it is not a valid
+  /// catalog (then nothing of it is added).
+  bool addDocument(std::string_view Text, std::string_view Origin,
+                   std::string &Error);
+  /// Reads and parses a file (a regular file of at most 64 MiB).
+  bool addFile(const std::string &Path, std::string &Error);
   /// Adds the catalog compiled into the tool.
   void addBuiltin();
 
-  const ApiEntry *findApi(llvm::StringRef QualifiedName) const;
-  const RegionApi *findRegionApi(llvm::StringRef QualifiedName) const;
-  const GuardApi *findGuard(llvm::StringRef QualifiedName) const;
-  const FunctionNote *findFunction(llvm::StringRef QualifiedName) const;
+  const ApiEntry *findApi(std::string_view QualifiedName) const;
+  const RegionApi *findRegionApi(std::string_view QualifiedName) const;
+  const GuardApi *findGuard(std::string_view QualifiedName) const;
+  const FunctionNote *findFunction(std::string_view QualifiedName) const;
   /// The assumption about an expression (its normalised text), if any.
-  const Assumption *findAssumption(llvm::StringRef Expr) const;
+  const Assumption *findAssumption(std::string_view Expr) const;
   /// Whether some API, region, guard or function entry's name ends with
   /// \p Unqualified ("capture_begin" for at::cuda::CUDAGraph::capture_begin,
   /// template arguments left out): a quick test before a function's
   /// qualified name is printed to look it up.
-  bool mayList(llvm::StringRef Unqualified) const {
-    return LastNames.contains(Unqualified);
+  bool mayList(std::string_view Unqualified) const {
+    return LastNames.count(Unqualified) != 0;
   }
 
   /// Names (with variants) of every region-begin call, for matchers.
@@ -277,12 +281,19 @@ private:
   std::vector<std::unique_ptr<GuardApi>> Guards;
   std::vector<std::unique_ptr<FunctionNote>> Functions;
   std::vector<std::unique_ptr<Assumption>> Assumptions;
-  llvm::StringMap<ApiEntry *> ApiByName;
-  llvm::StringMap<RegionApi *> RegionByName;
-  llvm::StringMap<GuardApi *> GuardByName;
-  llvm::StringMap<FunctionNote *> FunctionByName;
-  llvm::StringMap<Assumption *> AssumptionByExpr;
-  llvm::StringSet<> LastNames; // see mayList
+  // Keyed by views of the entries' own names: entries are never removed (a
+  // later one of the same name takes the key over), so the views stay valid.
+  std::unordered_map<std::string_view, ApiEntry *> ApiByName;
+  std::unordered_map<std::string_view, RegionApi *> RegionByName;
+  std::unordered_map<std::string_view, GuardApi *> GuardByName;
+  std::unordered_map<std::string_view, FunctionNote *> FunctionByName;
+  std::unordered_map<std::string_view, Assumption *> AssumptionByExpr;
+  std::deque<std::string> LastNameStore;          // what LastNames views
+  std::unordered_set<std::string_view> LastNames; // see mayList
+
+  void noteLastName(std::string_view Name);
+  template <typename T>
+  void index(std::unordered_map<std::string_view, T *> &Map, T *E);
 };
 
 /// The built-in catalog files, compiled in: (file name, JSON text).
@@ -290,7 +301,8 @@ struct BuiltinCatalogFile {
   const char *Name;
   const char *Text;
 };
-llvm::ArrayRef<BuiltinCatalogFile> builtinCatalogFiles();
+/// Generated from checks/catalog/*.json by cmake/EmbedCatalog.cmake.
+const std::vector<BuiltinCatalogFile> &builtinCatalogFiles();
 
 } // namespace capture_lint
 

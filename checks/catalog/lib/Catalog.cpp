@@ -1,24 +1,26 @@
 //===- Catalog.cpp - Loading and validating the API catalog ---------------===//
 //
 // JSON is parsed with nlohmann/json. Exceptions are caught here and turned
-// into llvm::Error values that name the file, the entry and the field, so no
-// exception ever crosses into LLVM code.
+// into error messages that name the file, the entry and the field, so no
+// exception leaves the library.
 //
 //===----------------------------------------------------------------------===//
 
 #include "capture_lint/Catalog.h"
-#include "capture_lint/BoundedRead.h"
+#include "capture_lint/BoundedFile.h"
 #include "capture_lint/JsonError.h"
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cctype>
+#include <cstdio>
 
 using nlohmann::json;
 
 namespace capture_lint {
 
-llvm::StringRef hazardName(Hazard H) {
+std::string_view hazardName(Hazard H) {
   switch (H) {
   case Hazard::Sync:
     return "sync";
@@ -38,7 +40,7 @@ llvm::StringRef hazardName(Hazard H) {
   return "none";
 }
 
-llvm::StringRef modeName(CaptureMode M) {
+std::string_view modeName(CaptureMode M) {
   switch (M) {
   case CaptureMode::Global:
     return "global";
@@ -55,7 +57,7 @@ llvm::StringRef modeName(CaptureMode M) {
 std::string modeWords(CaptureMode M) {
   return M == CaptureMode::Unknown
              ? "unknown (not a constant; checked as global)"
-             : modeName(M).str();
+             : std::string(modeName(M));
 }
 
 std::string modePhrase(CaptureMode M) {
@@ -72,7 +74,7 @@ std::string modePhrase(CaptureMode M) {
   return "";
 }
 
-llvm::StringRef behaviourName(Behaviour B) {
+std::string_view behaviourName(Behaviour B) {
   switch (B) {
   case Behaviour::Illegal:
     return "illegal";
@@ -88,7 +90,7 @@ llvm::StringRef behaviourName(Behaviour B) {
   return "legal";
 }
 
-std::optional<Hazard> parseHazard(llvm::StringRef S) {
+std::optional<Hazard> parseHazard(std::string_view S) {
   for (Hazard H : {Hazard::Sync, Hazard::HostRead, Hazard::Allocation,
                    Hazard::LegacyStream, Hazard::ShapeQuery, Hazard::RngState,
                    Hazard::None})
@@ -97,7 +99,7 @@ std::optional<Hazard> parseHazard(llvm::StringRef S) {
   return std::nullopt;
 }
 
-std::optional<CaptureMode> parseMode(llvm::StringRef S) {
+std::optional<CaptureMode> parseMode(std::string_view S) {
   for (CaptureMode M :
        {CaptureMode::Global, CaptureMode::ThreadLocal, CaptureMode::Relaxed})
     if (modeName(M) == S)
@@ -105,7 +107,7 @@ std::optional<CaptureMode> parseMode(llvm::StringRef S) {
   return std::nullopt;
 }
 
-std::optional<Behaviour> parseBehaviour(llvm::StringRef S) {
+std::optional<Behaviour> parseBehaviour(std::string_view S) {
   for (Behaviour B : {Behaviour::Illegal, Behaviour::Eager, Behaviour::Note,
                       Behaviour::Captured, Behaviour::Legal})
     if (behaviourName(B) == S)
@@ -131,11 +133,11 @@ public:
       Unused.push_back(It.key());
   }
 
-  [[noreturn]] void fail(llvm::StringRef Field, llvm::StringRef What) const {
+  [[noreturn]] void fail(std::string_view Field, std::string_view What) const {
     std::string Msg = Where;
     if (!Field.empty())
-      Msg += ", field '" + Field.str() + "'";
-    Msg += ": " + What.str();
+      Msg += ", field '" + std::string(Field) + "'";
+    Msg += ": " + std::string(What);
     throw CatalogError{Msg};
   }
 
@@ -223,10 +225,11 @@ private:
   std::vector<std::string> Unused;
 };
 
-std::string entryWhere(llvm::StringRef Origin, llvm::StringRef Section,
+std::string entryWhere(std::string_view Origin, std::string_view Section,
                        size_t Index, const json &Obj) {
-  std::string W = "catalog '" + Origin.str() + "': " + Section.str() + "[" +
-                  std::to_string(Index) + "]";
+  std::string W = "catalog '" + std::string(Origin) +
+                  "': " + std::string(Section) + "[" + std::to_string(Index) +
+                  "]";
   for (const char *Key : {"name", "expr"})
     if (Obj.is_object() && Obj.contains(Key) && Obj.at(Key).is_string()) {
       W += " ('" + Obj.at(Key).get<std::string>() + "')";
@@ -347,37 +350,51 @@ std::unique_ptr<ApiEntry> readApi(EntryReader &R) {
   return E;
 }
 
+/// \p S split at the first \p Sep: (S, "") when there is none.
+std::pair<std::string_view, std::string_view> split(std::string_view S,
+                                                    char Sep) {
+  size_t At = S.find(Sep);
+  if (At == std::string_view::npos)
+    return {S, std::string_view()};
+  return {S.substr(0, At), S.substr(At + 1)};
+}
+
+bool isNumber(std::string_view S) {
+  return !S.empty() && S.size() < 10 &&
+         std::all_of(
+             S.begin(), S.end(), [](char C) { return C >= '0' && C <= '9'; });
+}
+
 } // namespace
 
-bool isValidPythonCondition(llvm::StringRef C, std::string &Why) {
+bool isValidPythonCondition(std::string_view C, std::string &Why) {
   static const char *Kinds[] = {"tensor",      "cpu-tensor", "host-data",
                                 "cuda-device", "cpu-device", "stream",
                                 "event"};
-  auto IsKind = [&](llvm::StringRef K) {
+  auto IsKind = [&](std::string_view K) {
     for (const char *Known : Kinds)
       if (K == Known)
         return true;
-    Why = "unknown value kind '" + K.str() +
+    Why = "unknown value kind '" + std::string(K) +
           "' (expected tensor, cpu-tensor, host-data, cuda-device, "
           "cpu-device, stream, event)";
     return false;
   };
   if (C == "unjoined")
     return true;
-  auto [What, Rest] = C.split(':');
-  unsigned Index = 0;
+  auto [What, Rest] = split(C, ':');
   if (What == "receiver")
     return IsKind(Rest);
-  if (What == "args" && !Rest.getAsInteger(10, Index)) // before argN
+  if (What == "args" && isNumber(Rest)) // before argN
     return true;
-  if (What != "args" && What.consume_front("arg") &&
-      !What.getAsInteger(10, Index))
+  if (What != "args" && What.substr(0, 3) == "arg" && isNumber(What.substr(3)))
     return IsKind(Rest);
-  if (What == "no-keyword" && !Rest.empty() && !Rest.contains(':'))
+  if (What == "no-keyword" && !Rest.empty() &&
+      Rest.find(':') == std::string_view::npos)
     return true;
 
   if (What == "keyword") {
-    auto [Name, Kind] = Rest.split(':');
+    auto [Name, Kind] = split(Rest, ':');
     if (!Name.empty())
       return IsKind(Kind);
   }
@@ -498,28 +515,10 @@ std::unique_ptr<Assumption> readAssumption(EntryReader &R, const json &) {
 
 /// The last component of a qualified name, template arguments left out:
 /// what Catalog::mayList tests.
-std::string lastName(llvm::StringRef Name) {
+std::string lastName(std::string_view Name) {
   std::string Plain = withoutTemplateArguments(Name);
   size_t Colons = Plain.rfind("::");
   return Colons == std::string::npos ? Plain : Plain.substr(Colons + 2);
-}
-
-template <typename T>
-void index(llvm::StringMap<T *> &Map, llvm::StringSet<> &Last, T *E) {
-  Map[E->Name] = E;
-  Last.insert(lastName(E->Name));
-  for (const std::string &V : E->Variants) {
-    Map[V] = E;
-    Last.insert(lastName(V));
-  }
-}
-void index(llvm::StringMap<FunctionNote *> &Map, llvm::StringSet<> &Last,
-           FunctionNote *E) {
-  Map[E->Name] = E;
-  Last.insert(lastName(E->Name));
-}
-void index(llvm::StringMap<Assumption *> &Map, Assumption *E) {
-  Map[E->Expr] = E;
 }
 
 } // namespace
@@ -539,7 +538,7 @@ struct DocumentEntries {
 /// entry gets the document's family unless it names its own.
 template <typename ReadFn, typename T>
 void readSection(const json &Doc, const EntryReader &Top,
-                 llvm::StringRef Origin, const std::string &Family,
+                 std::string_view Origin, const std::string &Family,
                  const char *Name, ReadFn Read,
                  std::vector<std::unique_ptr<T>> &Out) {
   const json *Arr = Doc.contains(Name) ? &Doc.at(Name) : nullptr;
@@ -554,17 +553,17 @@ void readSection(const json &Doc, const EntryReader &Top,
     E->Family = Obj.contains("family") && Obj.at("family").is_string()
                     ? Obj.at("family").get<std::string>()
                     : Family;
-    E->File = Origin.str();
+    E->File = std::string(Origin);
     Out.push_back(std::move(E));
   }
 }
 
 /// Every entry of \p Doc; throws CatalogError or json::exception.
-DocumentEntries readDocument(const json &Doc, llvm::StringRef Origin) {
+DocumentEntries readDocument(const json &Doc, std::string_view Origin) {
   DocumentEntries Out;
-  EntryReader Top(Doc, "catalog '" + Origin.str() + "'");
+  EntryReader Top(Doc, "catalog '" + std::string(Origin) + "'");
   for (auto It = Doc.begin(); It != Doc.end(); ++It) {
-    llvm::StringRef K = It.key();
+    std::string_view K = It.key();
     if (K != "family" && K != "description" && K != "apis" && K != "regions" &&
         K != "guards" && K != "functions" && K != "assume" && K != "$schema")
       Top.fail(K, "unknown top-level field (expected family, "
@@ -592,96 +591,137 @@ DocumentEntries readDocument(const json &Doc, llvm::StringRef Origin) {
 }
 } // namespace
 
-llvm::Error Catalog::addDocument(llvm::StringRef Text, llvm::StringRef Origin) {
+void Catalog::noteLastName(std::string_view Name) {
+  std::string Last = lastName(Name);
+  if (LastNames.count(Last))
+    return;
+  LastNameStore.push_back(std::move(Last));
+  LastNames.insert(LastNameStore.back());
+}
+
+template <typename T>
+void Catalog::index(std::unordered_map<std::string_view, T *> &Map, T *E) {
+  Map[E->Name] = E;
+  noteLastName(E->Name);
+  for (const std::string &V : E->Variants) {
+    Map[V] = E;
+    noteLastName(V);
+  }
+}
+
+template <>
+void Catalog::index(std::unordered_map<std::string_view, FunctionNote *> &Map,
+                    FunctionNote *E) {
+  Map[E->Name] = E;
+  noteLastName(E->Name);
+}
+
+template <>
+void Catalog::index(std::unordered_map<std::string_view, Assumption *> &Map,
+                    Assumption *E) {
+  Map[E->Expr] = E;
+}
+
+/// \p Origin's entries, read and validated; an error message instead when
+/// the document is not a valid catalog.
+static std::optional<DocumentEntries> parseDocument(std::string_view Text,
+                                                    std::string_view Origin,
+                                                    std::string &Error) {
   json Doc;
   try {
     Doc = json::parse(Text.begin(), Text.end());
   } catch (const json::exception &E) { // out_of_range too: 1e999
-    return llvm::createStringError(
-        llvm::inconvertibleErrorCode(), "catalog '%s': malformed JSON: %s",
-        Origin.str().c_str(), jsonErrorMessage(E).c_str());
+    Error = "catalog '" + std::string(Origin) +
+            "': malformed JSON: " + jsonErrorMessage(E);
+    return std::nullopt;
   }
-  DocumentEntries New;
   try {
-    New = readDocument(Doc, Origin);
+    return readDocument(Doc, Origin);
   } catch (const CatalogError &E) {
-    return llvm::createStringError(llvm::inconvertibleErrorCode(), "%s",
-                                   E.Message.c_str());
+    Error = E.Message;
   } catch (const json::exception &E) {
-    return llvm::createStringError(llvm::inconvertibleErrorCode(),
-                                   "catalog '%s': %s", Origin.str().c_str(),
-                                   jsonErrorMessage(E).c_str());
+    Error = "catalog '" + std::string(Origin) + "': " + jsonErrorMessage(E);
   }
-  for (auto &E : New.Apis) {
-    index(ApiByName, LastNames, E.get());
+  return std::nullopt;
+}
+
+bool Catalog::addDocument(std::string_view Text, std::string_view Origin,
+                          std::string &Error) {
+  std::optional<DocumentEntries> New = parseDocument(Text, Origin, Error);
+  if (!New)
+    return false;
+  for (auto &E : New->Apis) {
+    index(ApiByName, E.get());
     Apis.push_back(std::move(E));
   }
-  for (auto &E : New.Regions) {
-    index(RegionByName, LastNames, E.get());
+  for (auto &E : New->Regions) {
+    index(RegionByName, E.get());
     Regions.push_back(std::move(E));
   }
-  for (auto &E : New.Guards) {
-    index(GuardByName, LastNames, E.get());
+  for (auto &E : New->Guards) {
+    index(GuardByName, E.get());
     Guards.push_back(std::move(E));
   }
-  for (auto &E : New.Functions) {
-    index(FunctionByName, LastNames, E.get());
+  for (auto &E : New->Functions) {
+    index(FunctionByName, E.get());
     Functions.push_back(std::move(E));
   }
-  for (auto &E : New.Assumptions) {
+  for (auto &E : New->Assumptions) {
     index(AssumptionByExpr, E.get());
     Assumptions.push_back(std::move(E));
   }
-  return llvm::Error::success();
+  return true;
 }
 
-llvm::Error Catalog::addFile(llvm::StringRef Path) {
+bool Catalog::addFile(const std::string &Path, std::string &Error) {
   // A catalog may be named in a shared .clang-tidy or config: never block on
   // a FIFO or read a device until memory runs out.
   constexpr uint64_t MaxCatalogBytes = 64u << 20;
-  auto Text = readRegularFile(Path.str(), MaxCatalogBytes);
-  if (!Text)
-    return llvm::createStringError(llvm::inconvertibleErrorCode(), "catalog %s",
-                                   llvm::toString(Text.takeError()).c_str());
-  return addDocument(*Text, Path);
+  std::string Text, Why;
+  if (!readBoundedFile(Path, MaxCatalogBytes, Text, Why)) {
+    Error = "catalog " + Why;
+    return false;
+  }
+  return addDocument(Text, Path, Error);
 }
 
 void Catalog::addBuiltin() {
   for (const BuiltinCatalogFile &F : builtinCatalogFiles()) {
     // The build validates the built-in files (see tests), so an error here
     // is a packaging bug; report it rather than abort.
-    if (llvm::Error E = addDocument(F.Text, F.Name))
-      llvm::errs() << "capture-lint: internal error in built-in "
-                   << llvm::toString(std::move(E)) << "\n";
+    std::string Error;
+    if (!addDocument(F.Text, F.Name, Error))
+      std::fprintf(stderr, "capture-lint: internal error in built-in %s\n",
+                   Error.c_str());
   }
 }
 
-const ApiEntry *Catalog::findApi(llvm::StringRef Name) const {
+const ApiEntry *Catalog::findApi(std::string_view Name) const {
   auto It = ApiByName.find(Name);
   return It == ApiByName.end() ? nullptr : It->second;
 }
 
-const RegionApi *Catalog::findRegionApi(llvm::StringRef Name) const {
+const RegionApi *Catalog::findRegionApi(std::string_view Name) const {
   auto It = RegionByName.find(Name);
   return It == RegionByName.end() ? nullptr : It->second;
 }
 
-const GuardApi *Catalog::findGuard(llvm::StringRef Name) const {
+const GuardApi *Catalog::findGuard(std::string_view Name) const {
   auto It = GuardByName.find(Name);
   return It == GuardByName.end() ? nullptr : It->second;
 }
 
-const FunctionNote *Catalog::findFunction(llvm::StringRef Name) const {
+const FunctionNote *Catalog::findFunction(std::string_view Name) const {
   auto It = FunctionByName.find(Name);
   return It == FunctionByName.end() ? nullptr : It->second;
 }
 
-const Assumption *Catalog::findAssumption(llvm::StringRef Expr) const {
+const Assumption *Catalog::findAssumption(std::string_view Expr) const {
   auto It = AssumptionByExpr.find(Expr);
   return It == AssumptionByExpr.end() ? nullptr : It->second;
 }
 
-llvm::StringRef assumedValueName(Assumption::Value V) {
+std::string_view assumedValueName(Assumption::Value V) {
   switch (V) {
   case Assumption::True:
     return "true";
@@ -699,7 +739,7 @@ static bool wordChar(char C) {
   return std::isalnum(static_cast<unsigned char>(C)) || C == '_';
 }
 
-std::string normaliseExpression(llvm::StringRef Text) {
+std::string normaliseExpression(std::string_view Text) {
   std::string Out;
   bool Space = false;
   for (char C : Text) {
@@ -725,14 +765,14 @@ static const std::pair<FunctionNote::Role, const char *> FunctionRoleNames[] = {
     {FunctionNote::ReadsBack, "reads-back"},
 };
 
-llvm::StringRef functionRoleName(FunctionNote::Role R) {
+std::string_view functionRoleName(FunctionNote::Role R) {
   for (const auto &P : FunctionRoleNames)
     if (P.first == R)
       return P.second;
   return "";
 }
 
-std::string withoutTemplateArguments(llvm::StringRef Name) {
+std::string withoutTemplateArguments(std::string_view Name) {
   std::string Out;
   int Depth = 0;
   for (char C : Name) {
@@ -746,7 +786,7 @@ std::string withoutTemplateArguments(llvm::StringRef Name) {
   return Out;
 }
 
-std::optional<FunctionNote::Role> parseFunctionRole(llvm::StringRef S) {
+std::optional<FunctionNote::Role> parseFunctionRole(std::string_view S) {
   for (const auto &P : FunctionRoleNames)
     if (S == P.second)
       return P.first;
@@ -765,9 +805,9 @@ std::vector<std::string> Catalog::beginNames() const {
 }
 
 static json modesJson(const std::array<Behaviour, 3> &Modes) {
-  return {{"global", behaviourName(Modes[0]).str()},
-          {"thread_local", behaviourName(Modes[1]).str()},
-          {"relaxed", behaviourName(Modes[2]).str()}};
+  return {{"global", std::string(behaviourName(Modes[0]))},
+          {"thread_local", std::string(behaviourName(Modes[1]))},
+          {"relaxed", std::string(behaviourName(Modes[2]))}};
 }
 
 static json conditionJson(const ArgCondition &C) {
@@ -789,7 +829,7 @@ static json apiJson(const ApiEntry &E) {
     J["variants"] = E.Variants;
   if (E.Display != E.Name)
     J["display"] = E.Display;
-  J["hazard"] = hazardName(E.Class).str();
+  J["hazard"] = std::string(hazardName(E.Class));
   J["modes"] = modesJson(E.Modes);
   if (E.OtherStreamModes)
     J["other_stream_modes"] = modesJson(*E.OtherStreamModes);
@@ -843,7 +883,7 @@ static json regionJson(const RegionApi &E) {
   if (E.ModeArg)
     J["mode_arg"] = *E.ModeArg;
   if (E.Kind == RegionApi::Begin)
-    J["default_mode"] = modeName(E.DefaultMode).str();
+    J["default_mode"] = std::string(modeName(E.DefaultMode));
   addOrigin(J, E);
   return J;
 }
@@ -862,7 +902,7 @@ static json guardJson(const GuardApi &E) {
 static json functionJson(const FunctionNote &E) {
   json J;
   J["name"] = E.Name;
-  J["role"] = functionRoleName(E.Kind).str();
+  J["role"] = std::string(functionRoleName(E.Kind));
   if (E.Kind == FunctionNote::Wrapper)
     J["argument"] = E.Argument;
   if (!E.Source.empty())
@@ -878,7 +918,7 @@ static json assumptionJson(const Assumption &E) {
   if (E.Is == Assumption::True || E.Is == Assumption::False)
     J["value"] = E.Is == Assumption::True;
   else
-    J["value"] = assumedValueName(E.Is).str();
+    J["value"] = std::string(assumedValueName(E.Is));
   addOrigin(J, E);
   return J;
 }
