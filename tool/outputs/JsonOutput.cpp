@@ -1,9 +1,9 @@
 //===- JsonOutput.cpp - The documented JSON output ------------------------===//
 //
 // Stable fields (docs/usage.md): version, tool, findings[] {check, severity,
-// file, line, column, message, api, region {file, begin_line, end_line, mode,
-// stream}, notes[] {file, line, column, message}}, errors[], warnings[],
-// summary.
+// file, line, column, message, api, via, hazard_at {file, line, column},
+// region {file, begin_line, end_line, mode, stream}, notes[] {file, line,
+// column, message}}, errors[], warnings[], summary.
 //
 //===----------------------------------------------------------------------===//
 
@@ -30,6 +30,12 @@ void writeJson(const Report &R, llvm::raw_ostream &OS) {
     J["column"] = F.Loc.Column;
     J["message"] = F.Message;
     J["api"] = F.Api;
+    // The call at file:line that reaches the hazard, and where the hazard
+    // itself is (file:line when the hazard is there).
+    J["via"] = F.Via.empty() ? json(nullptr) : json(F.Via);
+    const SourcePlace &At = F.Via.empty() ? F.Loc : F.HazardLoc;
+    J["hazard_at"] = {
+        {"file", At.File}, {"line", At.Line}, {"column", At.Column}};
     if (F.HasRegion)
       J["region"] = {
           {"file", F.RegionFile},

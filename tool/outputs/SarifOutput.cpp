@@ -177,6 +177,10 @@ void writeSarif(const Report &R, llvm::raw_ostream &OS,
       Result["codeFlows"] = codeFlowOf(F, Root);
     }
     json Props = {{"api", F.Api}};
+    if (!F.Via.empty()) { // the call here reaches the hazard there
+      Props["via"] = F.Via;
+      Props["hazardLocation"] = physicalLocation(F.HazardLoc, Root);
+    }
     if (F.HasVerdict)
       Props["runtimeVerdict"] = {{"status", F.Verdict.Status},
                                  {"reason", F.Verdict.Reason}};

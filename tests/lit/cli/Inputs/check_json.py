@@ -9,7 +9,7 @@ findings = doc["findings"]
 assert findings, "expected findings"
 for f in findings:
     for key in ("check", "severity", "file", "line", "column", "message",
-                "api", "region", "notes"):
+                "api", "via", "hazard_at", "region", "notes"):
         assert key in f, "missing field %r in %r" % (key, f)
     assert f["check"].startswith("capture-")
     assert f["severity"] in ("error", "warning", "remark")
@@ -25,6 +25,8 @@ by_api = {f["api"]: f for f in findings}
 alloc = by_api["cudaMalloc"]
 assert alloc["check"] == "capture-allocation" and alloc["severity"] == "error"
 assert alloc["line"] == 7 and alloc["column"] == 3
+assert alloc["via"] is None, alloc["via"]
+assert alloc["hazard_at"] == {"file": alloc["file"], "line": 7, "column": 3}
 assert alloc["region"] == {"file": alloc["file"], "begin_line": 6,
                            "end_line": 9, "mode": "global", "stream": "s"}, alloc["region"]
 sync = by_api["cudaDeviceSynchronize"]
