@@ -76,28 +76,13 @@ const ApiEntry *ApiCatalog::lookup(const std::string &Api) const {
   return Cat.findApi(baseApiName(Api));
 }
 
-static bool startsWith(const std::string &S, const char *Prefix) {
-  return S.rfind(Prefix, 0) == 0;
+bool ApiCatalog::issuesStreamWork(const std::string &Api) const {
+  return Cat.listedAsPrefix(capture_lint::NameList::StreamWorkPrefixes,
+                            baseApiName(Api));
 }
 
-bool issuesStreamWork(const std::string &Api) {
-  std::string B = baseApiName(Api);
-  for (const char *P :
-       {"cudaLaunch", "__cudaLaunch", "cuLaunch", "cudaMemcpy", "cudaMemset",
-        "cuMemcpy", "cuMemsetD", "cudaMemPrefetch", "cuMemPrefetch",
-        "cudaGraphLaunch", "cuGraphLaunch", "hipLaunch", "hipModuleLaunch",
-        "hipExtLaunch", "hipExtModuleLaunch", "hipMemcpy", "hipMemset",
-        "hipMemPrefetch", "hipGraphLaunch"})
-    if (startsWith(B, P))
-      return true;
-  return false;
-}
-
-bool isQuery(const std::string &Api) {
-  std::string B = baseApiName(Api);
-  return B == "cudaStreamQuery" || B == "cudaEventQuery" ||
-         B == "cuStreamQuery" || B == "cuEventQuery" || B == "hipStreamQuery" ||
-         B == "hipEventQuery";
+bool ApiCatalog::isQuery(const std::string &Api) const {
+  return Cat.listed(capture_lint::NameList::Queries, baseApiName(Api));
 }
 
 } // namespace capture_probe

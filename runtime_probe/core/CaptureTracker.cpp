@@ -79,7 +79,7 @@ CallRecord CaptureTracker::classify(const Event &E, const CaptureRecord &C,
     R.PoolGrowth = true;
     return R;
   }
-  bool Query = isQuery(E.Api);
+  bool Query = Catalog.isQuery(E.Api);
   if (Query)
     R.Classes.insert(classes::Query);
   else if (Info && Info->Class == Hazard::Sync)
@@ -87,7 +87,7 @@ CallRecord CaptureTracker::classify(const Event &E, const CaptureRecord &C,
   if (Info && Info->Class == Hazard::Allocation && !MadeNodes &&
       !(R.Expected == "captured" && !E.NodesCreated))
     R.Classes.insert(classes::Allocation);
-  bool Work = issuesStreamWork(E.Api);
+  bool Work = Catalog.issuesStreamWork(E.Api);
   if (Ok && Work && MadeNone)
     R.Classes.insert(classes::UncapturedWork);
   bool Hazardous = R.Classes.count(classes::Sync) ||

@@ -725,7 +725,9 @@ void onApi(CUpti_CallbackDomain Domain, CUpti_CallbackId Id,
     if (TS.FallbackWindow <= 0)
       return;
     --TS.FallbackWindow;
-    if (!Data->functionName || !issuesStreamWork(Data->functionName))
+    // The catalog is read once, the first time a capture has failed.
+    static const ApiCatalog Catalog = ApiCatalog::builtin();
+    if (!Data->functionName || !Catalog.issuesStreamWork(Data->functionName))
       return;
     Fallback = true;
   }

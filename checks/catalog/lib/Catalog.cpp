@@ -15,6 +15,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cstdio>
+#include <iterator>
 
 using nlohmann::json;
 
@@ -532,7 +533,27 @@ struct DocumentEntries {
   std::vector<std::unique_ptr<GuardApi>> Guards;
   std::vector<std::unique_ptr<FunctionNote>> Functions;
   std::vector<std::unique_ptr<Assumption>> Assumptions;
+  std::array<std::vector<std::string>, NumNameLists> Lists;
 };
+
+/// The "name_lists" section: an object whose keys name lists and whose
+/// values are arrays of names.
+void readNameLists(const json &Doc, std::string_view Origin,
+                   DocumentEntries &Out) {
+  if (!Doc.contains("name_lists"))
+    return;
+  const json &Lists = Doc.at("name_lists");
+  EntryReader R(Lists, "catalog '" + std::string(Origin) + "': name_lists");
+  for (auto It = Lists.begin(); It != Lists.end(); ++It) {
+    std::optional<NameList> L = parseNameList(It.key());
+    if (!L)
+      R.fail(It.key(), "unknown name list (expected stream_work_prefixes, "
+                       "queries, default_device_factories, "
+                       "non_tensor_functions, non_tensor_methods, "
+                       "tensor_only_methods, self_returning_methods)");
+    Out.Lists[size_t(*L)] = R.strings(It.key().c_str());
+  }
+}
 
 /// Reads the section \p Name of \p Doc with \p Read into \p Out; each
 /// entry gets the document's family unless it names its own.
@@ -565,9 +586,10 @@ DocumentEntries readDocument(const json &Doc, std::string_view Origin) {
   for (auto It = Doc.begin(); It != Doc.end(); ++It) {
     std::string_view K = It.key();
     if (K != "family" && K != "description" && K != "apis" && K != "regions" &&
-        K != "guards" && K != "functions" && K != "assume" && K != "$schema")
-      Top.fail(K, "unknown top-level field (expected family, "
-                  "description, apis, regions, guards, functions, assume)");
+        K != "guards" && K != "functions" && K != "assume" &&
+        K != "name_lists" && K != "$schema")
+      Top.fail(K, "unknown top-level field (expected family, description, "
+                  "apis, regions, guards, functions, assume, name_lists)");
   }
   std::string Family = Top.string("family", false);
   Top.string("description", false);
@@ -587,6 +609,7 @@ DocumentEntries readDocument(const json &Doc, std::string_view Origin) {
       Out.Functions);
   readSection(Doc, Top, Origin, Family, "assume", readAssumption,
               Out.Assumptions);
+  readNameLists(Doc, Origin, Out);
   return Out;
 }
 } // namespace
@@ -670,6 +693,8 @@ bool Catalog::addDocument(std::string_view Text, std::string_view Origin,
     index(AssumptionByExpr, E.get());
     Assumptions.push_back(std::move(E));
   }
+  for (size_t L = 0; L < NumNameLists; ++L)
+    Lists[L].insert(New->Lists[L].begin(), New->Lists[L].end());
   return true;
 }
 
@@ -791,6 +816,42 @@ std::optional<FunctionNote::Role> parseFunctionRole(std::string_view S) {
     if (S == P.second)
       return P.first;
   return std::nullopt;
+}
+
+static const std::pair<NameList, const char *> NameListNames[] = {
+    {NameList::StreamWorkPrefixes, "stream_work_prefixes"},
+    {NameList::Queries, "queries"},
+    {NameList::DefaultDeviceFactories, "default_device_factories"},
+    {NameList::NonTensorFunctions, "non_tensor_functions"},
+    {NameList::NonTensorMethods, "non_tensor_methods"},
+    {NameList::TensorOnlyMethods, "tensor_only_methods"},
+    {NameList::SelfReturningMethods, "self_returning_methods"},
+};
+static_assert(std::size(NameListNames) == NumNameLists);
+
+std::string_view nameListName(NameList L) {
+  return NameListNames[size_t(L)].second;
+}
+
+std::optional<NameList> parseNameList(std::string_view S) {
+  for (const auto &P : NameListNames)
+    if (S == P.second)
+      return P.first;
+  return std::nullopt;
+}
+
+bool Catalog::listedAsPrefix(NameList L, std::string_view Name) const {
+  const auto &List = Lists[size_t(L)];
+  // The longest candidate prefix sorts at or before Name; walk back over
+  // the names that sort before it and share its first character.
+  for (auto It = List.upper_bound(Name); It != List.begin();) {
+    --It;
+    if (Name.substr(0, It->size()) == *It)
+      return true;
+    if (It->empty() || Name.empty() || (*It)[0] != Name[0])
+      break;
+  }
+  return false;
 }
 
 std::vector<std::string> Catalog::beginNames() const {
@@ -950,6 +1011,12 @@ std::string Catalog::toJson() const {
     Doc["functions"] = std::move(FunctionsJ);
   if (!AssumeJ.empty())
     Doc["assume"] = std::move(AssumeJ);
+  json ListsJ = json::object();
+  for (const auto &[L, Name] : NameListNames)
+    if (!Lists[size_t(L)].empty())
+      ListsJ[Name] = Lists[size_t(L)];
+  if (!ListsJ.empty())
+    Doc["name_lists"] = std::move(ListsJ);
   Doc["regions"] = std::move(RegionsJ);
   Doc["guards"] = std::move(GuardsJ);
   Doc["apis"] = std::move(ApisJ);

@@ -199,145 +199,28 @@ bool conditionsHold(const ApiEntry &E, const PyCallFacts &Call) {
   return true;
 }
 
-bool defaultDeviceFactory(llvm::StringRef Dotted) {
-  static const llvm::StringSet<> Factories = {
-      "torch.arange",  "torch.range",        "torch.zeros",    "torch.ones",
-      "torch.empty",   "torch.full",         "torch.rand",     "torch.randn",
-      "torch.randint", "torch.randperm",     "torch.linspace", "torch.logspace",
-      "torch.eye",     "torch.empty_strided"};
-  return Factories.contains(Dotted);
-}
-
 bool setsDefaultDevice(llvm::StringRef Text) {
   return Text.contains("set_default_device") ||
          Text.contains("set_default_tensor_type") ||
          Text.contains("with torch.device(");
 }
 
-bool returnsTensor(llvm::StringRef Dotted) {
-  static const llvm::StringSet<> NotTensor = {"is_tensor",
-                                              "is_grad_enabled",
-                                              "no_grad",
-                                              "enable_grad",
-                                              "device",
-                                              "dtype",
-                                              "Size",
-                                              "get_default_dtype",
-                                              "finfo",
-                                              "iinfo",
-                                              "is_floating_point",
-                                              "is_complex",
-                                              "compile",
-                                              "manual_seed",
-                                              "seed",
-                                              "get_rng_state",
-                                              "set_rng_state",
-                                              "inference_mode",
-                                              "autocast",
-                                              "set_grad_enabled",
-                                              "is_inference_mode_enabled",
-                                              "Generator",
-                                              "numel",
-                                              "typename",
-                                              "is_storage",
-                                              "set_default_dtype",
-                                              "load",
-                                              "save",
-                                              "initial_seed",
-                                              "use_deterministic_algorithms",
-                                              "get_num_threads",
-                                              "set_num_threads",
-                                              "broadcast_shapes"};
-  llvm::StringRef Rest;
-  if (Dotted.consume_front("torch.nn.functional."))
-    return !Dotted.contains('.');
-  if (!Dotted.consume_front("torch."))
+bool PyCatalog::returnsTensor(llvm::StringRef Dotted) const {
+  if (Cat.listed(NameList::NonTensorFunctions, Dotted))
     return false;
-  if (Dotted.contains('.'))
+  llvm::StringRef Name = Dotted;
+  if (Name.consume_front("torch.nn.functional."))
+    return !Name.contains('.');
+  if (!Name.consume_front("torch."))
+    return false;
+  if (Name.contains('.'))
     return false; // torch.cuda.*, torch.distributed.*, ...
   // Predicates and queries of global state (torch.is_grad_enabled,
   // torch.are_deterministic_algorithms_enabled) return Python values.
   for (const char *Query : {"_", "is_", "are_", "has_", "get_", "set_", "use_"})
-    if (Dotted.starts_with(Query))
+    if (Name.starts_with(Query))
       return false;
-  return !NotTensor.contains(Dotted);
-}
-
-bool methodReturnsNonTensor(llvm::StringRef M) {
-  static const llvm::StringSet<> Set = {"item",
-                                        "tolist",
-                                        "size",
-                                        "dim",
-                                        "numel",
-                                        "nelement",
-                                        "ndimension",
-                                        "data_ptr",
-                                        "stride",
-                                        "is_contiguous",
-                                        "element_size",
-                                        "get_device",
-                                        "storage_offset",
-                                        "numpy",
-                                        "is_floating_point",
-                                        "is_complex",
-                                        "untyped_storage",
-                                        "storage",
-                                        "type",
-                                        "__len__",
-                                        "is_pinned",
-                                        "is_set_to",
-                                        "equal",
-                                        "allclose"};
-  return Set.contains(M);
-}
-
-bool tensorOnlyMethod(llvm::StringRef M) {
-  static const llvm::StringSet<> Set = {"sum",        "mean",
-                                        "any",        "all",
-                                        "amax",       "amin",
-                                        "argmax",     "argmin",
-                                        "norm",       "float",
-                                        "half",       "bfloat16",
-                                        "double",     "long",
-                                        "int",        "bool",
-                                        "abs",        "matmul",
-                                        "softmax",    "log_softmax",
-                                        "view",       "reshape",
-                                        "contiguous", "clone",
-                                        "detach",     "squeeze",
-                                        "unsqueeze",  "transpose",
-                                        "permute",    "masked_fill",
-                                        "cumsum",     "exp",
-                                        "log",        "sigmoid",
-                                        "tanh",       "relu",
-                                        "sqrt",       "rsqrt",
-                                        "pow",        "expand",
-                                        "repeat",     "flatten",
-                                        "unflatten",  "gather",
-                                        "scatter",    "index_select",
-                                        "narrow",     "chunk",
-                                        "split",      "eq",
-                                        "ne",         "gt",
-                                        "lt",         "ge",
-                                        "le",         "logical_and",
-                                        "logical_or", "logical_not",
-                                        "isnan",      "isinf",
-                                        "isfinite",   "max",
-                                        "min",        "clamp",
-                                        "topk",       "sort",
-                                        "argsort",    "type_as",
-                                        "view_as",    "new_zeros",
-                                        "new_ones",   "new_empty",
-                                        "new_full",   "new_tensor",
-                                        "cuda",       "sub",
-                                        "add",        "mul",
-                                        "div",        "bmm",
-                                        "mm",         "einsum",
-                                        "std",        "var",
-                                        "prod",       "count_nonzero",
-                                        "nonzero",    "masked_select",
-                                        "unique"};
-  return Set.contains(M);
+  return true;
 }
 
 } // namespace capture_lint::python

@@ -89,6 +89,30 @@ public:
   /// Function notes (wrapper, captured, safe, ...) by dotted name.
   const FunctionNote *note(const std::string &Dotted) const;
 
+  // What torch's functions and methods return, from the catalog's name
+  // lists (torch_python.json; a project's catalog may add to them).
+  /// Whether a dotted torch name returns a tensor ("torch.zeros",
+  /// "torch.nn.functional.relu"): not one of non_tensor_functions.
+  bool returnsTensor(llvm::StringRef Dotted) const;
+  /// Factories that create on the default device when no device= is given
+  /// (torch.arange, torch.zeros, torch.rand, ...): the CPU, unless the
+  /// program changes the default (setsDefaultDevice).
+  bool defaultDeviceFactory(llvm::StringRef Dotted) const {
+    return Cat.listed(NameList::DefaultDeviceFactories, Dotted);
+  }
+  /// Tensor methods whose result is not a tensor (item, size, tolist, ...).
+  bool methodReturnsNonTensor(llvm::StringRef Method) const {
+    return Cat.listed(NameList::NonTensorMethods, Method);
+  }
+  /// Methods that only tensors have in practice (sum, view, softmax, ...).
+  bool tensorOnlyMethod(llvm::StringRef Method) const {
+    return Cat.listed(NameList::TensorOnlyMethods, Method);
+  }
+  /// nn.Module methods that return the module (to, cuda, eval, ...).
+  bool returnsSelf(llvm::StringRef Method) const {
+    return Cat.listed(NameList::SelfReturningMethods, Method);
+  }
+
   const Catalog &catalog() const { return Cat; }
 
 private:
@@ -111,21 +135,10 @@ struct PyCallFacts {
 /// "unjoined" condition is left to the caller (it is about the region).
 bool conditionsHold(const ApiEntry &E, const PyCallFacts &Call);
 
-/// Whether a dotted torch name returns a tensor ("torch.zeros",
-/// "torch.nn.functional.relu"), and whether one on the host.
-bool returnsTensor(llvm::StringRef Dotted);
-/// Factories that create on the default device when no device= is given
-/// (torch.arange, torch.zeros, torch.rand, ...): the CPU, unless the
-/// program changes the default (setsDefaultDevice).
-bool defaultDeviceFactory(llvm::StringRef Dotted);
 /// Whether a file's text changes the default device of factories
 /// (torch.set_default_device, set_default_tensor_type, `with
 /// torch.device(...)`).
 bool setsDefaultDevice(llvm::StringRef Text);
-/// Tensor methods whose result is not a tensor (item, size, tolist, ...).
-bool methodReturnsNonTensor(llvm::StringRef Method);
-/// Methods that only tensors have in practice (sum, view, softmax, ...).
-bool tensorOnlyMethod(llvm::StringRef Method);
 
 } // namespace capture_lint::python
 

@@ -663,14 +663,9 @@ PyValue Walker::resultOf(const std::string &Full, const std::string &Method,
   if (!Full.empty())
     return functionResult(Full, Facts);
   if (!Method.empty() && !Receiver.Classes.empty()) {
-    // nn.Module methods that return the module itself.
-    static const char *ReturnsSelf[] = {
-        "cuda", "to",    "half", "float",          "bfloat16",
-        "eval", "train", "cpu",  "requires_grad_", "double"};
-    PyValue Out;
-    for (const char *R : ReturnsSelf)
-      if (Method == R)
-        Out.Classes = Receiver.Classes;
+    PyValue Out; // nn.Module methods that return the module itself
+    if (Ctx.Cat.returnsSelf(Method))
+      Out.Classes = Receiver.Classes;
     return Out;
   }
   if (!Method.empty())
@@ -725,9 +720,9 @@ PyValue Walker::functionResult(llvm::StringRef Name, const PyCallFacts &Facts) {
     Out.Kinds = VEvent;
   } else if (Name.starts_with("builtins.")) {
     Out = builtinResult(Name, Facts);
-  } else if (returnsTensor(Name)) {
+  } else if (Ctx.Cat.returnsTensor(Name)) {
     bool Cpu = Name == "torch.from_numpy" ||
-               (defaultDeviceFactory(Name) && !Ctx.DefaultDeviceSet);
+               (Ctx.Cat.defaultDeviceFactory(Name) && !Ctx.DefaultDeviceSet);
     auto Dev = Facts.Keywords.find("device");
     if (Dev != Facts.Keywords.end())
       Cpu = Dev->second.Kinds & VCpuDevice;
@@ -746,9 +741,10 @@ PyValue Walker::methodResult(const std::string &Method,
     Out.Kinds = VCpuTensor;
   else if (Method == "cuda" || (Method == "to" && ReceiverTensor))
     Out.Kinds = VTensor;
-  else if (methodReturnsNonTensor(Method))
+  else if (Ctx.Cat.methodReturnsNonTensor(Method))
     Out.Kinds = VNotTensor;
-  else if (ReceiverTensor || (!Receiver.known() && tensorOnlyMethod(Method)))
+  else if (ReceiverTensor ||
+           (!Receiver.known() && Ctx.Cat.tensorOnlyMethod(Method)))
     Out.Kinds = (Receiver.Kinds & VCpuTensor) && !(Receiver.Kinds & VTensor)
                     ? VCpuTensor
                     : VTensor;

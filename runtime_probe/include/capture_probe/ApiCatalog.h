@@ -2,10 +2,10 @@
 //
 // The same checks/catalog/*.json that capture-lint uses, read by the same
 // library (capture_lint::Catalog), looked up by the name a runtime reports
-// (cudaMalloc, cuMemAlloc_v2, cudaMemcpyAsync_ptsz). The probe adds two
-// facts the static catalog has no use for: whether a call issues
-// stream-ordered work (so a call that created no graph node ran outside the
-// graph), and whether it is a query.
+// (cudaMalloc, cuMemAlloc_v2, cudaMemcpyAsync_ptsz). The probe asks two
+// things the static analysis does not, both from the catalog's name lists:
+// whether a call issues stream-ordered work (so a call that created no graph
+// node ran outside the graph), and whether it is a query.
 //
 //===----------------------------------------------------------------------===//
 
@@ -36,6 +36,12 @@ public:
   /// The entry for a runtime-reported name, trying it as is, then without
   /// _ptsz/_ptds and _vNNNN suffixes. Null if the catalog has none.
   const ApiEntry *lookup(const std::string &Api) const;
+  /// Kernel launches, copies, memsets, host functions, graph launches:
+  /// calls that put work on a stream, and so create a node when captured
+  /// (the catalog's stream_work_prefixes).
+  bool issuesStreamWork(const std::string &Api) const;
+  /// cudaStreamQuery, cuEventQuery, hipStreamQuery, ... (its queries).
+  bool isQuery(const std::string &Api) const;
 
   const capture_lint::Catalog &catalog() const { return Cat; }
 
@@ -45,11 +51,6 @@ private:
 
 /// The name without _ptsz/_ptds/_vNNNN suffixes (cuMemAlloc_v2 -> cuMemAlloc).
 std::string baseApiName(const std::string &Api);
-/// Kernel launches, copies, memsets, host functions, graph launches:
-/// calls that put work on a stream, and so create a node when captured.
-bool issuesStreamWork(const std::string &Api);
-/// cudaStreamQuery, cuEventQuery, hipStreamQuery, ...
-bool isQuery(const std::string &Api);
 
 } // namespace capture_probe
 

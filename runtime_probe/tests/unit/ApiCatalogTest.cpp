@@ -39,16 +39,26 @@ TEST(ApiCatalog, BuiltinClassifiesRuntimeDriverAndHipNames) {
 }
 
 TEST(ApiCatalog, WorkAndQueryCalls) {
-  EXPECT_TRUE(issuesStreamWork("__cudaLaunchKernel_v13000"));
-  EXPECT_TRUE(issuesStreamWork("cudaMemcpyAsync"));
-  EXPECT_TRUE(issuesStreamWork("cuMemcpyDtoH_v2"));
-  EXPECT_TRUE(issuesStreamWork("hipLaunchKernel"));
-  EXPECT_TRUE(issuesStreamWork("cudaLaunchHostFunc"));
-  EXPECT_FALSE(issuesStreamWork("cudaMalloc"));
-  EXPECT_FALSE(issuesStreamWork("cudaStreamSynchronize"));
-  EXPECT_TRUE(isQuery("cudaEventQuery"));
-  EXPECT_TRUE(isQuery("cuStreamQuery_ptsz"));
-  EXPECT_FALSE(isQuery("cudaStreamSynchronize"));
+  ApiCatalog C = ApiCatalog::builtin();
+  EXPECT_TRUE(C.issuesStreamWork("__cudaLaunchKernel_v13000"));
+  EXPECT_TRUE(C.issuesStreamWork("cudaMemcpyAsync"));
+  EXPECT_TRUE(C.issuesStreamWork("cuMemcpyDtoH_v2"));
+  EXPECT_TRUE(C.issuesStreamWork("hipLaunchKernel"));
+  EXPECT_TRUE(C.issuesStreamWork("cudaLaunchHostFunc"));
+  EXPECT_FALSE(C.issuesStreamWork("cudaMalloc"));
+  EXPECT_FALSE(C.issuesStreamWork("cudaStreamSynchronize"));
+  EXPECT_TRUE(C.isQuery("cudaEventQuery"));
+  EXPECT_TRUE(C.isQuery("cuStreamQuery_ptsz"));
+  EXPECT_FALSE(C.isQuery("cudaStreamSynchronize"));
+  EXPECT_FALSE(C.issuesStreamWork("cu")); // shorter than every prefix
+  // A project's catalog adds its own (a vendor launch wrapper).
+  std::string Error;
+  ASSERT_TRUE(
+      C.addJson(R"({"name_lists": {"stream_work_prefixes": ["vendorLaunch"]}})",
+                "mine.json", Error))
+      << Error;
+  EXPECT_TRUE(C.issuesStreamWork("vendorLaunchKernel_v2"));
+  EXPECT_TRUE(C.issuesStreamWork("cudaLaunchKernel")); // the built-in ones stay
 }
 
 TEST(ApiCatalog, UserEntriesOverrideAndBadFilesAreNamed) {

@@ -18,6 +18,7 @@
 #include <deque>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -227,6 +228,22 @@ std::optional<FunctionNote::Role> parseFunctionRole(std::string_view S);
 /// "std::vector::resize"): the catalog names templates without arguments.
 std::string withoutTemplateArguments(std::string_view Name);
 
+/// Lists of names that are knowledge but not one API's behaviour (the
+/// "name_lists" section; each file may add to each list).
+enum class NameList {
+  StreamWorkPrefixes, // runtime calls, by prefix, that enqueue stream work
+  Queries,            // runtime calls that query a stream's or event's state
+  DefaultDeviceFactories, // torch factories that follow the default device
+  NonTensorFunctions,     // torch.* functions that return no tensor
+  NonTensorMethods,       // tensor methods that return a Python value
+  TensorOnlyMethods,      // methods only a tensor has (x.sum() on unknown x)
+  SelfReturningMethods,   // nn.Module methods that return the module
+};
+constexpr size_t NumNameLists = 7;
+/// "stream_work_prefixes", "queries", ...: the section's keys.
+std::string_view nameListName(NameList L);
+std::optional<NameList> parseNameList(std::string_view S);
+
 /// The effective catalog: the built-in files plus user files, later files
 /// overriding earlier entries of the same name.
 class Catalog {
@@ -253,6 +270,16 @@ public:
   /// qualified name is printed to look it up.
   bool mayList(std::string_view Unqualified) const {
     return LastNames.count(Unqualified) != 0;
+  }
+
+  /// Whether \p Name is on the list \p L.
+  bool listed(NameList L, std::string_view Name) const {
+    return Lists[size_t(L)].count(Name) != 0;
+  }
+  /// Whether some name on the list \p L is a prefix of \p Name.
+  bool listedAsPrefix(NameList L, std::string_view Name) const;
+  const std::set<std::string, std::less<>> &nameList(NameList L) const {
+    return Lists[size_t(L)];
   }
 
   /// Names (with variants) of every region-begin call, for matchers.
@@ -288,6 +315,7 @@ private:
   std::unordered_map<std::string_view, GuardApi *> GuardByName;
   std::unordered_map<std::string_view, FunctionNote *> FunctionByName;
   std::unordered_map<std::string_view, Assumption *> AssumptionByExpr;
+  std::array<std::set<std::string, std::less<>>, NumNameLists> Lists;
   std::deque<std::string> LastNameStore;          // what LastNames views
   std::unordered_set<std::string_view> LastNames; // see mayList
 

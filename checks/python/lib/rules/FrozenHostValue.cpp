@@ -93,8 +93,8 @@ std::string Walker::capturedWork(TSNode Fn, const std::string &Full,
   if (is(Fn, "subscript"))
     return "kernel launch " + quote(field(Fn, "value"));
   if (!Full.empty())
-    return returnsTensor(Full) ? quote(Fn) : "";
-  if (Method.empty() || methodReturnsNonTensor(Method))
+    return Ctx.Cat.returnsTensor(Full) ? quote(Fn) : "";
+  if (Method.empty() || Ctx.Cat.methodReturnsNonTensor(Method))
     return "";
   if (Receiver.tensor())
     return quote(Fn);
@@ -103,7 +103,7 @@ std::string Walker::capturedWork(TSNode Fn, const std::string &Full,
   bool InPlace = llvm::StringRef(Method).ends_with("_") &&
                  !llvm::StringRef(Method).starts_with("_") &&
                  Method != "requires_grad_";
-  if (!Receiver.known() && (tensorOnlyMethod(Method) || InPlace))
+  if (!Receiver.known() && (Ctx.Cat.tensorOnlyMethod(Method) || InPlace))
     return quote(Fn);
   return "";
 }
