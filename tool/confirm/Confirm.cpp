@@ -17,7 +17,6 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "ProbeReportReader.h"
 #include "Report.h"
 #include "capture_probe/Report.h"
 #include "capture_probe/Strings.h"
@@ -303,8 +302,8 @@ static void addMissed(const ProbeReport &P,
 
 std::string confirmWithProbe(Report &R, const std::string &Path) {
   ProbeReport P;
-  std::string Error = readProbeReport(Path, P);
-  if (!Error.empty())
+  std::string Error;
+  if (!capture_probe::readReport(Path, P, Error))
     return Error;
   R.Confirmed = true;
   warnIfNoLines(P, Path, R);

@@ -1,8 +1,8 @@
 //===- CompileDatabaseCheck.cpp - A database's shape, checked first -------===//
 
 #include "CompileDatabaseCheck.h"
-#include "JsonShape.h"
 #include "capture_lint/BoundedRead.h"
+#include "capture_lint/JsonShape.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"

@@ -177,8 +177,15 @@ struct ProbeReport {
 };
 
 nlohmann::json toJson(const ProbeReport &R);
-/// Returns false and sets \p Error when \p J is not a version-1 report.
+/// "" when every field of \p J that fromJson reads has its type, else the
+/// first that does not, by its path ("'captures[0].begin.seq': ...").
+std::string checkReportShape(const nlohmann::json &J);
+/// Returns false and sets \p Error when \p J is not a version-1 report
+/// (checkReportShape's message).
 bool fromJson(const nlohmann::json &J, ProbeReport &R, std::string &Error);
+/// The one reader of report files, for capture-probe (show, compare) and
+/// capture-lint --confirm: bounded (a FIFO or /dev/zero is an error), then
+/// fromJson; \p Error names the file.
 bool readReport(const std::string &Path, ProbeReport &R, std::string &Error);
 
 /// A human summary: one block per capture, its problems with call sites.

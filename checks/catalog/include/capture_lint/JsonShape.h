@@ -7,8 +7,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef CAPTURE_LINT_TOOL_JSONSHAPE_H
-#define CAPTURE_LINT_TOOL_JSONSHAPE_H
+#ifndef CAPTURE_LINT_JSONSHAPE_H
+#define CAPTURE_LINT_JSONSHAPE_H
 
 #include <nlohmann/json.hpp>
 
@@ -55,4 +55,4 @@ private:
 
 } // namespace capture_lint
 
-#endif // CAPTURE_LINT_TOOL_JSONSHAPE_H
+#endif // CAPTURE_LINT_JSONSHAPE_H

@@ -1,6 +1,6 @@
 //===- JsonShape.cpp - Checking a JSON document's fields before use -------===//
 
-#include "JsonShape.h"
+#include "capture_lint/JsonShape.h"
 
 #include <climits>
 
