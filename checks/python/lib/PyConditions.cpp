@@ -26,6 +26,8 @@ void PyValue::merge(const PyValue &O) {
       Functions.push_back(F);
   Container |= O.Container;
   Library |= O.Library;
+  if (Param < 0)
+    Param = O.Param;
   if (!ContextSrc) {
     ContextCall = O.ContextCall;
     ContextSrc = O.ContextSrc;

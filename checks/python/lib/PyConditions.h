@@ -59,6 +59,9 @@ struct PyValue {
   /// Made by calling a library callable (`nn.Linear(4, 4)`): calling it runs
   /// library code, which the catalog covers, not program code left unseen.
   bool Library = false;
+  /// The function's own parameter at this position (self counted), as
+  /// passed in: a call of it runs whatever each caller passes.
+  int Param = -1;
   /// A capture context (`torch.cuda.graph(g)`) made by this call of
   /// ContextSrc, held in a variable until a `with` enters it.
   TSNode ContextCall{};

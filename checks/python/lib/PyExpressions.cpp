@@ -190,7 +190,39 @@ PyValue Walker::attribute(TSNode N, const PyValue *Object) {
   return V;
 }
 
+/// `TABLE["a"]`, `STEPS[1]` of a module-level dict or list literal: the
+/// element that key or index names, or a null node.
+static TSNode literalElement(const PySource &S, const PyModule &M, TSNode Sub) {
+  TSNode Value = field(Sub, "value"), Key = field(Sub, "subscript");
+  if (!is(Value, "identifier") || isNull(Key))
+    return TSNode{};
+  auto Init = M.Globals.find(S.text(Value).str());
+  if (Init == M.Globals.end())
+    return TSNode{};
+  TSNode Lit = Init->second;
+  if (is(Lit, "dictionary") && is(Key, "string")) {
+    for (unsigned I = 0; I < namedCount(Lit); ++I) {
+      TSNode Pair = named(Lit, I);
+      if (is(Pair, "pair") && S.text(field(Pair, "key")) == S.text(Key))
+        return field(Pair, "value");
+    }
+  } else if (is(Lit, "list") && is(Key, "integer")) {
+    unsigned Index = 0;
+    if (!S.text(Key).getAsInteger(10, Index) && Index < namedCount(Lit))
+      return named(Lit, Index);
+  }
+  return TSNode{};
+}
+
 PyValue Walker::subscript(TSNode N) {
+  if (!Vars.count(S.text(field(N, "value")).str()))
+    if (TSNode E = literalElement(S, M, N); !isNull(E)) {
+      Walker Inner(Ctx, M, nullptr, false); // a module-level expression
+      ++Inner.Quiet;
+      PyValue V = Inner.expr(E);
+      if (!V.Functions.empty() || !V.Classes.empty())
+        return V;
+    }
   PyValue V = expr(field(N, "value"));
   PyValue Index;
   for (unsigned I = 0; I < namedCount(N); ++I) {
@@ -212,6 +244,8 @@ PyValue Walker::subscript(TSNode N) {
   }
   if (V.Container || !V.Classes.empty())
     Out.Classes = V.Classes;
+  if (V.Container) // an element of a list or dict of callables
+    Out.Functions = V.Functions;
   return Out;
 }
 
@@ -259,11 +293,36 @@ PyValue Walker::identifier(TSNode N) {
     return It->second;
   PyValue V;
   std::string Name = S.text(N).str();
-  if (M.Functions.count(Name))
+  if (M.Functions.count(Name)) {
     V.Functions.push_back(M.Functions[Name]);
-  else if (!M.Classes.count(Name) && !M.Imports.count(Name))
-    markOpaque(V, N); // a module global (DEBUG)
+  } else if (!M.Classes.count(Name) && !M.Imports.count(Name)) {
+    V = moduleGlobal(Name); // the callables a dispatch table holds
+    markOpaque(V, N);       // a module global (DEBUG)
+  }
   tagFrozen(V, N);
+  return V;
+}
+
+/// What a module global assigned at the top level holds, as far as it is
+/// callables and instances of the program (`HANDLERS = {"a": f}`,
+/// `MODEL = Net()`): its other parts (numbers, flags) may change at run
+/// time, so they stay unknown.
+PyValue Walker::moduleGlobal(const std::string &Name) {
+  auto Init = M.Globals.find(Name);
+  if (Init == M.Globals.end())
+    return PyValue();
+  auto Key = std::make_pair(static_cast<const PyModule *>(&M), Name);
+  if (auto It = Ctx.GlobalCache.find(Key); It != Ctx.GlobalCache.end())
+    return It->second;
+  Ctx.GlobalCache[Key] = PyValue(); // cycle guard
+  Walker Inner(Ctx, M, nullptr, false);
+  ++Inner.Quiet;
+  PyValue All = Inner.expr(Init->second);
+  PyValue V;
+  V.Functions = All.Functions;
+  V.Classes = All.Classes;
+  V.Container = All.Container && (!V.Functions.empty() || !V.Classes.empty());
+  Ctx.GlobalCache[Key] = V;
   return V;
 }
 
@@ -365,7 +424,8 @@ PyValue Walker::parts(TSNode N) {
   // Containers, operators, parentheses and the rest: their parts.
   llvm::StringRef K = kind(N);
   bool Literal = K == "list" || K == "tuple" || K == "list_comprehension" ||
-                 K == "set" || K == "generator_expression";
+                 K == "set" || K == "generator_expression" ||
+                 K == "dictionary" || K == "dictionary_comprehension";
   PyValue V;
   for (unsigned I = 0; I < namedCount(N); ++I)
     V.merge(expr(named(N, I)));
@@ -427,7 +487,8 @@ std::vector<PyFunction *> Walker::callees(TSNode F, const PyValue *Receiver,
   return Out;
 }
 
-void Walker::follow(PyFunction *Callee, TSNode Site) {
+void Walker::follow(PyFunction *Callee, TSNode Site,
+                    const EvaluatedCall *Call) {
   if (!Active || Quiet || Callee == Fn)
     return;
   const FunctionNote *Note = Ctx.Cat.note(Callee->QualName);
@@ -444,6 +505,8 @@ void Walker::follow(PyFunction *Callee, TSNode Site) {
                       PyStep{{&S, begin(Site)}, Callee->Display});
     record(std::move(Copy));
   }
+  if (Call)
+    followParamCalls(Callee, Site, *Call);
 }
 
 void Walker::graphedCallables(TSNode Call, const PyValue &Arg,
@@ -601,13 +664,14 @@ PyValue Walker::programResult(TSNode N, EvaluatedCall &C) {
       Out.Guard = true;
       return Out;
     }
-    follow(T, N);
+    follow(T, N, &C);
   }
   if (!Targets.empty()) {
     markOpaque(Out, N); // what a function of the program returns
     return Out;
   }
-  noteUnseen(N, C);
+  if (!noteParamCall(N, C))
+    noteUnseen(N, C);
   Out = resultOf(C.Full, C.Method, C.Receiver, C.Facts);
   if (!Out.known() && Out.ShapeRead.empty() && !Builtin)
     markOpaque(Out, N); // what an unknown call returns

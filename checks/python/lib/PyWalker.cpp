@@ -82,10 +82,12 @@ void Walker::walkFunction() {
     }
     if (Name.empty())
       continue;
-    if (I == 0 && Fn->Owner && (Name == "self" || Name == "cls"))
+    if (I == 0 && Fn->Owner && (Name == "self" || Name == "cls")) {
       V.Classes.push_back(Fn->Owner);
-    else
+    } else {
       V.Opaque = Name; // an argument: whatever the caller passes
+      V.Param = static_cast<int>(I);
+    }
     Vars[Name] = V;
   }
   TSNode Body = field(Fn->Node, "body");
@@ -566,6 +568,7 @@ const std::vector<PyHazard> &summarize(PyContext &Ctx, PyFunction *F) {
   Ctx.InProgress.erase(F);
   // Memoized even when a cycle or the depth bound cut it short: each
   // function is walked once (as the C++ analysis does).
+  Ctx.ParamCalls[F] = std::move(W.SummaryParamCalls);
   auto &Slot = Ctx.Summaries[F];
   Slot = std::move(W.SummaryRegion.Hazards);
   return Slot;

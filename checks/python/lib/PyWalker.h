@@ -58,6 +58,17 @@ struct PyHazard {
   std::optional<PyPathCondition> Path;
 };
 
+/// A call in a function's body to one of its own parameters (`fn(x)` in
+/// `def apply(fn, x)`), directly or through functions it passes the
+/// parameter to: what it runs is what each caller passes, so it is resolved
+/// at the call sites (PyParamCalls.cpp).
+struct PyParamCall {
+  unsigned Index = 0;        // the parameter's position (self counted)
+  PySite Site;               // the call of the parameter
+  std::string Text;          // the callee as written there ("fn")
+  std::vector<PyStep> Chain; // calls from the function down to Site
+};
+
 struct PyRegion {
   PySite Begin;
   unsigned EndOffset = 0;
@@ -99,12 +110,15 @@ struct PyContext {
   /// a factory without device= may then create on the GPU.
   bool DefaultDeviceSet = false;
   std::map<const PyFunction *, std::vector<PyHazard>> Summaries;
+  std::map<const PyFunction *, std::vector<PyParamCall>> ParamCalls;
   std::set<const PyFunction *> InProgress;
   unsigned Depth = 0;
   /// Entries made for functions .capture-lint.json declares synchronizing,
   /// allocating or reading back.
   std::map<std::string, std::unique_ptr<ApiEntry>> Declared;
   std::map<std::pair<const PyClass *, std::string>, PyValue> AttrCache;
+  /// The callables and instances a module global holds (`TABLE = {"a": f}`).
+  std::map<std::pair<const PyModule *, std::string>, PyValue> GlobalCache;
   /// Per nested function or lambda: what the names of the functions around
   /// it held where it was defined (its closure), merged over definitions.
   std::map<const PyFunction *, std::map<std::string, PyValue>> Closures;

@@ -51,6 +51,8 @@ public:
   }
 
   PyRegion SummaryRegion;
+  /// In a summary: the calls of the function's parameters (PyParamCall).
+  std::vector<PyParamCall> SummaryParamCalls;
   std::vector<PyRegion> Regions;
 
   /// Whether \p F calls a function of the program that runs one of its
@@ -151,10 +153,22 @@ private:
   int guardPolarity(TSNode N);
   void bind(TSNode Target, const PyValue &V);
   PyValue selfAttribute(PyClass *C, const std::string &Name);
+  PyValue moduleGlobal(const std::string &Name);
   std::vector<PyFunction *> callees(TSNode Fn, const PyValue *Receiver,
                                     const std::string &Method,
                                     const PyValue &FnValue);
-  void follow(PyFunction *Callee, TSNode Site);
+  void follow(PyFunction *Callee, TSNode Site,
+              const EvaluatedCall *Call = nullptr);
+  /// A call of one of the summarized function's parameters: recorded, to
+  /// be resolved where the function is called (PyParamCalls.cpp).
+  bool noteParamCall(TSNode N, const EvaluatedCall &C);
+  /// The parameter calls of \p Callee, called at \p Site as \p Call: the
+  /// callables passed are followed from there, and a parameter passed on
+  /// becomes this function's own parameter call.
+  void followParamCalls(PyFunction *Callee, TSNode Site,
+                        const EvaluatedCall &Call);
+  const PyValue *passedFor(const PyFunction &Callee, unsigned Index,
+                           const EvaluatedCall &Call) const;
   /// Records what the names here hold as \p Nested's closure.
   void noteClosure(const PyFunction *Nested);
   /// For `self.NAME = PARAM` in \p C's `__init__`: what the constructor's

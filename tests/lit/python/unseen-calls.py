@@ -6,7 +6,7 @@
 # code, which the catalog covers.
 # RUN: %expect-exit 0 %capture-lint %s 2>&1 \
 # RUN:   | FileCheck %s --implicit-check-not="{{(warning|error|remark)}}:"
-# CHECK: capture-lint: warning: 4 calls in capture regions or the functions they reach go to callables the analysis cannot see, so what they do was not checked: 'self.model' (unseen-calls.py:38), 'fn' (unseen-calls.py:39), 'hook' (unseen-calls.py:26) and 1 more; annotate the parameter with its class (`def run(model: Decoder)`), analyse the files that build it, or mark what it runs `# capture-lint: captured` (docs/python.md)
+# CHECK: capture-lint: warning: 4 calls in capture regions or the functions they reach go to callables the analysis cannot see, so what they do was not checked: 'self.model' (unseen-calls.py:38), 'fn' (unseen-calls.py:39), 'cb' (unseen-calls.py:40) and 1 more; annotate the parameter with its class (`def run(model: Decoder)`), analyse the files that build it, or mark what it runs `# capture-lint: captured` (docs/python.md)
 # CHECK: capture-lint: 1 file analysed, 0 findings
 import torch
 from torch import nn

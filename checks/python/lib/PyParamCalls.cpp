@@ -1,0 +1,116 @@
+//===- PyParamCalls.cpp - Callables passed as arguments -------------------===//
+//
+// `def apply(fn, x): return fn(x)` called in a region as `apply(step, x)`
+// runs `step` under capture. A function's summary is walked once, without
+// its callers' arguments, so a call of one of its parameters is recorded
+// there (PyParamCall) and resolved at each call site: the callables passed
+// for that parameter are followed from the parameter's call, with the chain
+// region -> apply -> fn(x) -> step -> hazard. A parameter that is itself
+// passed on (`def outer(f): apply(f, 1)`) becomes the caller's own
+// parameter call, so the resolution reaches through any depth of helpers.
+// An argument nobody here can see is named in the unseen-calls warning.
+//
+//===----------------------------------------------------------------------===//
+
+#include "PyWalkerImpl.h"
+
+namespace capture_lint::python::detail {
+
+/// The name of the parameter at \p Index of \p Def, or "" (a `*args`, a
+/// lambda's or a position past the end).
+static std::string parameterName(const PySource &S, TSNode Def,
+                                 unsigned Index) {
+  TSNode Params = field(Def, "parameters");
+  if (isNull(Params) || Index >= namedCount(Params))
+    return "";
+  TSNode P = named(Params, Index);
+  if (is(P, "identifier"))
+    return S.text(P).str();
+  if (is(P, "typed_parameter"))
+    return S.text(named(P, 0)).str();
+  if (is(P, "default_parameter") || is(P, "typed_default_parameter"))
+    return S.text(field(P, "name")).str();
+  return "";
+}
+
+bool Walker::noteParamCall(TSNode N, const EvaluatedCall &C) {
+  if (!Summary || C.FnValue.Param < 0 || C.FnValue.known() || C.FnValue.Library)
+    return false;
+  PyParamCall P;
+  P.Index = static_cast<unsigned>(C.FnValue.Param);
+  P.Site = {&S, begin(N)};
+  P.Text = S.text(stripParens(C.Function)).str();
+  SummaryParamCalls.push_back(std::move(P));
+  return true;
+}
+
+const PyValue *Walker::passedFor(const PyFunction &Callee, unsigned Index,
+                                 const EvaluatedCall &Call) const {
+  // A method called on an object (`self.apply(fn)`) gets the object as its
+  // first parameter; the call's arguments start at the second.
+  unsigned Bound =
+      Callee.Owner && is(stripParens(Call.Function), "attribute") ? 1 : 0;
+  if (Index >= Bound && Index - Bound < Call.Facts.Args.size())
+    return &Call.Facts.Args[Index - Bound];
+  std::string Name = parameterName(*Callee.Module->Src, Callee.Node, Index);
+  auto It = Call.Facts.Keywords.find(Name);
+  return Name.empty() || It == Call.Facts.Keywords.end() ? nullptr
+                                                         : &It->second;
+}
+
+/// The functions a value passed as a callable runs: functions, and the
+/// forward (or __call__) of instances of classes.
+static std::vector<PyFunction *> runs(PyContext &Ctx, const PyValue &V) {
+  std::vector<PyFunction *> Out = V.Functions;
+  for (PyClass *C : V.Classes) {
+    PyFunction *F = Ctx.Prog.method(C, "forward");
+    if (!F)
+      F = Ctx.Prog.method(C, "__call__");
+    if (F)
+      Out.push_back(F);
+  }
+  return Out;
+}
+
+void Walker::followParamCalls(PyFunction *Callee, TSNode Site,
+                              const EvaluatedCall &Call) {
+  auto Found = Ctx.ParamCalls.find(Callee);
+  if (Found == Ctx.ParamCalls.end())
+    return;
+  std::vector<PyParamCall> Calls = Found->second; // summaries may grow
+  PyStep Here{{&S, begin(Site)}, Callee->Display};
+  for (const PyParamCall &P : Calls) {
+    const PyValue *Arg = passedFor(*Callee, P.Index, Call);
+    if (!Arg)
+      continue;
+    std::vector<PyStep> Down = {Here};
+    Down.insert(Down.end(), P.Chain.begin(), P.Chain.end());
+    std::vector<PyFunction *> Targets = runs(Ctx, *Arg);
+    if (Targets.empty() && Summary && Arg->Param >= 0 && !Arg->known()) {
+      // Passed on: the caller's parameter, called down there.
+      SummaryParamCalls.push_back(
+          {static_cast<unsigned>(Arg->Param), P.Site, P.Text, Down});
+      continue;
+    }
+    if (Targets.empty() && !Arg->Library && Active && !Quiet) {
+      // Named as the caller wrote it, where it is passed.
+      PySite Passed{&S, begin(Site)};
+      if (Ctx.UnseenSites.insert({Passed.Src, Passed.Offset}).second)
+        Ctx.Unseen.push_back(
+            {Arg->Opaque.empty() ? P.Text : Arg->Opaque, Passed});
+    }
+    for (PyFunction *T : Targets) {
+      if (Ctx.Depth >= Ctx.MaxCallDepth)
+        break;
+      for (const PyHazard &H : summarize(Ctx, T)) {
+        PyHazard Copy = H;
+        std::vector<PyStep> Chain = Down;
+        Chain.push_back({P.Site, T->Display});
+        Copy.Chain.insert(Copy.Chain.begin(), Chain.begin(), Chain.end());
+        record(std::move(Copy));
+      }
+    }
+  }
+}
+
+} // namespace capture_lint::python::detail
