@@ -12,6 +12,10 @@ pinned commit; only the .py files are exported, to --out):
     at the start of every region's body (level 0: is the region
     recognised, is the hazard found?) and at the start of the functions it
     calls, one to three levels down (levels 1-3: found?);
+  - and on copies where each region's body starts with a call that reaches
+    a hazard through one call shape (module attribute, Sequential,
+    ModuleList, annotated parameter, partial, ...), and through a plain
+    function for each hazard kind (harness/shapes.py);
 then the configured runs of run.sh (lmdeploy forwards declared captured,
 NeMo and lmdeploy with assume-*.json).  --check compares with baseline.json
 and exits 1 when recognised regions or found hazards drop;
@@ -27,7 +31,7 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 
-from harness import configs, evaluate, precision, report  # noqa: E402
+from harness import configs, evaluate, precision, report, shapes  # noqa: E402
 from harness.lint import export, fail, run_lint  # noqa: E402
 from harness.project import Project  # noqa: E402
 from harness.regions import discover  # noqa: E402
@@ -61,6 +65,8 @@ def parse_args():
                    help="only these repositories (owner/name); repeatable")
     p.add_argument("--no-recall", action="store_true",
                    help="only the unmodified trees (precision)")
+    p.add_argument("--no-shapes", action="store_true",
+                   help="no call-shape and hazard-kind runs (harness/shapes.py)")
     p.add_argument("--baseline", default=os.path.join(HERE, "baseline.json"))
     p.add_argument("--verdicts", default=os.path.join(HERE, "verdicts.json"))
     return p.parse_args()
@@ -98,6 +104,9 @@ def evaluate_repo(binary, repo, commit, args, log):
     else:
         evaluate.run_levels(binary, project, src, work, levels, regions, log)
     stats = report.repo_stats(project, regions, levels, pristine)
+    if not args.no_recall and not args.no_shapes:
+        stats["shapes"] = shapes.run_shapes(binary, project, src, work,
+                                            regions, log)
     return stats, pristine, src
 
 
@@ -133,6 +142,8 @@ def main():
         log()
     report.print_table(all_stats, log)
     log()
+    report.print_shapes(all_stats, log)
+    log()
     counts, unclassified = precision.classify(
         sets, precision.load_verdicts(args.verdicts))
     precision.print_precision(counts, unclassified, log)
@@ -159,13 +170,15 @@ def finish(args, log, all_stats, cfg_stats, sets):
                                 cfg_stats, log)
         log("check: %s" % ("FAILED (a drop)" if failed else "passed"))
         status = 1 if failed else 0
-    elif args.write_baseline and not args.repo and not args.no_recall:
+    elif args.write_baseline and not (args.repo or args.no_recall or
+                                      args.no_shapes):
         report.write_baseline(args.baseline, "python3 run.py BINARY "
                               "--write-baseline; see README.md",
                               all_stats, cfg_stats)
         log("wrote " + os.path.relpath(args.baseline))
     elif args.write_baseline:
-        fail("--write-baseline needs every repository and the recall runs")
+        fail("--write-baseline needs every repository, the recall runs and "
+             "the call shapes")
     with open(os.path.join(args.out, "report.txt"), "w") as f:
         f.write("\n".join(log.lines) + "\n")
     return status

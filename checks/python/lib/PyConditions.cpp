@@ -201,10 +201,26 @@ bool conditionsHold(const ApiEntry &E, const PyCallFacts &Call) {
   return true;
 }
 
+/// Whether some `Call(` in \p Text is given anything but the host or meta
+/// device ("cpu", "meta": what model code uses to build weights lazily,
+/// which leaves the factories on the host).
+static bool setsOtherThanHost(llvm::StringRef Text, llvm::StringRef Call) {
+  for (size_t At = Text.find(Call); At != llvm::StringRef::npos;
+       At = Text.find(Call, At + Call.size())) {
+    llvm::StringRef Arg = Text.substr(At + Call.size()).ltrim();
+    bool Host = false;
+    for (const char *Literal : {"\"cpu\"", "'cpu'", "\"meta\"", "'meta'"})
+      Host |= Arg.starts_with(Literal);
+    if (!Host)
+      return true;
+  }
+  return false;
+}
+
 bool setsDefaultDevice(llvm::StringRef Text) {
-  return Text.contains("set_default_device") ||
+  return setsOtherThanHost(Text, "set_default_device(") ||
          Text.contains("set_default_tensor_type") ||
-         Text.contains("with torch.device(");
+         setsOtherThanHost(Text, "with torch.device(");
 }
 
 bool PyCatalog::returnsTensor(llvm::StringRef Dotted) const {

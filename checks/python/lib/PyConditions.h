@@ -140,7 +140,7 @@ bool conditionsHold(const ApiEntry &E, const PyCallFacts &Call);
 
 /// Whether a file's text changes the default device of factories
 /// (torch.set_default_device, set_default_tensor_type, `with
-/// torch.device(...)`).
+/// torch.device(...)`) to something other than "cpu" or "meta".
 bool setsDefaultDevice(llvm::StringRef Text);
 
 } // namespace capture_lint::python

@@ -111,6 +111,32 @@ def print_misses(repo, s, out):
         for item in s[key]:
             out("%s: %s: %s%s" % (repo, title, item, item_notes(s, key,
                                                                item)))
+    for v in s.get("shapes", {}).values():
+        for item in v["missed"]:
+            out("%s: shape hazard not found: %s" % (repo, item))
+
+
+def print_shapes(all_stats, out):
+    """Found/inserted per call shape and hazard kind, over every
+    repository."""
+    tot = {}
+    for s in all_stats.values():
+        for name, v in s.get("shapes", {}).items():
+            t = tot.setdefault(name, [0, 0, 0])
+            t[0] += v["found"]
+            t[1] += v["inserted"]
+            t[2] += 1 if v["inserted"] else 0
+    if not tot:
+        return
+    out("| call shape / hazard kind | found | inserted | recall | repositories |")
+    out("|---|---|---|---|---|")
+    for name, (f, i, n) in tot.items():
+        out("| %s | %d | %d | %s | %d |" % (
+            name, f, i, "%.0f%%" % (100.0 * f / i) if i else "-", n))
+    f = sum(t[0] for t in tot.values())
+    i = sum(t[1] for t in tot.values())
+    out("| **all** | %d | %d | %s | |" % (
+        f, i, "%.0f%%" % (100.0 * f / i) if i else "-"))
 
 
 def item_notes(s, key, item):
@@ -164,6 +190,8 @@ def compare_repo(repo, b, c, out):
                 failed |= drop
                 out("%s: %s at depth %s %d -> %d%s" % (
                     repo, k, d, bv, cv, "  (DROP)" if drop else ""))
+    failed |= compare_shapes(repo, b.get("shapes", {}), c.get("shapes", {}),
+                             out)
     same = all(b.get(k) == c.get(k) for k in ("regions", "located")) and \
         b["inserted"] == c["inserted"]
     for key in ("unrecognised", "missed", "unlocated"):
@@ -175,6 +203,26 @@ def compare_repo(repo, b, c, out):
             failed |= same and key != "unlocated"
         for item in gone:
             out("%s: no longer %s: %s" % (repo, key, item))
+    return failed
+
+
+def compare_shapes(repo, b, c, out):
+    """Differences per call shape and hazard kind; True on a drop (fewer
+    found, or a region newly missed with the same insertions)."""
+    failed = False
+    for name in sorted(set(b) | set(c)):
+        bv = b.get(name, {"found": 0, "inserted": 0, "missed": []})
+        cv = c.get(name, {"found": 0, "inserted": 0, "missed": []})
+        for k in ("inserted", "found"):
+            if bv[k] != cv[k]:
+                drop = k == "found" and cv[k] < bv[k]
+                failed |= drop
+                out("%s: %s %s %d -> %d%s" % (repo, name, k, bv[k], cv[k],
+                                              "  (DROP)" if drop else ""))
+        if bv["inserted"] == cv["inserted"]:
+            for item in sorted(set(cv["missed"]) - set(bv["missed"])):
+                out("%s: newly missed: %s" % (repo, item))
+                failed = True
     return failed
 
 
