@@ -11,7 +11,7 @@ PACKAGES=(
   cmake ninja-build libgtest-dev libgmock-dev nlohmann-json3-dev
   libamdhip64-dev python3 python3-jsonschema pre-commit git
   libgrpc++-dev libprotobuf-dev pkg-config libclang-rt-19-dev
-  libtree-sitter-dev clang-format-19
+  libtree-sitter-dev clang-format-19 dpkg-dev
 )
 
 missing=()
