@@ -7,11 +7,19 @@
 // byte for byte; input that cannot be framed (no usable Content-Length) is
 // passed on untouched from there on, for clangd to answer as it would.
 //
+// It also ends the process soon after the editor is done: on `exit` clangd
+// waits for the parses still running (seconds on a CUDA file), while the
+// editor waits for the server to go. Half a second
+// after the filter passes `exit` on, the process exits with the status LSP
+// gives (0 after `shutdown`, 1 without), whatever is still parsing.
+//
 //===----------------------------------------------------------------------===//
 
 #include "DocumentMirror.h"
 
+#include <atomic>
 #include <cerrno>
+#include <chrono>
 #include <cstdio>
 #include <string>
 #include <thread>
@@ -114,6 +122,28 @@ long long contentLength(const std::string &Line) {
   }
 }
 
+std::atomic<bool> ShutdownSeen{false};
+
+/// Ends the process half a second from now, unless clangd is gone first:
+/// its answers are written by then, and nothing it still parses matters.
+void exitSoon() {
+  std::thread([] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(500));
+    std::fflush(stdout);
+    std::_Exit(ShutdownSeen ? 0 : 1);
+  }).detach();
+}
+
+/// Notes `shutdown`; true for `exit`.
+bool isExit(const nlohmann::json &Msg) {
+  if (!Msg.is_object() || !Msg.contains("method") || !Msg["method"].is_string())
+    return false;
+  const std::string &Method = Msg["method"].get_ref<const std::string &>();
+  if (Method == "shutdown")
+    ShutdownSeen = true;
+  return Method == "exit";
+}
+
 void copyThroughMirror(int From, int To) {
   constexpr long long MaxBody = 256ll << 20;
   FdReader In(From);
@@ -147,10 +177,12 @@ void copyThroughMirror(int From, int To) {
     bool Whole = In.bytes(size_t(Length), Body);
     std::string Warning;
     std::optional<nlohmann::json> Fixed;
+    bool Exit = false;
     if (Whole) {
       nlohmann::json Msg =
           nlohmann::json::parse(Body, nullptr, /*allow_exceptions=*/false);
       Fixed = Mirror.observe(Msg, Warning);
+      Exit = isExit(Msg);
     }
     if (!Warning.empty())
       std::fprintf(stderr, "capture-clangd: %s\n", Warning.c_str());
@@ -162,6 +194,8 @@ void copyThroughMirror(int From, int To) {
     }
     if (!writeAll(To, Headers + Body) || !Whole)
       break;
+    if (Exit)
+      exitSoon();
   }
   ::close(To);
 }
