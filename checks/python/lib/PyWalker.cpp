@@ -148,7 +148,7 @@ bool Walker::walkStmt(TSNode N) {
   if (K == "if_statement")
     return walkIf(N);
   if (K == "with_statement")
-    return walkWith(N), true;
+    return walkWith(N);
   if (K == "for_statement")
     return walkFor(N), true;
   if (K == "while_statement") {
@@ -302,8 +302,11 @@ bool Walker::walkIf(TSNode N) {
     walkBlock(Then);
     popPath(Pushed);
   }
-  if (G == 1) // the else branches run only when not capturing
-    return !endsWithExit(Then);
+  // The else branches run only when not capturing: under capture, nothing
+  // after an exiting `if capturing:` runs; outside a region, what follows
+  // runs when not capturing, and may open one (a nested-capture check).
+  if (G == 1)
+    return !endsWithExit(Then) || !Active;
   // What a name holds after the if: what either side left in it (a side
   // that returns or raises leaves nothing).
   Env AfterThen = G >= 0 && !endsWithExit(Then) ? std::move(Vars) : Env();
@@ -388,7 +391,7 @@ PyRegion Walker::regionOfBegin(TSNode Call, const RegionApi &R,
   return Region;
 }
 
-void Walker::walkWith(TSNode N) {
+bool Walker::walkWith(TSNode N) {
   bool Opened = false;
   std::vector<std::pair<std::string, PySite>> Forks;
   TSNode Clause = named(N, 0);
@@ -445,9 +448,13 @@ void Walker::walkWith(TSNode N) {
   if (Active && !Summary)
     for (auto &F : Forks)
       Active->Forks.push_back(F);
-  walkBlock(field(N, "body"));
+  // A body that ends the path (a return, or a raise-if-capturing check in
+  // a `with` that is no region) ends it after the block too: the body runs
+  // once, and a context manager rarely swallows what it raises.
+  bool Continues = walkBlock(field(N, "body"));
   if (Opened)
     closeRegion(end(N));
+  return Continues || Opened;
 }
 
 /// A context manager of the program that captures the block it wraps: a

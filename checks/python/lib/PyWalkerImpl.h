@@ -66,7 +66,7 @@ private:
   bool walkStmt(TSNode N);
   bool walkIf(TSNode N);
   bool walkDecidedIf(TSNode N, bool Taken);
-  void walkWith(TSNode N);
+  bool walkWith(TSNode N);
   PyRegion regionOfBegin(TSNode Call, const RegionApi &R,
                          const std::string &Full, TSNode &StreamNode);
   void walkFor(TSNode N);
