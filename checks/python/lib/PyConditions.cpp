@@ -1,6 +1,7 @@
 //===- PyConditions.cpp - What a Python value may be, and catalog lookups -===//
 
 #include "PyConditions.h"
+#include "PyProgram.h"
 
 #include "llvm/ADT/StringSet.h"
 
@@ -8,6 +9,18 @@
 #include <cctype>
 
 namespace capture_lint::python {
+
+std::vector<PyFunction *> callsRun(PyProgram &Prog, const PyValue &V) {
+  std::vector<PyFunction *> Out = V.Functions;
+  for (PyClass *C : V.Classes) { // an instance: its forward or __call__
+    PyFunction *F = Prog.method(C, "forward");
+    if (!F)
+      F = Prog.method(C, "__call__");
+    if (F)
+      Out.push_back(F);
+  }
+  return Out;
+}
 
 void PyValue::merge(const PyValue &O) {
   Kinds |= O.Kinds;

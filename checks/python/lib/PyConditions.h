@@ -25,6 +25,7 @@ namespace capture_lint::python {
 
 struct PyClass;
 struct PyFunction;
+class PyProgram;
 
 enum ValueKind : unsigned {
   VTensor = 1u << 0,     // a tensor, possibly on the device
@@ -73,6 +74,10 @@ struct PyValue {
   bool tensor() const { return Kinds & (VTensor | VCpuTensor | VBoolMask); }
   void merge(const PyValue &O);
 };
+
+/// What calling \p V runs: its functions, and the forward (or __call__) of
+/// the instances of classes it may hold.
+std::vector<PyFunction *> callsRun(PyProgram &Prog, const PyValue &V);
 
 /// The catalog's Python entries.
 class PyCatalog {

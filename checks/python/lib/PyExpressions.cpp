@@ -465,16 +465,8 @@ std::vector<PyFunction *> Walker::callees(TSNode F, const PyValue *Receiver,
       }
     return Out;
   }
-  for (PyFunction *Callable : FnValue.Functions)
+  for (PyFunction *Callable : callsRun(Ctx.Prog, FnValue))
     Out.push_back(Callable);
-  // Calling an instance: its forward or __call__.
-  for (PyClass *C : FnValue.Classes) {
-    PyFunction *Fwd = Ctx.Prog.method(C, "forward");
-    if (!Fwd)
-      Fwd = Ctx.Prog.method(C, "__call__");
-    if (Fwd)
-      Out.push_back(Fwd);
-  }
   if (!Out.empty())
     return Out;
   std::string D = dottedName(S, F);
@@ -514,14 +506,7 @@ void Walker::graphedCallables(TSNode Call, const PyValue &Arg,
                               const std::string &How) {
   if (Summary || Active)
     return;
-  std::vector<PyFunction *> Targets = Arg.Functions;
-  for (PyClass *C : Arg.Classes) {
-    PyFunction *Fwd = Ctx.Prog.method(C, "forward");
-    if (!Fwd)
-      Fwd = Ctx.Prog.method(C, "__call__");
-    if (Fwd)
-      Targets.push_back(Fwd);
-  }
+  std::vector<PyFunction *> Targets = callsRun(Ctx.Prog, Arg);
   if (Targets.empty())
     return;
   PyRegion R;

@@ -58,20 +58,6 @@ const PyValue *Walker::passedFor(const PyFunction &Callee, unsigned Index,
                                                          : &It->second;
 }
 
-/// The functions a value passed as a callable runs: functions, and the
-/// forward (or __call__) of instances of classes.
-static std::vector<PyFunction *> runs(PyContext &Ctx, const PyValue &V) {
-  std::vector<PyFunction *> Out = V.Functions;
-  for (PyClass *C : V.Classes) {
-    PyFunction *F = Ctx.Prog.method(C, "forward");
-    if (!F)
-      F = Ctx.Prog.method(C, "__call__");
-    if (F)
-      Out.push_back(F);
-  }
-  return Out;
-}
-
 void Walker::followParamCalls(PyFunction *Callee, TSNode Site,
                               const EvaluatedCall &Call) {
   auto Found = Ctx.ParamCalls.find(Callee);
@@ -85,7 +71,7 @@ void Walker::followParamCalls(PyFunction *Callee, TSNode Site,
       continue;
     std::vector<PyStep> Down = {Here};
     Down.insert(Down.end(), P.Chain.begin(), P.Chain.end());
-    std::vector<PyFunction *> Targets = runs(Ctx, *Arg);
+    std::vector<PyFunction *> Targets = callsRun(Ctx.Prog, *Arg);
     if (Targets.empty() && Summary && Arg->Param >= 0 && !Arg->known()) {
       // Passed on: the caller's parameter, called down there.
       SummaryParamCalls.push_back(
