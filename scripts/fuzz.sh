@@ -26,7 +26,14 @@ cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   "-DCMAKE_C_FLAGS_RELWITHDEBINFO=-O1 -gline-tables-only -DNDEBUG" \
   "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 -gline-tables-only -DNDEBUG" \
   -DCAPTURE_LINT_FUZZ=ON -DCAPTURE_LINT_BUILD_TESTS=OFF >/dev/null
-ninja -C build-fuzz -j "$(nproc)" $(printf 'fuzz-%s ' "${targets[@]}") >/dev/null
+# Quiet when it builds; the compiler's errors when it does not (the fuzz
+# build has no precompiled headers, so a missing include shows here first).
+if ! ninja -C build-fuzz -j "$(nproc)" $(printf 'fuzz-%s ' "${targets[@]}") \
+     > build-fuzz/build.log 2>&1; then
+  grep -E "error|FAILED" build-fuzz/build.log | head -20
+  echo "fuzz: the fuzz targets do not build (build-fuzz/build.log)" >&2
+  exit 1
+fi
 
 status=0
 for t in "${targets[@]}"; do
