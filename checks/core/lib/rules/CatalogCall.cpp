@@ -13,30 +13,18 @@
 
 #include "capture_lint/ApiMatch.h"
 #include "capture_lint/CatalogWords.h"
+#include "capture_lint/CheckOwners.h"
 
 namespace capture_lint::rules {
 
 /// The C++ check that owns the catalog hazard class \p H (the registry's
 /// Owns column); none for a class only Python reports or that is no
 /// hazard of its own (ShapeQuery is a taint source).
-static std::optional<CheckKind> checkOfHazard(Hazard H) {
-#define CAPTURE_CHECK_OWNS_1(Kind, Owns)                                       \
-  if (Hazard::Owns != Hazard::None && H == Hazard::Owns)                       \
-    return CheckKind::Kind;
-#define CAPTURE_CHECK_OWNS_0(Kind, Owns)
-#define CAPTURE_CHECK(Kind, Name, Cpp, Python, Owns, ...)                      \
-  CAPTURE_CHECK_OWNS_##Cpp(Kind, Owns)
-#include "Checks.def"
-#undef CAPTURE_CHECK
-#undef CAPTURE_CHECK_OWNS_1
-#undef CAPTURE_CHECK_OWNS_0
-  return std::nullopt;
-}
-
 std::optional<CheckKind> catalogCallCheck(const ApiEntry &E,
                                           const clang::CallExpr *Call,
                                           const clang::ASTContext &Ctx) {
-  std::optional<CheckKind> Check = checkOfHazard(E.Class);
+  std::optional<CheckKind> Check =
+      checkKindOf(checkOwning(E.Class, Language::Cpp));
   // A synchronous copy to the host is a read back, not only a sync.
   if (Check == CheckKind::SyncCall && Call && copiesDeviceToHost(Call, E, Ctx))
     return CheckKind::HostRead;

@@ -11,30 +11,17 @@
 #include "Rules.h"
 
 #include "capture_lint/CatalogWords.h"
+#include "capture_lint/CheckOwners.h"
 
 namespace capture_lint::python::rules {
 
 /// The Python check that owns the catalog hazard class \p C (the
 /// registry's Owns column), or "".
-static std::string checkOfHazard(Hazard C) {
-#define CAPTURE_CHECK_PY_OWNS_1(Name, Owns)                                    \
-  if (Hazard::Owns != Hazard::None && C == Hazard::Owns)                       \
-    return Name;
-#define CAPTURE_CHECK_PY_OWNS_0(Name, Owns)
-#define CAPTURE_CHECK(Kind, Name, Cpp, Python, Owns, ...)                      \
-  CAPTURE_CHECK_PY_OWNS_##Python(Name, Owns)
-#include "Checks.def"
-#undef CAPTURE_CHECK
-#undef CAPTURE_CHECK_PY_OWNS_1
-#undef CAPTURE_CHECK_PY_OWNS_0
-  return "";
-}
-
 PyHazard catalogCall(const ApiEntry *E, PySite Site, std::string Subject) {
   PyHazard H;
   H.Kind = PyHazard::ApiCall;
   H.Entry = E;
-  H.Check = checkOfHazard(E->Class);
+  H.Check = std::string(checkOwning(E->Class, Language::Python));
   H.Subject = std::move(Subject);
   H.Site = Site;
   return H;
