@@ -26,6 +26,7 @@
 #include "capture_lint/Summary.h"
 
 #include "llvm/ADT/StringMap.h"
+#include "llvm/Support/Error.h"
 
 #include <nlohmann/json_fwd.hpp>
 
