@@ -391,60 +391,62 @@ PyRegion Walker::regionOfBegin(TSNode Call, const RegionApi &R,
   return Region;
 }
 
+/// One item of a `with`: a capture it opens (returns true), or a context
+/// entered and bound to its alias; a `torch.cuda.stream(s)` fork is added
+/// to \p Forks.
+bool Walker::enterWithItem(TSNode Item,
+                           std::vector<std::pair<std::string, PySite>> &Forks) {
+  TSNode Value = field(Item, "value"), Alias{};
+  if (is(Value, "as_pattern")) {
+    Alias = field(Value, "alias");
+    Value = named(Value, 0);
+  }
+  // A capture context held in a name: the call that made it.
+  TSNode Made = Value;
+  if (!Summary && !Active &&
+      (is(Value, "identifier") || is(Value, "attribute"))) {
+    PyValue Held = expr(Value);
+    if (Held.ContextSrc == &S)
+      Made = Held.ContextCall;
+  }
+  std::string Full = is(Made, "call") ? fullName(field(Made, "function")) : "";
+  const RegionApi *R = Full.empty() ? nullptr : Ctx.Cat.region(Full);
+  if (R && R->Kind == RegionApi::Begin && !Summary && !Active) {
+    TSNode StreamNode{};
+    PyRegion Region = regionOfBegin(Made, *R, Full, StreamNode);
+    if (!ts_node_eq(Made, Value)) {
+      Region.Begin = {&S, begin(Value)};
+      Region.Headline += "; the context entered here was made at line " +
+                         std::to_string(S.line(begin(Made)));
+    }
+    activate(std::move(Region));
+    // The capture stream itself may be the legacy default stream.
+    if (!isNull(StreamNode))
+      expr(StreamNode);
+    return true;
+  }
+  if (!Summary && !Active && is(Value, "call"))
+    if (auto Wrapped = capturingContext(Value)) {
+      activate(std::move(*Wrapped));
+      return true;
+    }
+  PyValue V = expr(Value);
+  if (Full == "torch.cuda.stream" && Active && !Summary && is(Value, "call")) {
+    TSNode Args = field(Value, "arguments");
+    if (namedCount(Args))
+      Forks.push_back({S.text(named(Args, 0)).str(), {&S, begin(Value)}});
+  }
+  if (!isNull(Alias))
+    bind(named(Alias, 0), V);
+  return false;
+}
+
 bool Walker::walkWith(TSNode N) {
   bool Opened = false;
   std::vector<std::pair<std::string, PySite>> Forks;
   TSNode Clause = named(N, 0);
-  for (unsigned I = 0; is(Clause, "with_clause") && I < namedCount(Clause);
-       ++I) {
-    TSNode Item = named(Clause, I);
-    TSNode Value = field(Item, "value"), Alias{};
-    if (is(Value, "as_pattern")) {
-      Alias = field(Value, "alias");
-      Value = named(Value, 0);
-    }
-    // A capture context held in a name: the call that made it.
-    TSNode Made = Value;
-    if (!Summary && !Active &&
-        (is(Value, "identifier") || is(Value, "attribute"))) {
-      PyValue Held = expr(Value);
-      if (Held.ContextSrc == &S)
-        Made = Held.ContextCall;
-    }
-    std::string Full =
-        is(Made, "call") ? fullName(field(Made, "function")) : "";
-    const RegionApi *R = Full.empty() ? nullptr : Ctx.Cat.region(Full);
-    if (R && R->Kind == RegionApi::Begin && !Summary && !Active) {
-      TSNode StreamNode{};
-      PyRegion Region = regionOfBegin(Made, *R, Full, StreamNode);
-      if (!ts_node_eq(Made, Value)) {
-        Region.Begin = {&S, begin(Value)};
-        Region.Headline += "; the context entered here was made at line " +
-                           std::to_string(S.line(begin(Made)));
-      }
-      activate(std::move(Region));
-      Opened = true;
-      // The capture stream itself may be the legacy default stream.
-      if (!isNull(StreamNode))
-        expr(StreamNode);
-      continue;
-    }
-    if (!Summary && !Active && is(Value, "call"))
-      if (auto Wrapped = capturingContext(Value)) {
-        activate(std::move(*Wrapped));
-        Opened = true;
-        continue;
-      }
-    PyValue V = expr(Value);
-    if (Full == "torch.cuda.stream" && Active && !Summary &&
-        is(Value, "call")) {
-      TSNode Args = field(Value, "arguments");
-      if (namedCount(Args))
-        Forks.push_back({S.text(named(Args, 0)).str(), {&S, begin(Value)}});
-    }
-    if (!isNull(Alias))
-      bind(named(Alias, 0), V);
-  }
+  for (unsigned I = 0; is(Clause, "with_clause") && I < namedCount(Clause); ++I)
+    Opened |= enterWithItem(named(Clause, I), Forks);
   if (Active && !Summary)
     for (auto &F : Forks)
       Active->Forks.push_back(F);

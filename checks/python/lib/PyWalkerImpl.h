@@ -67,6 +67,8 @@ private:
   bool walkIf(TSNode N);
   bool walkDecidedIf(TSNode N, bool Taken);
   bool walkWith(TSNode N);
+  bool enterWithItem(TSNode Item,
+                     std::vector<std::pair<std::string, PySite>> &Forks);
   PyRegion regionOfBegin(TSNode Call, const RegionApi &R,
                          const std::string &Full, TSNode &StreamNode);
   void walkFor(TSNode N);
