@@ -55,11 +55,8 @@ static void addResult(python::PyResult PR,
     R.Errors.push_back({{E.File}, E.Message});
   for (std::string &W : PR.Warnings)
     R.Warnings.push_back(std::move(W));
-  for (Finding &F : PR.Findings) {
-    ReportFinding RF;
-    static_cast<Finding &>(RF) = std::move(F);
-    R.Findings.push_back(std::move(RF));
-  }
+  for (Finding &F : PR.Findings)
+    R.Findings.emplace_back(std::move(F));
 }
 
 void runPython(const std::vector<std::string> &Inputs, const RunConfig &Config,

@@ -41,6 +41,9 @@ struct ReportMissed {
 
 /// A finding of either analysis, with what --confirm adds.
 struct ReportFinding : Finding {
+  ReportFinding() = default;
+  /// A finding an analysis returned, without a verdict yet.
+  explicit ReportFinding(Finding F) : Finding(std::move(F)) {}
   bool HasVerdict = false;
   ReportVerdict Verdict;
 };
