@@ -23,6 +23,7 @@
 #ifndef CAPTURE_LINT_CALLTARGETS_H
 #define CAPTURE_LINT_CALLTARGETS_H
 
+#include "clang/AST/DeclCXX.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/SmallVector.h"

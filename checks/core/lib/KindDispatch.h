@@ -16,7 +16,7 @@
 
 #include "capture_lint/Catalog.h"
 
-#include "clang/AST/Stmt.h"
+#include "clang/AST/Expr.h"
 #include "llvm/ADT/DenseSet.h"
 
 namespace capture_lint {
