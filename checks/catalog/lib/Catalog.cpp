@@ -21,38 +21,65 @@ using nlohmann::json;
 
 namespace capture_lint {
 
-std::string_view hazardName(Hazard H) {
-  switch (H) {
-  case Hazard::Sync:
-    return "sync";
-  case Hazard::HostRead:
-    return "host-read";
-  case Hazard::Allocation:
-    return "allocation";
-  case Hazard::LegacyStream:
-    return "legacy-stream";
-  case Hazard::ShapeQuery:
-    return "shape-query";
-  case Hazard::RngState:
-    return "rng-state";
-  case Hazard::None:
-    return "none";
-  }
-  return "none";
+/// The catalog's spelling of each value of an enum: one table per enum,
+/// read both ways.
+template <typename E> using NameTable = std::pair<E, const char *>;
+
+template <typename E, size_t N>
+static std::string_view nameIn(const NameTable<E> (&Table)[N], E Value,
+                               const char *Otherwise) {
+  for (const auto &[V, Name] : Table)
+    if (V == Value)
+      return Name;
+  return Otherwise;
 }
 
+template <typename E, size_t N>
+static std::optional<E> parseIn(const NameTable<E> (&Table)[N],
+                                std::string_view S) {
+  for (const auto &[V, Name] : Table)
+    if (S == Name)
+      return V;
+  return std::nullopt;
+}
+
+static const NameTable<Hazard> HazardNames[] = {
+    {Hazard::Sync, "sync"},
+    {Hazard::HostRead, "host-read"},
+    {Hazard::Allocation, "allocation"},
+    {Hazard::LegacyStream, "legacy-stream"},
+    {Hazard::ShapeQuery, "shape-query"},
+    {Hazard::RngState, "rng-state"},
+    {Hazard::None, "none"},
+};
+// A catalog names only these; Unknown is a region's mode the analysis could
+// not read.
+static const NameTable<CaptureMode> ModeNames[] = {
+    {CaptureMode::Global, "global"},
+    {CaptureMode::ThreadLocal, "thread_local"},
+    {CaptureMode::Relaxed, "relaxed"},
+};
+static const NameTable<Behaviour> BehaviourNames[] = {
+    {Behaviour::Illegal, "illegal"}, {Behaviour::Eager, "eager"},
+    {Behaviour::Note, "note"},       {Behaviour::Captured, "captured"},
+    {Behaviour::Legal, "legal"},
+};
+
+std::string_view hazardName(Hazard H) { return nameIn(HazardNames, H, "none"); }
 std::string_view modeName(CaptureMode M) {
-  switch (M) {
-  case CaptureMode::Global:
-    return "global";
-  case CaptureMode::ThreadLocal:
-    return "thread_local";
-  case CaptureMode::Relaxed:
-    return "relaxed";
-  case CaptureMode::Unknown:
-    return "unknown";
-  }
-  return "unknown";
+  return nameIn(ModeNames, M, "unknown");
+}
+std::string_view behaviourName(Behaviour B) {
+  return nameIn(BehaviourNames, B, "legal");
+}
+std::optional<Hazard> parseHazard(std::string_view S) {
+  return parseIn(HazardNames, S);
+}
+std::optional<CaptureMode> parseMode(std::string_view S) {
+  return parseIn(ModeNames, S);
+}
+std::optional<Behaviour> parseBehaviour(std::string_view S) {
+  return parseIn(BehaviourNames, S);
 }
 
 std::string modeWords(CaptureMode M) {
@@ -73,47 +100,6 @@ std::string modePhrase(CaptureMode M) {
     return "in a capture whose mode is not a constant (checked as global)";
   }
   return "";
-}
-
-std::string_view behaviourName(Behaviour B) {
-  switch (B) {
-  case Behaviour::Illegal:
-    return "illegal";
-  case Behaviour::Eager:
-    return "eager";
-  case Behaviour::Note:
-    return "note";
-  case Behaviour::Captured:
-    return "captured";
-  case Behaviour::Legal:
-    return "legal";
-  }
-  return "legal";
-}
-
-std::optional<Hazard> parseHazard(std::string_view S) {
-  for (Hazard H : {Hazard::Sync, Hazard::HostRead, Hazard::Allocation,
-                   Hazard::LegacyStream, Hazard::ShapeQuery, Hazard::RngState,
-                   Hazard::None})
-    if (hazardName(H) == S)
-      return H;
-  return std::nullopt;
-}
-
-std::optional<CaptureMode> parseMode(std::string_view S) {
-  for (CaptureMode M :
-       {CaptureMode::Global, CaptureMode::ThreadLocal, CaptureMode::Relaxed})
-    if (modeName(M) == S)
-      return M;
-  return std::nullopt;
-}
-
-std::optional<Behaviour> parseBehaviour(std::string_view S) {
-  for (Behaviour B : {Behaviour::Illegal, Behaviour::Eager, Behaviour::Note,
-                      Behaviour::Captured, Behaviour::Legal})
-    if (behaviourName(B) == S)
-      return B;
-  return std::nullopt;
 }
 
 namespace {
@@ -780,7 +766,7 @@ std::string normaliseExpression(std::string_view Text) {
   return Out;
 }
 
-static const std::pair<FunctionNote::Role, const char *> FunctionRoleNames[] = {
+static const NameTable<FunctionNote::Role> FunctionRoleNames[] = {
     {FunctionNote::Captured, "captured"},
     {FunctionNote::Safe, "safe"},
     {FunctionNote::Wrapper, "wrapper"},
@@ -791,10 +777,7 @@ static const std::pair<FunctionNote::Role, const char *> FunctionRoleNames[] = {
 };
 
 std::string_view functionRoleName(FunctionNote::Role R) {
-  for (const auto &P : FunctionRoleNames)
-    if (P.first == R)
-      return P.second;
-  return "";
+  return nameIn(FunctionRoleNames, R, "");
 }
 
 std::string withoutTemplateArguments(std::string_view Name) {
@@ -812,13 +795,10 @@ std::string withoutTemplateArguments(std::string_view Name) {
 }
 
 std::optional<FunctionNote::Role> parseFunctionRole(std::string_view S) {
-  for (const auto &P : FunctionRoleNames)
-    if (S == P.second)
-      return P.first;
-  return std::nullopt;
+  return parseIn(FunctionRoleNames, S);
 }
 
-static const std::pair<NameList, const char *> NameListNames[] = {
+static const NameTable<NameList> NameListNames[] = {
     {NameList::StreamWorkPrefixes, "stream_work_prefixes"},
     {NameList::Queries, "queries"},
     {NameList::DefaultDeviceFactories, "default_device_factories"},
@@ -830,14 +810,11 @@ static const std::pair<NameList, const char *> NameListNames[] = {
 static_assert(std::size(NameListNames) == NumNameLists);
 
 std::string_view nameListName(NameList L) {
-  return NameListNames[size_t(L)].second;
+  return nameIn(NameListNames, L, "");
 }
 
 std::optional<NameList> parseNameList(std::string_view S) {
-  for (const auto &P : NameListNames)
-    if (S == P.second)
-      return P.first;
-  return std::nullopt;
+  return parseIn(NameListNames, S);
 }
 
 bool Catalog::listedAsPrefix(NameList L, std::string_view Name) const {

@@ -691,9 +691,8 @@ void Walker::noteUnseen(TSNode N, const EvaluatedCall &C) {
     Unseen = (Object == "self" || Object == "cls") &&
              setsAttribute(C.Receiver, C.Method);
   }
-  if (!Unseen || !Ctx.UnseenSites.insert({&S, begin(N)}).second)
-    return;
-  Ctx.Unseen.push_back({S.text(F).str(), {&S, begin(N)}});
+  if (Unseen)
+    Ctx.noteUnseen(S.text(F).str(), {&S, begin(N)});
 }
 
 PyValue Walker::callResult(TSNode N) {

@@ -78,13 +78,10 @@ void Walker::followParamCalls(PyFunction *Callee, TSNode Site,
           {static_cast<unsigned>(Arg->Param), P.Site, P.Text, Down});
       continue;
     }
-    if (Targets.empty() && !Arg->Library && Active && !Quiet) {
+    if (Targets.empty() && !Arg->Library && Active && !Quiet)
       // Named as the caller wrote it, where it is passed.
-      PySite Passed{&S, begin(Site)};
-      if (Ctx.UnseenSites.insert({Passed.Src, Passed.Offset}).second)
-        Ctx.Unseen.push_back(
-            {Arg->Opaque.empty() ? P.Text : Arg->Opaque, Passed});
-    }
+      Ctx.noteUnseen(Arg->Opaque.empty() ? P.Text : Arg->Opaque,
+                     {&S, begin(Site)});
     for (PyFunction *T : Targets) {
       if (Ctx.Depth >= Ctx.MaxCallDepth)
         break;

@@ -128,6 +128,11 @@ struct PyContext {
   /// Where the analysis stops, once per call site.
   std::vector<PyUnseenCall> Unseen;
   std::set<std::pair<const PySource *, unsigned>> UnseenSites;
+  /// Adds \p Callee at \p Site to Unseen, once per site.
+  void noteUnseen(std::string Callee, PySite Site) {
+    if (UnseenSites.insert({Site.Src, Site.Offset}).second)
+      Unseen.push_back({std::move(Callee), Site});
+  }
 };
 
 /// The hazards of \p F's body (memoized).
