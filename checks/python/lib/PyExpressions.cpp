@@ -217,9 +217,7 @@ static TSNode literalElement(const PySource &S, const PyModule &M, TSNode Sub) {
 PyValue Walker::subscript(TSNode N) {
   if (!Vars.count(S.text(field(N, "value")).str()))
     if (TSNode E = literalElement(S, M, N); !isNull(E)) {
-      Walker Inner(Ctx, M, nullptr, false); // a module-level expression
-      ++Inner.Quiet;
-      PyValue V = Inner.expr(E);
+      PyValue V = moduleLevel(S.text(N).str(), E);
       if (!V.Functions.empty() || !V.Classes.empty())
         return V;
     }
@@ -309,20 +307,25 @@ PyValue Walker::identifier(TSNode N) {
 /// time, so they stay unknown.
 PyValue Walker::moduleGlobal(const std::string &Name) {
   auto Init = M.Globals.find(Name);
-  if (Init == M.Globals.end())
-    return PyValue();
-  auto Key = std::make_pair(static_cast<const PyModule *>(&M), Name);
-  if (auto It = Ctx.GlobalCache.find(Key); It != Ctx.GlobalCache.end())
+  return Init == M.Globals.end() ? PyValue() : moduleLevel(Name, Init->second);
+}
+
+/// The callables and instances the module-level expression \p E holds,
+/// evaluated once per module and \p Key (a global's name, `TABLE["a"]`);
+/// an expression that reads itself (`X = [X[0]]`) holds nothing.
+PyValue Walker::moduleLevel(const std::string &Key, TSNode E) {
+  auto CacheKey = std::make_pair(static_cast<const PyModule *>(&M), Key);
+  if (auto It = Ctx.GlobalCache.find(CacheKey); It != Ctx.GlobalCache.end())
     return It->second;
-  Ctx.GlobalCache[Key] = PyValue(); // cycle guard
+  Ctx.GlobalCache[CacheKey] = PyValue(); // cycle guard
   Walker Inner(Ctx, M, nullptr, false);
   ++Inner.Quiet;
-  PyValue All = Inner.expr(Init->second);
+  PyValue All = Inner.expr(E);
   PyValue V;
   V.Functions = All.Functions;
   V.Classes = All.Classes;
   V.Container = All.Container && (!V.Functions.empty() || !V.Classes.empty());
-  Ctx.GlobalCache[Key] = V;
+  Ctx.GlobalCache[CacheKey] = V;
   return V;
 }
 

@@ -117,7 +117,8 @@ struct PyContext {
   /// allocating or reading back.
   std::map<std::string, std::unique_ptr<ApiEntry>> Declared;
   std::map<std::pair<const PyClass *, std::string>, PyValue> AttrCache;
-  /// The callables and instances a module global holds (`TABLE = {"a": f}`).
+  /// The callables and instances a module global or a constant entry of
+  /// one holds (`TABLE = {"a": f}`, `TABLE["a"]`), by module and text.
   std::map<std::pair<const PyModule *, std::string>, PyValue> GlobalCache;
   /// Per nested function or lambda: what the names of the functions around
   /// it held where it was defined (its closure), merged over definitions.

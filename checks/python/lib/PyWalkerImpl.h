@@ -156,6 +156,7 @@ private:
   void bind(TSNode Target, const PyValue &V);
   PyValue selfAttribute(PyClass *C, const std::string &Name);
   PyValue moduleGlobal(const std::string &Name);
+  PyValue moduleLevel(const std::string &Key, TSNode E);
   std::vector<PyFunction *> callees(TSNode Fn, const PyValue *Receiver,
                                     const std::string &Method,
                                     const PyValue &FnValue);
