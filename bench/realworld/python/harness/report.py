@@ -190,8 +190,8 @@ def compare_repo(repo, b, c, out):
                 failed |= drop
                 out("%s: %s at depth %s %d -> %d%s" % (
                     repo, k, d, bv, cv, "  (DROP)" if drop else ""))
-    failed |= compare_shapes(repo, b.get("shapes", {}), c.get("shapes", {}),
-                             out)
+    if "shapes" in c:  # not with --no-shapes
+        failed |= compare_shapes(repo, b.get("shapes", {}), c["shapes"], out)
     same = all(b.get(k) == c.get(k) for k in ("regions", "located")) and \
         b["inserted"] == c["inserted"]
     for key in ("unrecognised", "missed", "unlocated"):
