@@ -27,18 +27,31 @@ ROW = re.compile(
     r'(\w+),\s*(\w+),(.*?)\)\s*$', re.S | re.M)
 
 
+def arguments(text):
+    """The string arguments of a row: adjacent literals joined, as C++
+    joins them (a long text is split over lines)."""
+    args = []
+    for tok in re.finditer(r'"((?:[^"\\]|\\.)*)"|,', text):
+        if tok.group(0) == ",":
+            args.append("")
+        elif args:
+            args[-1] += tok.group(1).replace('\\"', '"')
+        else:
+            args.append(tok.group(1).replace('\\"', '"'))
+    return [a for a in args if a]
+
+
 def rows(root):
     path = os.path.join(root, "checks", "registry", "Checks.def")
     with open(path) as f:
         text = f.read()
     out = []
     for m in ROW.finditer(text):
-        strings = re.findall(r'"((?:[^"\\]|\\.)*)"', m.group(7))
+        args = arguments(m.group(7))
         out.append({"kind": m.group(1), "name": m.group(2),
                     "cpp": m.group(3) == "1", "python": m.group(4) == "1",
                     "owns": m.group(5), "severity": m.group(6),
-                    "finds": strings[-1].replace('\\"', '"')
-                    if strings else ""})
+                    "finds": args[-1] if args else ""})
     return out
 
 

@@ -135,9 +135,14 @@ void CaptureAnalyzer::Impl::analyzeRegions(const FunctionDecl *Def,
         reportHazards(Hazards, RF.regions()[St.Active.find_first()]);
       },
       Bound);
+  const FunctionRole *Own = Roles.roleOf(Def);
+  // An opener returns with its capture open on purpose; a function that
+  // pauses a caller's capture and resumes it ends nothing of its own.
+  if (!(Own && (Own->Opens || Own->PausesAndResumes)))
+    for (ClangFinding &F : rules::unendedOnError(Def, RF, Cat, Ctx))
+      report(std::move(F));
   for (const CaptureRegion &R : RF.regions()) {
     if (R.Ends.empty()) {
-      const FunctionRole *Own = Roles.roleOf(Def);
       if (R.Begin && R.Reached && !(Own && Own->PausesAndResumes))
         UnendedRegions.push_back({R, Def});
       continue;
@@ -341,13 +346,8 @@ void CaptureAnalyzer::Impl::reportUnended(const Unended &U) {
   F.Level = Severity::Warning;
   F.Loc = fileLoc(R.Begin->getBeginLoc(), Ctx.getSourceManager());
   F.Api = catalogName(directCallee(R.Begin));
-  std::string EndName;
-  // Name the end call of the begin's own API family when there is one.
-  for (const auto &Other : Cat.regions())
-    if (Other->Kind == RegionApi::End && Other->Group == R.Api->Group &&
-        (EndName.empty() || Other->Family == R.Api->Family))
-      EndName = Other->Name;
-  F.Message = rules::unendedRegionMessage(R, displayName(U.Fn), EndName);
+  F.Message = rules::unendedRegionMessage(R, displayName(U.Fn),
+                                          rules::endCallName(*R.Api, Cat));
   F.RegionBegin = F.Loc;
   F.Mode = R.Mode;
   F.Stream = R.Stream;

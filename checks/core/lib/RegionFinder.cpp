@@ -285,7 +285,7 @@ void RegionFinder::catalogBegin(const CallExpr *Call, const RegionApi &Api,
   R.Key = streamKey(StreamE);
   R.StreamVar = baseDeclOf(StreamE);
   R.ThisMember = thisMember(StreamE);
-  R.ResultVar = resultVariable(Call, PM);
+  setResult(R, Call, 0, PM);
   R.BeginLoc = Call->getBeginLoc();
   Regions.push_back(std::move(R));
 }
@@ -306,9 +306,17 @@ void RegionFinder::collectCall(const CallExpr *Call, ParentMap &PM,
   }
   const FunctionRole *Role =
       Roles ? Roles->roleOf(directCallee(Call)) : nullptr;
-  if (Role && Role->Opens)
+  if (Role && Role->Opens) {
     addRoleRegion(Call, *Role->Opens, objectOf(Call), nullptr);
-  else if (Role && Role->Closes)
+    // An opener opens nothing where its result says it failed, as a begin
+    // does (beginFailedOn): where it is not what the opener returns with
+    // the capture open, or, for a status that is not a bool, not success.
+    QualType T = Call->getType();
+    if (Role->Opens->ResultWhenOpen)
+      setResult(Regions.back(), Call, *Role->Opens->ResultWhenOpen, PM);
+    else if (T->isIntegralOrEnumerationType() && !T->isBooleanType())
+      setResult(Regions.back(), Call, 0, PM);
+  } else if (Role && Role->Closes)
     EndSites.push_back({Call->getBeginLoc(), Role->Closes->Group});
 }
 
@@ -737,13 +745,14 @@ const RegionApi *RegionFinder::cachedRegionApi(const CallExpr *Call) const {
   return It->second;
 }
 
-/// The value \p Cond has when the result it tests is success (0), where
-/// \p Cond tests a result (as \p IsResult says) in one of the shapes
-/// `result`, `result == K`, `result != K` for a constant K, maybe negated;
-/// nullopt for any other condition.
+/// The value \p Cond has when the result it tests is success (\p Success,
+/// 0 for an error code), where \p Cond tests a result (as \p IsResult says)
+/// in one of the shapes `result`, `result == K`, `result != K` for a
+/// constant K, maybe negated; nullopt for any other condition.
 template <typename IsResultFn>
 static std::optional<bool> valueAtSuccess(const Expr *Cond, IsResultFn IsResult,
-                                          const ASTContext &Ctx) {
+                                          const ASTContext &Ctx,
+                                          int64_t Success = 0) {
   if (!Cond)
     return std::nullopt;
   Cond = Cond->IgnoreParenImpCasts();
@@ -773,13 +782,13 @@ static std::optional<bool> valueAtSuccess(const Expr *Cond, IsResultFn IsResult,
           const auto *DRE = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
           return DRE && DRE->getDecl() == P;
         };
-        if (auto V = valueAtSuccess(Ret->getRetValue(), IsParam, Ctx))
+        if (auto V = valueAtSuccess(Ret->getRetValue(), IsParam, Ctx, Success))
           return *V != Negated;
         return std::nullopt;
       }
   }
   if (IsResult(Cond))
-    return Negated;
+    return (Success != 0) != Negated;
   const auto *B = dyn_cast<BinaryOperator>(Cond);
   if (!B || !B->isEqualityOp())
     return std::nullopt;
@@ -789,22 +798,81 @@ static std::optional<bool> valueAtSuccess(const Expr *Cond, IsResultFn IsResult,
   auto V = Other ? constantInt(Other, Ctx) : std::nullopt;
   if (!V)
     return std::nullopt;
-  return ((*V == 0) == (B->getOpcode() == BO_EQ)) != Negated;
+  return ((*V == Success) == (B->getOpcode() == BO_EQ)) != Negated;
+}
+
+/// What \p Conv, given a value that is \p Success at a begun capture as its
+/// argument \p Arg, returns then, when its body says it with a constant:
+/// `return e == cudaSuccess ? Status::kSuccess : Status::kError;`.
+static std::optional<int64_t> convertedSuccess(const FunctionDecl *Conv,
+                                               unsigned Arg, int64_t Success,
+                                               const ASTContext &Ctx) {
+  const FunctionDecl *Def = nullptr;
+  if (!Conv || !Conv->hasBody(Def) || !Def || Arg >= Def->getNumParams())
+    return std::nullopt;
+  const auto *Body = dyn_cast<CompoundStmt>(Def->getBody());
+  const auto *Ret = Body && Body->size() == 1
+                        ? dyn_cast<ReturnStmt>(Body->body_back())
+                        : nullptr;
+  const auto *Cond = Ret && Ret->getRetValue()
+                         ? dyn_cast<ConditionalOperator>(
+                               Ret->getRetValue()->IgnoreParenImpCasts())
+                         : nullptr;
+  if (!Cond)
+    return std::nullopt;
+  const ParmVarDecl *P = Def->getParamDecl(Arg);
+  auto IsParam = [P](const Expr *E) {
+    const auto *DRE = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
+    return DRE && DRE->getDecl() == P;
+  };
+  auto Taken = valueAtSuccess(Cond->getCond(), IsParam, Ctx, Success);
+  if (!Taken)
+    return std::nullopt;
+  return constantInt(*Taken ? Cond->getTrueExpr() : Cond->getFalseExpr(), Ctx);
+}
+
+void RegionFinder::setResult(CaptureRegion &R, const CallExpr *Call,
+                             int64_t Success, const ParentMap &PM) const {
+  const Expr *Result = Call;
+  for (unsigned Depth = 0; Depth < 2; ++Depth) {
+    const Stmt *P = PM.getParent(Result);
+    while (P && isa<ImplicitCastExpr, ParenExpr, ExprWithCleanups>(P))
+      P = PM.getParent(P);
+    const auto *Conv = dyn_cast_or_null<CallExpr>(P);
+    if (!Conv || isa<CXXOperatorCallExpr>(Conv))
+      break;
+    unsigned Arg = 0;
+    while (Arg < Conv->getNumArgs() &&
+           Conv->getArg(Arg)->IgnoreParenImpCasts() != Result)
+      ++Arg;
+    auto Converted =
+        Arg < Conv->getNumArgs()
+            ? convertedSuccess(directCallee(Conv), Arg, Success, Ctx)
+            : std::nullopt;
+    if (!Converted)
+      break;
+    Result = Conv;
+    Success = *Converted;
+  }
+  R.Result = Result;
+  R.SuccessValue = Success;
+  if (const auto *C = dyn_cast<CallExpr>(Result))
+    R.ResultVar = resultVariable(C, PM);
 }
 
 bool RegionFinder::beginFailedOn(const CaptureRegion &R, const Expr *Cond,
                                  bool CondTrue) const {
-  if (!R.Begin)
+  if (!R.Result)
     return false;
   auto IsResult = [&](const Expr *E) {
     E = E->IgnoreParenImpCasts();
-    if (E == R.Begin)
+    if (E == R.Result)
       return true;
     const auto *DRE = dyn_cast<DeclRefExpr>(E);
     return R.ResultVar && DRE && DRE->getDecl() == R.ResultVar;
   };
   // The edge that needs a value other than success's has a failed begin.
-  auto V = valueAtSuccess(Cond, IsResult, Ctx);
+  auto V = valueAtSuccess(Cond, IsResult, Ctx, R.SuccessValue);
   return V && CondTrue != *V;
 }
 
@@ -1017,6 +1085,66 @@ void RegionFinder::forEachStatement(
     if (const Stmt *T = B->getTerminatorStmt())
       Visit(T, State, true);
   }
+}
+
+void RegionFinder::forEachNormalExit(
+    const std::function<void(const NormalExit &, const FlowState &)> &Visit)
+    const {
+  if (!Cfg)
+    return;
+  for (const CFGBlock *B : Cfg->getExit().preds()) {
+    if (!B || B->hasNoReturnElement() || !BlockEntry[B->getBlockID()].Reached)
+      continue;
+    if (isa_and_nonnull<CXXThrowExpr>(B->getTerminatorStmt()))
+      continue;
+    FlowState State = BlockEntry[B->getBlockID()];
+    NormalExit X;
+    bool Throws = false;
+    for (const CFGElement &E : *B) {
+      if (auto S = E.getAs<CFGStmt>()) {
+        if (const auto *R = dyn_cast<ReturnStmt>(S->getStmt()))
+          X.At = R;
+        Throws |= isa<CXXThrowExpr>(S->getStmt());
+      }
+      transfer(E, State);
+    }
+    if (!Throws)
+      Visit(X, State);
+  }
+}
+
+std::optional<FlowState> RegionFinder::lastExitState() const {
+  const SourceManager &SM = Ctx.getSourceManager();
+  std::optional<FlowState> Last;
+  SourceLocation LastLoc;
+  forEachNormalExit([&](const NormalExit &X, const FlowState &State) {
+    // The end of the body comes after every return.
+    SourceLocation L =
+        X.At ? fileLoc(X.At->getBeginLoc(), SM) : SourceLocation();
+    if (Last && L == LastLoc) { // paths that meet at one exit
+      Last->Active |= State.Active;
+    } else if (!Last ||
+               (LastLoc.isValid() &&
+                (L.isInvalid() || SM.isBeforeInTranslationUnit(LastLoc, L)))) {
+      Last = State;
+      LastLoc = L;
+    }
+  });
+  return Last;
+}
+
+bool RegionFinder::unwindingMayEnd(unsigned I) const {
+  if (!Cfg || I >= Regions.size())
+    return false;
+  const CaptureRegion &R = Regions[I];
+  for (const CFGBlock *B : *Cfg)
+    for (const CFGElement &E : *B)
+      if (auto Dtor = E.getAs<CFGAutomaticObjDtor>()) {
+        const VarDecl *VD = Dtor->getVarDecl();
+        if (VD == R.Guard || VD == R.StreamVar || destructorCloser(VD))
+          return true;
+      }
+  return false;
 }
 
 llvm::SmallPtrSet<const Stmt *, 16> RegionFinder::unreachedStatements() const {

@@ -172,6 +172,26 @@ static OpenedCapture openedCaptureOf(const CaptureRegion &R,
   return O;
 }
 
+/// The constant every return of \p RF's function returns with region \p I
+/// open (`return true;`), if they agree.
+static std::optional<int64_t> resultWhenOpen(const RegionFinder &RF, unsigned I,
+                                             const ASTContext &Ctx) {
+  std::optional<int64_t> Out;
+  bool Agree = true;
+  RF.forEachNormalExit(
+      [&](const RegionFinder::NormalExit &X, const FlowState &State) {
+        if (!State.Active.test(I))
+          return;
+        const Expr *V = X.At ? X.At->getRetValue() : nullptr;
+        auto C = V ? constantInt(V, Ctx) : std::nullopt;
+        if (!C || (Out && *Out != *C))
+          Agree = false;
+        else
+          Out = C;
+      });
+  return Agree ? Out : std::nullopt;
+}
+
 /// A parameter \p Def invokes while a region of its own is active: it
 /// wraps the callable its callers pass there.
 static void addInvokedWrapped(const RegionFinder &RF, const FunctionDecl *Def,
@@ -238,9 +258,15 @@ void RoleAnalyzer::roleFromBody(const FunctionDecl *Def, FunctionRole &Role) {
     return;
   const FlowState &Exit = RF.exitState();
   if (Exit.Reached) {
-    for (unsigned I = 1; I < RF.regions().size() && !Role.Opens; ++I)
-      if (Exit.Active.test(I))
+    // It opens a capture for its callers when its main path (its last exit)
+    // leaves one open; an earlier return that does is an error path
+    // (capture-unended-on-error).
+    std::optional<FlowState> Last = RF.lastExitState();
+    for (unsigned I = 1; Last && I < RF.regions().size() && !Role.Opens; ++I)
+      if (Last->Active.test(I)) {
         Role.Opens = openedCaptureOf(RF.regions()[I], Def);
+        Role.Opens->ResultWhenOpen = resultWhenOpen(RF, I, Ctx);
+      }
     if (Exit.EndedInherited && RF.inheritedClosedBy())
       Role.Closes = RF.inheritedClosedBy();
   }

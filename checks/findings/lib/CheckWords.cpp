@@ -26,4 +26,11 @@ std::string branchConsequence(bool DeviceValue) {
          (DeviceValue ? "value" : "shape");
 }
 
+std::string unendedConsequence(const std::string &Runtime) {
+  return "the stream stays in capture mode, so later work on it is captured "
+         "into a graph nobody ends or fails (a second begin fails with " +
+         Runtime + "ErrorIllegalState, syncs and unrelated allocations with " +
+         Runtime + "ErrorStreamCaptureUnsupported)";
+}
+
 } // namespace capture_lint

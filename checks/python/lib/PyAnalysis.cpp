@@ -57,6 +57,8 @@ Described ruleVerdict(const PyHazard &H, const PyRegion &R) {
     return rules::describeFrozenArgument(H);
   case PyHazard::Branch:
     return rules::describeShapeBranch(H);
+  case PyHazard::Unended:
+    return rules::describeUnendedOnError(H, R);
   }
   return std::nullopt;
 }

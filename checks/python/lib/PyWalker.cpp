@@ -134,6 +134,10 @@ static bool endsWithExit(TSNode Block) {
 
 bool Walker::walkStmt(TSNode N) {
   llvm::StringRef K = kind(N);
+  if ((K == "return_statement" || K == "raise_statement") && Active &&
+      OpenedByBegin && !EndsOnly && !InTry && !(InExcept && HandlerEnds))
+    OpenExits.push_back(
+        {{&S, begin(N)}, K == "return_statement" ? "return" : "raise"});
   if (K == "expression_statement") {
     for (unsigned I = 0; I < namedCount(N); ++I) {
       TSNode E = named(N, I);
@@ -204,12 +208,20 @@ void Walker::defineNested(TSNode N) {
 void Walker::walkTry(TSNode N) {
   for (unsigned I = 0; I < namedCount(N); ++I) {
     TSNode C = named(N, I);
-    if (is(C, "block"))
+    if (is(C, "block")) {
+      ++InTry; // its handlers decide what an exit here leaves open
       walkBlock(C);
-    else // except, else and finally clauses
-      for (unsigned J = 0; J < namedCount(C); ++J)
-        if (is(named(C, J), "block"))
-          walkBlock(named(C, J));
+      --InTry;
+      continue;
+    }
+    bool Finally = is(C, "finally_clause"), Except = is(C, "except_clause");
+    InFinally += Finally; // else clauses too
+    InExcept += Except;
+    for (unsigned J = 0; J < namedCount(C); ++J)
+      if (is(named(C, J), "block"))
+        walkBlock(named(C, J));
+    InFinally -= Finally;
+    InExcept -= Except;
   }
 }
 
@@ -518,6 +530,18 @@ bool Walker::captureBeginEnd(TSNode Call) {
   if (!R)
     return false;
   if (R->Kind == RegionApi::End) {
+    // An end in an except clause ends the capture on the error path; the
+    // code after the try still runs under it.
+    if (Active && OpenedByBegin && InExcept && !InFinally) {
+      HandlerEnds = true;
+      return true;
+    }
+    if (Active && OpenedByBegin && !EndsOnly)
+      if (auto H = rules::unendedOnError(OpenExits, InFinally || HandlerEnds,
+                                         {&S, begin(Call)}, S.text(Call).str()))
+        Active->Hazards.push_back(std::move(*H));
+    OpenExits.clear();
+    HandlerEnds = false;
     if (Active && OpenedByBegin)
       closeRegion(end(Call));
     return true;
@@ -533,6 +557,8 @@ bool Walker::captureBeginEnd(TSNode Call) {
                     modeWords(Region.Mode);
   activate(std::move(Region));
   OpenedByBegin = true;
+  OpenExits.clear();
+  HandlerEnds = false;
   return true;
 }
 

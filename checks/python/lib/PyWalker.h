@@ -43,8 +43,14 @@ struct PyPathCondition {
   bool Holds = true; // false: the hazard is on the else side
 };
 
+/// A `return` or `raise` (Verb) at Site.
+struct PyExit {
+  PySite Site;
+  const char *Verb = "return";
+};
+
 struct PyHazard {
-  enum Form { ApiCall, Branch, Unjoined, FrozenArg } Kind = ApiCall;
+  enum Form { ApiCall, Branch, Unjoined, FrozenArg, Unended } Kind = ApiCall;
   std::string Check;
   const ApiEntry *Entry = nullptr;
   std::string Subject; // "'x.item()'", "'if' condition 'n > 4'"
@@ -53,7 +59,8 @@ struct PyHazard {
   PySite Site;
   std::vector<PyStep> Chain;                         // outermost call first
   std::vector<std::pair<PySite, std::string>> Extra; // e.g. the update site
-  std::string Through; // for frozen arguments: the local that carries it
+  std::string Through; // for frozen arguments: the local that carries it;
+                       // for an unended capture: the exit's verb
   /// The innermost such branch on the way to the hazard, if any.
   std::optional<PyPathCondition> Path;
 };

@@ -241,6 +241,13 @@ private:
   size_t ActiveIndex = 0;
   bool OpenedByBegin = false;
   bool EndsOnly = false;
+  /// For capture-unended-on-error: how deep the walk is in `try` blocks and
+  /// `finally` clauses, and the returns and raises outside `try` blocks
+  /// since the capture_begin that opened the active region.
+  unsigned InTry = 0, InFinally = 0, InExcept = 0;
+  std::vector<PyExit> OpenExits;
+  /// An except clause ended the active region: exceptions end it there.
+  bool HandlerEnds = false;
   unsigned Quiet = 0;
   bool WholeBody = false;
   /// The branches on values the analysis cannot see around the statement

@@ -23,6 +23,7 @@ def begin_end(step, graph):
     graph.capture_begin()
     step()
     graph.capture_end()
+    # CHECK: capture-helpers.py:[[@LINE-1]]:5: warning: 'graph.capture_end()' is not in a finally block
 
 
 @contextlib.contextmanager
@@ -59,7 +60,7 @@ class Bench:
     def test(self):
         self.run(lambda: torch.cuda.synchronize())
         # CHECK: capture-helpers.py:[[@LINE-1]]:26: error: 'torch.cuda.synchronize()' waits for all work on the device
-        # CHECK: capture-helpers.py:[[@LINE-2]]:9: note: 'Bench.run' captures the callables given here (it calls 'fn' under capture at capture-helpers.py:57), mode global
+        # CHECK: capture-helpers.py:[[@LINE-2]]:9: note: 'Bench.run' captures the callables given here (it calls 'fn' under capture at capture-helpers.py:58), mode global
 
 
 
@@ -117,28 +118,28 @@ def closures(x: torch.Tensor, n: int):
 def step_timing():
     torch.cuda.synchronize()
     # CHECK: capture-helpers.py:[[@LINE-1]]:5: error: 'torch.cuda.synchronize()' waits for all work on the device: in a global-mode capture
-    # CHECK: capture-helpers.py:67:5: note: 'timing' captures the callables given here (it calls 'func' under capture at capture-helpers.py:18), mode global
+    # CHECK: capture-helpers.py:68:5: note: 'timing' captures the callables given here (it calls 'func' under capture at capture-helpers.py:18), mode global
 
 
 def step_begin_end():
     torch.cuda.synchronize()
     # CHECK: capture-helpers.py:[[@LINE-1]]:5: error: 'torch.cuda.synchronize()' waits
-    # CHECK: capture-helpers.py:74:5: note: 'begin_end' captures the callables given here (it calls 'step' under capture at capture-helpers.py:24), mode global
+    # CHECK: capture-helpers.py:75:5: note: 'begin_end' captures the callables given here (it calls 'step' under capture at capture-helpers.py:24), mode global
 
 
 def step_in_scope():
     torch.cuda.synchronize()
     # CHECK: capture-helpers.py:[[@LINE-1]]:5: error: 'torch.cuda.synchronize()' waits
-    # CHECK: capture-helpers.py:75:5: note: 'in_scope' captures the callables given here (it calls 'fn' under capture at capture-helpers.py:37), mode global
+    # CHECK: capture-helpers.py:76:5: note: 'in_scope' captures the callables given here (it calls 'fn' under capture at capture-helpers.py:38), mode global
 
 
 def step_latency():
     torch.cuda.synchronize()
     # CHECK: capture-helpers.py:[[@LINE-1]]:5: error: 'torch.cuda.synchronize()' waits for all work on the device: in a thread_local-mode capture it fails
-    # CHECK: capture-helpers.py:76:5: note: 'latency' captures the callables given here (it passes 'fn' to 'capture_graph', which captures it at capture-helpers.py:42), mode thread_local
+    # CHECK: capture-helpers.py:77:5: note: 'latency' captures the callables given here (it passes 'fn' to 'capture_graph', which captures it at capture-helpers.py:43), mode thread_local
 
 
 def step_capture_graph():
     torch.cuda.synchronize()
     # CHECK: capture-helpers.py:[[@LINE-1]]:5: error: 'torch.cuda.synchronize()' waits
-    # CHECK: capture-helpers.py:77:5: note: 'capture_graph' captures the callables given here (it calls 'fn' under capture at graph_utils.py:10), mode thread_local
+    # CHECK: capture-helpers.py:78:5: note: 'capture_graph' captures the callables given here (it calls 'fn' under capture at graph_utils.py:10), mode thread_local

@@ -32,6 +32,7 @@ void capture(cudaStream_t s, float *d, int n) {
   cudaMalloc(&tmp, n * sizeof(float)); // unchecked: a checked one ends paths
   // CHECK: :[[@LINE-1]]:3: error: 'cudaMalloc' allocates device memory
   CUDA_CHECK(cudaMemcpyAsync(&flag, d, sizeof(int), cudaMemcpyDeviceToHost, s));
+  // CHECK: :[[@LINE-1]]:3: warning: 'CUDA_CHECK' returns here with the capture of stream 's' still open (begun at line 28)
   if (flag)
     // CHECK: :[[@LINE-1]]:3: warning: 'if' condition depends on 'flag' (a value read back from the device)
     // CHECK: :[[@LINE-2]]:7: warning: host read of 'flag'

@@ -58,6 +58,10 @@ struct OpenedCapture {
   std::string Stream;             // as written at the begin call
   clang::SourceLocation BeginLoc; // the begin call itself
   std::vector<DiagNote> Chain;    // from the function down to the begin
+  /// What the opener returns where it leaves the capture open, when every
+  /// such return is the same constant (`return true;`): a caller's test
+  /// that its result is something else is a test that it failed.
+  std::optional<int64_t> ResultWhenOpen;
 };
 
 /// A parameter that a wrapper invokes while its capture is active.

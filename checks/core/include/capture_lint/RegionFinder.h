@@ -94,8 +94,13 @@ struct CaptureRegion {
   std::optional<unsigned> ModeParam;
   std::string Stream; // as written ("stream", "graph")
   std::string Key;    // see streamKey()
-  /// The local the begin's result (an error code) is stored in, if any.
+  /// The value that says whether the capture began: the begin call, a
+  /// call to an opener that returns a status, or a converter's call around
+  /// either (`check_status(cudaStreamBeginCapture(...))`); the local it is
+  /// stored in, if any; and its value where the capture began.
+  const clang::Expr *Result = nullptr;
   const clang::VarDecl *ResultVar = nullptr;
+  int64_t SuccessValue = 0;
   /// The variable holding the stream (or the object owning it), if any.
   const clang::ValueDecl *StreamVar = nullptr;
   /// The member of `this` the capture is on (`stream_` in a method), when
@@ -190,6 +195,30 @@ public:
       const std::function<void(const clang::CFGAutomaticObjDtor &,
                                const FlowState &)> &VisitDtor = nullptr) const;
 
+  /// A way out of the function that returns normally: a `return` (At is
+  /// the ReturnStmt) or the end of the body (At is null).
+  struct NormalExit {
+    const clang::ReturnStmt *At = nullptr;
+  };
+  /// Calls \p Visit for every normal exit some path reaches, with the state
+  /// as the function leaves there (after the destructors of the scopes it
+  /// leaves). Exits by exception (a throw, a call that does not return) are
+  /// not among them: the CFG has no edge for their unwinding.
+  void forEachNormalExit(
+      const std::function<void(const NormalExit &, const FlowState &)> &Visit)
+      const;
+
+  /// The state at the normal exit written last in the function (its final
+  /// `return`, or the end of its body), when a path reaches one: what the
+  /// function leaves its callers on its main path. An earlier return is
+  /// typically an error path.
+  std::optional<FlowState> lastExitState() const;
+
+  /// Whether unwinding the stack past region \p I's function may end it: a
+  /// local is destroyed whose destructor closes a capture (a RAII guard), or
+  /// that owns the region's stream.
+  bool unwindingMayEnd(unsigned I) const;
+
   /// The statements of the blocks no path reaches (past a condition the
   /// constant arguments decide, or after a return).
   llvm::SmallPtrSet<const clang::Stmt *, 16> unreachedStatements() const;
@@ -221,6 +250,10 @@ private:
                           const clang::Stmt *Body);
   void addRoleRegion(const clang::Stmt *S, const OpenedCapture &Opened,
                      const clang::Expr *Object, const clang::VarDecl *Guard);
+  /// Sets \p R's result from \p Call, whose value is \p Success where the
+  /// capture began, seeing through converters of that value.
+  void setResult(CaptureRegion &R, const clang::CallExpr *Call, int64_t Success,
+                 const clang::ParentMap &PM) const;
   void transfer(const clang::CFGElement &E, FlowState &State) const;
   /// The closer a local object's destruction is: its destructor's role, or
   /// the callables a guard was built with (RoleOracle::guardCloser).

@@ -19,6 +19,7 @@
 //   capture-frozen-host-value   FrozenHostValue.cpp
 //   capture-shape-branch        ShapeBranch.cpp
 //   capture-unended-region      UnendedRegion.cpp
+//   capture-unended-on-error    UnendedOnError.cpp
 //   capture-rng-state           Python only (checks/python)
 //
 //===----------------------------------------------------------------------===//
@@ -124,6 +125,19 @@ Described describeShapeBranch(const RawHazard &H);
 std::string unendedRegionMessage(const CaptureRegion &R,
                                  llvm::StringRef Function,
                                  llvm::StringRef EndName);
+/// The end call of \p Api's group, of its own family when there is one
+/// ("cudaStreamEndCapture" for cudaStreamBeginCapture).
+std::string endCallName(const RegionApi &Api, const Catalog &Cat);
+
+//--- capture-unended-on-error (UnendedOnError)
+/// The regions of \p Def (found by \p RF) that some path ends and another
+/// leaves the function with still open: by a `return`, the end of the body,
+/// a `throw` or a call that throws instead of returning; one finding per
+/// region, at its first such exit, with a note at each other one.
+std::vector<ClangFinding> unendedOnError(const clang::FunctionDecl *Def,
+                                         const RegionFinder &RF,
+                                         const Catalog &Cat,
+                                         clang::ASTContext &Ctx);
 
 } // namespace capture_lint::rules
 

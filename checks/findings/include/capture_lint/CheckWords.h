@@ -25,6 +25,10 @@ MessageParts frozenHostValueWords(const std::string &State,
 /// capture-shape-branch: what a branch on a shape or value does.
 std::string branchConsequence(bool DeviceValue);
 
+/// capture-unended-on-error: what leaving a capture open does, with the
+/// error names of \p Runtime ("cuda" or "hip").
+std::string unendedConsequence(const std::string &Runtime);
+
 } // namespace capture_lint
 
 #endif // CAPTURE_LINT_CHECKWORDS_H

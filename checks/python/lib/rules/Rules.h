@@ -16,6 +16,7 @@
 //   capture-frozen-host-value   FrozenHostValue.cpp
 //   capture-shape-branch        ShapeBranch.cpp
 //   capture-rng-state           CatalogCall.cpp
+//   capture-unended-on-error    UnendedOnError.cpp
 //
 //===----------------------------------------------------------------------===//
 
@@ -47,6 +48,15 @@ Described describeShapeBranch(const PyHazard &H);
 /// Host state the region updates, passed to captured work (the detection
 /// is the walker's, in FrozenHostValue.cpp).
 Described describeFrozenArgument(const PyHazard &H);
+
+/// A capture begun by capture_begin and ended at \p End (written
+/// \p EndText) in the same function: left open by \p Exits (the returns and
+/// raises between them outside `try` blocks), or, with none, by any
+/// exception when the end is not in a finally block.
+std::optional<PyHazard> unendedOnError(const std::vector<PyExit> &Exits,
+                                       bool EndInFinally, PySite End,
+                                       std::string EndText);
+Described describeUnendedOnError(const PyHazard &H, const PyRegion &R);
 
 } // namespace capture_lint::python::rules
 

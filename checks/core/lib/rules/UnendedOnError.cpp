@@ -1,0 +1,203 @@
+//===- UnendedOnError.cpp - capture-unended-on-error ----------------------===//
+//
+// A capture that some path of its function ends, and another path leaves
+// open: an early `return` (an error-check macro that returns), the end of
+// the body, a `throw` (or a call that throws instead of returning, such as
+// a logging macro's fatal temporary). The stream stays in capture mode, so
+// the first error becomes a cascade: a second begin fails, syncs and
+// unrelated allocations fail, a late end gives a null graph.
+//
+// Not reported: paths where the begin failed (RegionFinder ends the region
+// there), exits past an end or a guard's destructor, throws inside a `try`
+// of the function (its handler decides), throws when unwinding destroys a
+// local that ends the capture, and calls that end the process (abort()).
+// Regions no path ends are capture-unended-region's.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Rules.h"
+
+#include "capture_lint/AstUtil.h"
+#include "capture_lint/CheckWords.h"
+
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/ParentMap.h"
+#include "clang/AST/StmtCXX.h"
+#include "clang/Basic/SourceManager.h"
+#include "clang/Lex/Lexer.h"
+
+using namespace clang;
+
+namespace capture_lint::rules {
+namespace {
+
+/// One way out of the function with a capture open.
+struct OpenExit {
+  SourceLocation Loc;  // a file location
+  const char *Verb;    // "returns", "throws", "ends"
+  std::string Who;     // the function, or the macro the exit is written in
+  std::string Through; // the function that throws, when a call does
+};
+
+/// Whether \p FD's body throws, directly or through the functions that do
+/// not return that it calls (\p Depth levels down).
+bool bodyThrows(const FunctionDecl *FD, unsigned Depth) {
+  const FunctionDecl *Def = nullptr;
+  if (!FD || !FD->hasBody(Def) || !Def)
+    return false;
+  bool Throws = false;
+  walkStatements(Def->getBody(), [&](const Stmt *S) {
+    if (isa<LambdaExpr>(S))
+      return false; // its throws leave the lambda
+    if (isa<CXXThrowExpr>(S))
+      Throws = true;
+    else if (const FunctionDecl *Callee = calleeOf(S);
+             Callee && Depth && Callee->isNoReturn() && Callee != FD)
+      Throws = Throws || bodyThrows(Callee, Depth - 1);
+    return !Throws;
+  });
+  return Throws;
+}
+
+/// The function through which \p S leaves by an exception instead of
+/// returning: a throw (null), a call to a function that does not return and
+/// throws, a temporary whose such destructor runs. None for anything else.
+std::optional<const FunctionDecl *> exceptionExit(const Stmt *S) {
+  if (isa<CXXThrowExpr>(S))
+    return nullptr;
+  const FunctionDecl *Fn = nullptr;
+  if (const auto *Call = dyn_cast<CallExpr>(S))
+    Fn = directCallee(Call);
+  else if (const auto *Bind = dyn_cast<CXXBindTemporaryExpr>(S))
+    Fn = Bind->getTemporary()->getDestructor();
+  if (Fn && Fn->isNoReturn() && bodyThrows(Fn, 2))
+    return Fn;
+  return std::nullopt;
+}
+
+/// Whether \p S is in the block of a `try` of the function.
+bool insideTry(const Stmt *S, const ParentMap &PM) {
+  for (const Stmt *Child = S, *P = PM.getParent(S); P;
+       Child = P, P = PM.getParent(P))
+    if (const auto *Try = dyn_cast<CXXTryStmt>(P);
+        Try && Child == Try->getTryBlock())
+      return true;
+  return false;
+}
+
+/// The outermost macro \p Loc is written in, if any (RETURN_IF_ERROR).
+std::string macroAt(SourceLocation Loc, const ASTContext &Ctx) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  std::string Name;
+  while (Loc.isMacroID()) {
+    if (!SM.isMacroArgExpansion(Loc))
+      Name = Lexer::getImmediateMacroName(Loc, SM, Ctx.getLangOpts()).str();
+    Loc = SM.getImmediateMacroCallerLoc(Loc);
+  }
+  return Name;
+}
+
+/// The finding for \p R, left open at \p Exits (sorted, at least one).
+ClangFinding describe(const CaptureRegion &R, std::vector<OpenExit> &Exits,
+                      const Catalog &Cat, const ASTContext &Ctx) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  const OpenExit &First = Exits.front();
+  SourceLocation Begin = fileLoc(R.BeginLoc, SM);
+  std::string End = R.Api ? endCallName(*R.Api, Cat) : "";
+  ClangFinding F;
+  F.Check = CheckKind::UnendedOnError;
+  F.Level = Severity::Warning;
+  F.Loc = First.Loc;
+  F.Api = First.Verb;
+  F.Message =
+      "'" + First.Who + "' " + First.Verb + " here" +
+      (First.Through.empty() ? "" : " (through '" + First.Through + "')") +
+      " with the capture of " + streamPhrase(R) +
+      " still open (begun at line " +
+      std::to_string(SM.getSpellingLineNumber(Begin)) +
+      "): " + unendedConsequence(isHipRegion(R) ? "hip" : "cuda") +
+      "; end the capture on this path before leaving" +
+      (End.empty() ? "" : " ('" + End + "', then destroy the graph)") +
+      ", or hold it in a guard whose destructor ends it";
+  for (size_t I = 1; I < Exits.size(); ++I)
+    F.Notes.push_back({Exits[I].Loc, "and " + std::string(Exits[I].Verb) +
+                                         " here with it open"});
+  F.Notes.push_back({Begin, "the capture begins here"});
+  F.Notes.push_back(
+      {fileLoc(R.Ends.front(), SM), "it is ended here on other paths"});
+  F.RegionBegin = Begin;
+  F.Mode = R.Mode;
+  F.Stream = R.Stream;
+  return F;
+}
+
+} // namespace
+
+std::string endCallName(const RegionApi &Api, const Catalog &Cat) {
+  std::string Name;
+  for (const auto &Other : Cat.regions())
+    if (Other->Kind == RegionApi::End && Other->Group == Api.Group &&
+        (Name.empty() || Other->Family == Api.Family))
+      Name = Other->Name;
+  return Name;
+}
+
+std::vector<ClangFinding> unendedOnError(const FunctionDecl *Def,
+                                         const RegionFinder &RF,
+                                         const Catalog &Cat, ASTContext &Ctx) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  const std::vector<CaptureRegion> &Regions = RF.regions();
+  std::vector<std::vector<OpenExit>> Exits(Regions.size());
+  auto Open = [&](const FlowState &State, unsigned I) {
+    const CaptureRegion &R = Regions[I];
+    return State.Reached && !State.Guarded && State.Active.test(I) &&
+           R.Reached && !R.Ends.empty() && R.BeginLoc.isValid();
+  };
+  std::string Fn = displayName(Def);
+  auto Who = [&](SourceLocation L) {
+    std::string Macro = macroAt(L, Ctx);
+    return Macro.empty() ? Fn : Macro;
+  };
+  RF.forEachNormalExit([&](const RegionFinder::NormalExit &X,
+                           const FlowState &State) {
+    SourceLocation L = X.At ? X.At->getBeginLoc()
+                            : cast<CompoundStmt>(Def->getBody())->getRBracLoc();
+    for (unsigned I = 0; I < Regions.size(); ++I)
+      if (Open(State, I))
+        Exits[I].push_back({fileLoc(L, SM), X.At ? "returns" : "ends",
+                            X.At ? Who(L) : Fn, ""});
+  });
+  std::optional<ParentMap> PM;
+  RF.forEachStatement([&](const Stmt *S, const FlowState &State, bool) {
+    auto Thrower = exceptionExit(S);
+    if (!Thrower)
+      return;
+    if (!PM)
+      PM.emplace(const_cast<Stmt *>(Def->getBody()));
+    if (insideTry(S, *PM))
+      return;
+    for (unsigned I = 0; I < Regions.size(); ++I)
+      if (Open(State, I) && !RF.unwindingMayEnd(I))
+        Exits[I].push_back({fileLoc(S->getBeginLoc(), SM), "throws",
+                            Who(S->getBeginLoc()),
+                            *Thrower ? displayName(*Thrower) : ""});
+  });
+  std::vector<ClangFinding> Out;
+  for (unsigned I = 0; I < Regions.size(); ++I) {
+    std::vector<OpenExit> &E = Exits[I];
+    if (E.empty())
+      continue;
+    llvm::sort(E, [&](const OpenExit &A, const OpenExit &B) {
+      return SM.isBeforeInTranslationUnit(A.Loc, B.Loc);
+    });
+    E.erase(std::unique(E.begin(), E.end(),
+                        [](const OpenExit &A, const OpenExit &B) {
+                          return A.Loc == B.Loc;
+                        }),
+            E.end());
+    Out.push_back(describe(Regions[I], E, Cat, Ctx));
+  }
+  return Out;
+}
+
+} // namespace capture_lint::rules

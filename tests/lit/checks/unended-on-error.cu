@@ -1,0 +1,198 @@
+// capture-unended-on-error: paths that leave a function while a capture it
+// began is still open (some other path ends it), and the legal look-alikes
+// beside them.
+// RUN: %expect-exit 1 %capture-lint --quiet --checks=capture-unended-on-error %s -- %cuda-mock \
+// RUN:   | FileCheck %s --implicit-check-not="{{(warning|error|remark|note)}}:"
+#include <cuda_runtime.h>
+
+struct Status {
+  bool bad;
+  bool is_bad() const { return bad; }
+};
+Status step(cudaStream_t s);
+void fill(cudaStream_t s);
+[[noreturn]] void abortWith(const char *what);
+
+[[noreturn]] void throwError(const char *what) { throw what; }
+
+// An error-check macro that returns the error.
+#define RETURN_IF_ERROR(x)                                                     \
+  do {                                                                         \
+    cudaError_t e_ = (x);                                                      \
+    if (e_ != cudaSuccess)                                                     \
+      return e_;                                                               \
+  } while (0)
+
+// A logging macro whose temporary's destructor throws (tvm's ICHECK shape).
+struct FatalLog {
+  [[noreturn]] ~FatalLog() noexcept(false) { throw 1; }
+  FatalLog &operator<<(const char *) { return *this; }
+};
+#define CHECK_OK(x)                                                            \
+  if ((x) != cudaSuccess)                                                      \
+  FatalLog() << "failed: " #x
+
+// A guard that ends the capture when it goes out of scope.
+struct CaptureGuard {
+  cudaStream_t s;
+  cudaGraph_t g = nullptr;
+  explicit CaptureGuard(cudaStream_t s) : s(s) {
+    cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);
+  }
+  ~CaptureGuard() { cudaStreamEndCapture(s, &g); }
+};
+
+//===--- Reported ---------------------------------------------------------===//
+
+Status earlyReturn(cudaStream_t s, cudaGraph_t *g) {
+  cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);
+  Status e = step(s);
+  if (e.is_bad())
+    return e;
+  // CHECK: :[[@LINE-1]]:5: warning: 'earlyReturn' returns here with the capture of stream 's' still open (begun at line [[@LINE-4]]): the stream stays in capture mode
+  // CHECK: :[[@LINE-5]]:3: note: the capture begins here
+  // CHECK: :[[@LINE+1]]:3: note: it is ended here on other paths
+  cudaStreamEndCapture(s, g);
+  return e;
+}
+
+cudaError_t macroReturn(cudaStream_t s, cudaGraph_t *g) {
+  RETURN_IF_ERROR(cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal));
+  fill(s);
+  RETURN_IF_ERROR(cudaGetLastError());
+  // CHECK: :[[@LINE-1]]:3: warning: 'RETURN_IF_ERROR' returns here with the capture of stream 's' still open
+  // CHECK: note: the capture begins here
+  // CHECK: note: it is ended here on other paths
+  RETURN_IF_ERROR(cudaStreamEndCapture(s, g));
+  return cudaSuccess;
+}
+
+void throws(cudaStream_t s, cudaGraph_t *g, bool bad) {
+  cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);
+  fill(s);
+  if (bad)
+    throw "bad input";
+  // CHECK: :[[@LINE-1]]:5: warning: 'throws' throws here with the capture of stream 's' still open
+  // CHECK: note: the capture begins here
+  // CHECK: note: it is ended here on other paths
+  cudaStreamEndCapture(s, g);
+}
+
+void throwingCheck(cudaStream_t s, cudaGraph_t *g) {
+  CHECK_OK(cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal));
+  fill(s);
+  CHECK_OK(cudaGetLastError());
+  // CHECK: :[[@LINE-1]]:3: warning: 'CHECK_OK' throws here (through 'FatalLog::~FatalLog') with the capture of stream 's' still open
+  // CHECK: note: the capture begins here
+  // CHECK: note: it is ended here on other paths
+  CHECK_OK(cudaStreamEndCapture(s, g));
+}
+
+void noreturnThrower(cudaStream_t s, cudaGraph_t *g, int n) {
+  cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);
+  if (n < 0)
+    throwError("negative size");
+  // CHECK: :[[@LINE-1]]:5: warning: 'noreturnThrower' throws here (through 'throwError') with the capture of stream 's' still open
+  // CHECK: note: the capture begins here
+  // CHECK: note: it is ended here on other paths
+  fill(s);
+  cudaStreamEndCapture(s, g);
+}
+
+// Several exits of one capture: one finding, a note at each other exit.
+int severalExits(cudaStream_t s, cudaGraph_t *g, int n) {
+  cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);
+  if (n == 1)
+    return 1;
+  // CHECK: :[[@LINE-1]]:5: warning: 'severalExits' returns here with the capture of stream 's' still open
+  if (n == 2)
+    return 2;
+  // CHECK: :[[@LINE-1]]:5: note: and returns here with it open
+  // CHECK: note: the capture begins here
+  // CHECK: note: it is ended here on other paths
+  cudaStreamEndCapture(s, g);
+  return 0;
+}
+
+//===--- Not reported -----------------------------------------------------===//
+
+// The error path ends the capture before it returns.
+Status endsOnErrorPath(cudaStream_t s, cudaGraph_t *g) {
+  cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);
+  Status e = step(s);
+  if (e.is_bad()) {
+    cudaStreamEndCapture(s, g);
+    return e;
+  }
+  cudaStreamEndCapture(s, g);
+  return e;
+}
+
+// A failed begin starts no capture.
+cudaError_t beginFails(cudaStream_t s, cudaGraph_t *g) {
+  cudaError_t e = cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);
+  if (e != cudaSuccess)
+    return e;
+  fill(s);
+  return cudaStreamEndCapture(s, g);
+}
+
+// A guard ends the capture on every way out, a throw included.
+Status guarded(cudaStream_t s, bool bad) {
+  CaptureGuard guard(s);
+  Status e = step(s);
+  if (e.is_bad())
+    return e;
+  if (bad)
+    throw "bad input";
+  return e;
+}
+
+// The handler ends the capture and rethrows.
+void handled(cudaStream_t s, cudaGraph_t *g, bool bad) {
+  cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);
+  try {
+    if (bad)
+      throw "bad input";
+    fill(s);
+  } catch (...) {
+    cudaStreamEndCapture(s, g);
+    throw;
+  }
+  cudaStreamEndCapture(s, g);
+}
+
+// abort() does not return: the process ends with the capture.
+void aborts(cudaStream_t s, cudaGraph_t *g, bool bad) {
+  cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);
+  if (bad)
+    abortWith("bad input");
+  cudaStreamEndCapture(s, g);
+}
+
+// A function whose main path (its last exit) leaves the capture open opens
+// it for its callers (an opener), even when another path ends it.
+void opensUnlessDone(cudaStream_t s, cudaGraph_t *g, bool done) {
+  cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);
+  fill(s);
+  if (done)
+    cudaStreamEndCapture(s, g);
+}
+
+// A function that opens a capture for its caller returns with it open; its
+// callers' capture begins only where it succeeded.
+cudaError_t openFor(cudaStream_t s, bool bad) {
+  cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);
+  if (bad) {
+    cudaGraph_t g;
+    cudaStreamEndCapture(s, &g);
+    return cudaErrorNotReady;
+  }
+  return cudaSuccess;
+}
+void usesOpener(cudaStream_t s, cudaGraph_t *g) {
+  if (openFor(s, false) != cudaSuccess)
+    return;
+  fill(s);
+  cudaStreamEndCapture(s, g);
+}
