@@ -138,7 +138,8 @@ void CaptureAnalyzer::Impl::analyzeRegions(const FunctionDecl *Def,
   const FunctionRole *Own = Roles.roleOf(Def);
   // An opener returns with its capture open on purpose; a function that
   // pauses a caller's capture and resumes it ends nothing of its own.
-  if (!(Own && (Own->Opens || Own->PausesAndResumes)))
+  // Leaving main ends the process, and the capture with it.
+  if (!(Own && (Own->Opens || Own->PausesAndResumes)) && !Def->isMain())
     for (ClangFinding &F : rules::unendedOnError(Def, RF, Cat, Ctx))
       report(std::move(F));
   for (const CaptureRegion &R : RF.regions()) {

@@ -310,12 +310,13 @@ void RegionFinder::collectCall(const CallExpr *Call, ParentMap &PM,
     addRoleRegion(Call, *Role->Opens, objectOf(Call), nullptr);
     // An opener opens nothing where its result says it failed, as a begin
     // does (beginFailedOn): where it is not what the opener returns with
-    // the capture open, or, for a status that is not a bool, not success.
+    // the capture open, or, when its body is not here to say, not success
+    // (true for a bool, 0 for a status).
     QualType T = Call->getType();
     if (Role->Opens->ResultWhenOpen)
       setResult(Regions.back(), Call, *Role->Opens->ResultWhenOpen, PM);
-    else if (T->isIntegralOrEnumerationType() && !T->isBooleanType())
-      setResult(Regions.back(), Call, 0, PM);
+    else if (T->isIntegralOrEnumerationType())
+      setResult(Regions.back(), Call, T->isBooleanType() ? 1 : 0, PM);
   } else if (Role && Role->Closes)
     EndSites.push_back({Call->getBeginLoc(), Role->Closes->Group});
 }
@@ -801,9 +802,52 @@ static std::optional<bool> valueAtSuccess(const Expr *Cond, IsResultFn IsResult,
   return ((*V == Success) == (B->getOpcode() == BO_EQ)) != Negated;
 }
 
+/// The constant the statements \p Stmts return first when the condition
+/// tests \p IsResult's value are decided by it being \p Success: `if (e !=
+/// cudaSuccess) { ...; return kError; } return kSuccess;` or `return e ==
+/// cudaSuccess ? kSuccess : kError;`; none when they do not say.
+template <typename IsResultFn>
+static std::optional<int64_t> returnedAt(llvm::ArrayRef<const Stmt *> Stmts,
+                                         IsResultFn IsResult, int64_t Success,
+                                         const ASTContext &Ctx) {
+  for (const Stmt *S : Stmts) {
+    if (const auto *If = dyn_cast<IfStmt>(S)) {
+      auto Taken = valueAtSuccess(If->getCond(), IsResult, Ctx, Success);
+      if (!Taken)
+        return std::nullopt;
+      const Stmt *Branch = *Taken ? If->getThen() : If->getElse();
+      if (!Branch)
+        continue;
+      llvm::SmallVector<const Stmt *, 8> Inner;
+      if (const auto *C = dyn_cast<CompoundStmt>(Branch))
+        Inner.append(C->body_begin(), C->body_end());
+      else
+        Inner.push_back(Branch);
+      if (llvm::any_of(Inner, [](const Stmt *X) { return isa<ReturnStmt>(X); }))
+        return returnedAt(Inner, IsResult, Success, Ctx);
+      continue;
+    }
+    const auto *Ret = dyn_cast<ReturnStmt>(S);
+    if (!Ret)
+      continue; // logging, a cudaGetLastError() to clear the error
+    const Expr *V = Ret->getRetValue();
+    if (!V)
+      return std::nullopt;
+    if (const auto *Cond =
+            dyn_cast<ConditionalOperator>(V->IgnoreParenImpCasts())) {
+      auto Taken = valueAtSuccess(Cond->getCond(), IsResult, Ctx, Success);
+      if (!Taken)
+        return std::nullopt;
+      V = *Taken ? Cond->getTrueExpr() : Cond->getFalseExpr();
+    }
+    return constantInt(V, Ctx);
+  }
+  return std::nullopt;
+}
+
 /// What \p Conv, given a value that is \p Success at a begun capture as its
-/// argument \p Arg, returns then, when its body says it with a constant:
-/// `return e == cudaSuccess ? Status::kSuccess : Status::kError;`.
+/// argument \p Arg, returns then, when its body says it with a constant
+/// (cutlass's `check_cuda_status`).
 static std::optional<int64_t> convertedSuccess(const FunctionDecl *Conv,
                                                unsigned Arg, int64_t Success,
                                                const ASTContext &Ctx) {
@@ -811,24 +855,16 @@ static std::optional<int64_t> convertedSuccess(const FunctionDecl *Conv,
   if (!Conv || !Conv->hasBody(Def) || !Def || Arg >= Def->getNumParams())
     return std::nullopt;
   const auto *Body = dyn_cast<CompoundStmt>(Def->getBody());
-  const auto *Ret = Body && Body->size() == 1
-                        ? dyn_cast<ReturnStmt>(Body->body_back())
-                        : nullptr;
-  const auto *Cond = Ret && Ret->getRetValue()
-                         ? dyn_cast<ConditionalOperator>(
-                               Ret->getRetValue()->IgnoreParenImpCasts())
-                         : nullptr;
-  if (!Cond)
+  if (!Body)
     return std::nullopt;
   const ParmVarDecl *P = Def->getParamDecl(Arg);
   auto IsParam = [P](const Expr *E) {
     const auto *DRE = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
     return DRE && DRE->getDecl() == P;
   };
-  auto Taken = valueAtSuccess(Cond->getCond(), IsParam, Ctx, Success);
-  if (!Taken)
-    return std::nullopt;
-  return constantInt(*Taken ? Cond->getTrueExpr() : Cond->getFalseExpr(), Ctx);
+  llvm::SmallVector<const Stmt *, 8> Stmts(Body->body_begin(),
+                                           Body->body_end());
+  return returnedAt(Stmts, IsParam, Success, Ctx);
 }
 
 void RegionFinder::setResult(CaptureRegion &R, const CallExpr *Call,

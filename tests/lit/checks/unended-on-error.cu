@@ -196,3 +196,44 @@ void usesOpener(cudaStream_t s, cudaGraph_t *g) {
   fill(s);
   cudaStreamEndCapture(s, g);
 }
+
+// The begin's result through a converter (cutlass's check_cuda_status): its
+// failure path begins nothing.
+enum class Status2 { kSuccess, kErrorInternal };
+Status2 checkCuda(cudaError_t e) {
+  if (e != cudaSuccess) {
+    cudaGetLastError();
+    return Status2::kErrorInternal;
+  }
+  return Status2::kSuccess;
+}
+Status2 convertedBegin(cudaStream_t s, cudaGraph_t *g) {
+  Status2 st =
+      checkCuda(cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal));
+  if (st != Status2::kSuccess)
+    return st;
+  fill(s);
+  return checkCuda(cudaStreamEndCapture(s, g));
+}
+
+// An opener that returns a bool opens nothing where it returned false.
+bool tryBegin(cudaStream_t s) {
+  return cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal) == cudaSuccess;
+}
+void usesBoolOpener(cudaStream_t s, cudaGraph_t *g) {
+  if (!tryBegin(s))
+    return;
+  fill(s);
+  cudaStreamEndCapture(s, g);
+}
+
+// Returning from main ends the process, and the capture with it.
+int main() {
+  cudaStream_t s = nullptr;
+  cudaGraph_t g;
+  cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);
+  if (step(s).is_bad())
+    return 1;
+  cudaStreamEndCapture(s, &g);
+  return 0;
+}
