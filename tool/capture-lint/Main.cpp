@@ -68,6 +68,22 @@ bool writeOutput(const std::string &Path, const std::string &Text) {
   return false;
 }
 
+/// --print-clang-flags: one line a shell splits into the flags.
+int printClangFlags(const Options &O, const char *Argv0) {
+  SourceLanguage Lang =
+      O.PrintClangFlags == "hip" ? SourceLanguage::Hip : SourceLanguage::Cuda;
+  std::string Line;
+  for (const std::string &Flag : addedFlags(Lang, findToolPaths(Argv0))) {
+    if (!Line.empty())
+      Line += ' ';
+    bool Plain = llvm::all_of(Flag, [](char C) {
+      return llvm::isAlnum(C) || llvm::StringRef("-_=/.+,:@").contains(C);
+    });
+    Line += Plain ? Flag : "'" + Flag + "'";
+  }
+  return writeOutput(O.Output, Line + "\n") ? 0 : 2;
+}
+
 /// Whether no output \p O asks for is one of \p Inputs (if one is, says
 /// so).
 bool outputsSpareInputs(const Options &O,
@@ -390,6 +406,8 @@ int main(int Argc, char **Argv) {
                : 2;
   if (!O.ExportCompileDb.empty())
     return exportDatabase(O, Argv[0]);
+  if (!O.PrintClangFlags.empty())
+    return printClangFlags(O, Argv[0]);
   if (!loadTidyConfig(O))
     return 2;
   if (O.DumpConfig)

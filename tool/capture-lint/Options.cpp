@@ -129,6 +129,12 @@ Editors:
 Information:
   --list-checks        print the enabled checks and exit
   --export-catalog     print the effective API catalog as JSON and exit
+  --print-clang-flags=cuda|hip
+                       print the flags capture-lint adds to a CUDA (HIP)
+                       file's command (host-only parsing, the CUDA 13
+                       compatibility headers) and exit; for clang-tidy with
+                       the plugin: -- -x cuda $(capture-lint
+                       --print-clang-flags=cuda) ...
   --version, --help
 
 Exit status: 0 no findings, 1 findings, 2 the tool could not do its job.
@@ -279,6 +285,10 @@ bool parseReportOption(llvm::StringRef A, int &I, int Argc, char **Argv,
     if (V.empty())
       usageError("--export-compile-db needs a directory");
     O.ExportCompileDb = V;
+  } else if (takeValue(A, "--print-clang-flags", I, Argc, Argv, V)) {
+    if (V != "cuda" && V != "hip")
+      usageError("--print-clang-flags takes 'cuda' or 'hip', not '" + V + "'");
+    O.PrintClangFlags = V;
   } else if (takeValue(A, "--sarif-root", I, Argc, Argv, V))
     O.SarifRoot = V;
   else if (takeValue(A, "--warnings-as-errors", I, Argc, Argv, V))

@@ -29,6 +29,9 @@ struct Options {
   std::string ExportFixes;
   /// --export-compile-db: write a clang-ready database here and exit.
   std::string ExportCompileDb;
+  /// --print-clang-flags: "cuda" or "hip"; print what capture-lint adds to
+  /// such a file's command and exit.
+  std::string PrintClangFlags;
   bool ListChecks = false;
   bool ExportCatalog = false;
   bool Version = false;

@@ -166,6 +166,15 @@ std::optional<std::vector<std::string>> defaultCommand(llvm::StringRef File,
   return Args;
 }
 
+std::vector<std::string> addedFlags(SourceLanguage Lang,
+                                    const ToolPaths &Paths) {
+  ToolPaths WithoutResourceDir = Paths;
+  WithoutResourceDir.ResourceDir.clear();
+  std::vector<std::string> Args;
+  addEssentials(Args, Lang, WithoutResourceDir, false, {});
+  return Args;
+}
+
 std::vector<std::string> explicitCommand(const std::vector<std::string> &Flags,
                                          llvm::StringRef File,
                                          const ToolPaths &Paths) {

@@ -58,6 +58,12 @@ TranslatedCommand translateCommand(const std::vector<std::string> &Command,
 std::optional<std::vector<std::string>> defaultCommand(llvm::StringRef File,
                                                        const ToolPaths &Paths);
 
+/// What capture-lint adds to the command of a file in \p Lang (Cuda or
+/// Hip), without clang's resource directory (the tool that takes them has
+/// its own): for clang-tidy running the plugin.
+std::vector<std::string> addedFlags(SourceLanguage Lang,
+                                    const ToolPaths &Paths);
+
 /// The command for a file given with explicit flags after `--`.
 std::vector<std::string> explicitCommand(const std::vector<std::string> &Flags,
                                          llvm::StringRef File,
