@@ -29,6 +29,7 @@ import sys
 import baseline
 import discover
 import evaluate
+import exits
 import knownbugs
 import plan as planner
 import timing
@@ -110,6 +111,11 @@ def evaluate_repo(cfg, repo, args, verdicts, causes):
         plan, findings), found=found, found_elsewhere=elsewhere,
         insert_errors=errors)
     count_inserts(out)
+    out["exits"], out["exits_found"], exit_errors = exits.run(
+        args, repo, root, plan)
+    out["insert_errors"] += exit_errors
+    row["exits"] = len(out["exits"])
+    row["exits_found"] = len(out["exits_found"])
     for bug in repo.get("known_bugs", []):
         out["bugs"].append((bug, knownbugs.check_known_bug(
             cfg, args.binary, repo, bug, args.src, args.update)))
@@ -187,6 +193,8 @@ def print_regions(results):
                     name, h.file, h.line, h.depth, h.where,
                     "  [reported: %s]" % res["found_elsewhere"][h.id]
                     if h.id in res["found_elsewhere"] else ""))
+        for text in exits.missed_text(plan, res["exits"], res["exits_found"]):
+            print("EXIT-NOT-FOUND %s %s" % (name, text))
         for path, err in res["insert_errors"]:
             print("INSERT-RUN-ERROR %s %s: %s" % (name, path, err[:300]))
         for path, line, why in plan.no_point:
@@ -289,6 +297,8 @@ def baseline_entries(results):
                  enumerate(plan.regions) if rid not in res["recognised"]]
         missed = ["%s:%d depth %d" % (h.file, h.line, h.depth)
                   for h in plan.hazards if h.id not in res["found"]]
+        missed += ["exit " + m for m in exits.missed_text(
+            plan, res["exits"], res["exits_found"])]
         out[res["repo"]["name"]] = baseline.entry(res["row"], unrec, missed)
     return out
 
@@ -331,6 +341,8 @@ def main():
                   total["recognised"], total["regions"], total["found_d0"],
                   total["hazards_d0"], total["found_below"],
                   total["hazards_below"]))
+        print("early exits found (capture-unended-on-error): %d of %d" % (
+            total["exits_found"], total["exits"]))
         print_regions(results)
         print_known_bugs(results)
     if args.timing:

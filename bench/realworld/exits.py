@@ -1,0 +1,95 @@
+"""Inserted early exits (issue 28, capture-unended-on-error): after each
+region's begin, a throw the analysis cannot rule out,
+
+    if (!__builtin_return_address(0)) throw 0;
+
+in a scratch copy of its own (a throw in the copy with the other inserted
+hazards would change what they measure). An exit counts as found when a
+capture-unended-on-error finding is at its line or has a note there. The
+check is rightly silent for some regions (a begin in main, an opener's own
+tail, a RAII guard, a region no path of its function ends): the misses are
+listed with the region's kind and function so that a reader judges them.
+C files get none (no throw in C)."""
+
+import os
+import shutil
+
+import evaluate
+import insert
+
+EXIT_STMT = "if (!__builtin_return_address(0)) throw 0;"
+CHECK = "capture-unended-on-error"
+
+
+def planned(plan):
+    """[(region id, point)]: the point after each region's begin, where its
+    depth-0 hazard goes (not in a #define body, not in a C file)."""
+    out = []
+    for rid, hids in sorted(plan.region_hazards.items()):
+        region = plan.regions[rid]
+        if region.kind == "macro-region" or region.file.endswith(".c"):
+            continue
+        for hid in hids:
+            h = plan.hazards[hid]
+            if h.depth == 0 and hid not in plan.macro_hazards:
+                out.append((rid, h.point))
+                break
+    return out
+
+
+def run(args, repo, root, plan):
+    """Runs the repository with every planned exit inserted; returns
+    ([(region id, file, line)], {region id: how found}, [(entry, error)])."""
+    exits = planned(plan)
+    if not exits:
+        return [], {}, []
+    scratch = os.path.join(args.src, ".scratch-exits-%d" % os.getpid(),
+                           repo["mirror"])
+    insert.scratch_copy(root, scratch)
+    where = {}
+    try:
+        edits = {}
+        for rid, point in exits:
+            for e in insert.edits_for(point, EXIT_STMT, rid):
+                edits.setdefault(e.file, []).append(e)
+        for path, file_edits in edits.items():
+            where.update(insert.apply_edits(os.path.join(scratch, path),
+                                            file_edits))
+        results = evaluate.run_entries(args, scratch, repo, repo["files"])
+    finally:
+        shutil.rmtree(os.path.dirname(scratch), ignore_errors=True)
+    at = {}
+    for rid, point in exits:
+        if rid in where:
+            at[(point.file, where[rid][0])] = rid
+    found, errors = {}, []
+    for path, (report, err, _) in sorted(results.items()):
+        if report is None:
+            errors.append((path, err))
+            continue
+        for f in report["findings"]:
+            if f["check"] != CHECK:
+                continue
+            f = evaluate.relative_finding(scratch, f)
+            places = [(f["file"], f["line"], "at the exit")]
+            places += [(n["file"], n["line"], "a note at the exit")
+                       for n in f["notes"]]
+            for file, line, how in places:
+                rid = at.get((file, line))
+                if rid is not None:
+                    found.setdefault(rid, how)
+    placed = [(rid, point.file, where[rid][0]) for rid, point in exits
+              if rid in where]
+    return placed, found, errors
+
+
+def missed_text(plan, placed, found):
+    """One line per exit not found: where, the region's kind and function."""
+    out = []
+    for rid, file, line in placed:
+        if rid in found:
+            continue
+        r = plan.regions[rid]
+        out.append("%s:%d (%s region in %s)" % (file, line, r.kind,
+                                               r.func.qual if r.func else "?"))
+    return out
