@@ -520,7 +520,8 @@ const FunctionRole *RegionFinder::destructorCloser(const VarDecl *VD) const {
 void RegionFinder::transfer(const CFGElement &E, FlowState &State) const {
   if (auto Dtor = E.getAs<CFGAutomaticObjDtor>()) {
     const VarDecl *VD = Dtor->getVarDecl();
-    endStreamLife(State, VD); // a stream object owned by this scope
+    if (ownsStream(VD)) // a stream object owned by this scope
+      endStreamLife(State, VD);
     if (State.ThreadRelaxed && State.RelaxedBy == VD)
       State.ThreadRelaxed = false, State.RelaxedBy = nullptr; // mode restored
     if (const FunctionRole *Role = destructorCloser(VD))
@@ -551,6 +552,37 @@ void RegionFinder::transfer(const CFGElement &E, FlowState &State) const {
       if (const VarDecl *VD = ConstructedVar.lookup(Construct))
         State.ThreadRelaxed = true, State.RelaxedBy = VD;
   }
+}
+
+/// Whether \p FD, or what it calls (\p Depth levels down), calls the
+/// catalog's stream destroy API.
+static bool destroysStream(const FunctionDecl *FD, unsigned Depth,
+                           const Catalog &Cat) {
+  const FunctionDecl *Def = nullptr;
+  if (!FD || !FD->hasBody(Def) || !Def)
+    return false;
+  bool Found = false;
+  walkStatements(Def->getBody(), [&](const Stmt *S) {
+    if (const auto *Call = dyn_cast<CallExpr>(S)) {
+      const RegionApi *Api = RegionFinder::regionApiOf(Call, Cat);
+      if (Api && Api->Kind == RegionApi::Destroy)
+        Found = true;
+      else if (Depth && directCallee(Call) != FD)
+        Found = destroysStream(directCallee(Call), Depth - 1, Cat);
+    }
+    return !Found;
+  });
+  return Found;
+}
+
+bool RegionFinder::ownsStream(const ValueDecl *Holder) const {
+  const CXXRecordDecl *RD = Holder->getType()->getAsCXXRecordDecl();
+  if (!RD || !RD->getDestructor())
+    return false;
+  auto [It, New] = StreamOwners.try_emplace(RD, false);
+  if (New) // a wrapper's destructor, or a smart pointer's deleter below it
+    It->second = destroysStream(RD->getDestructor(), 3, Cat);
+  return It->second;
 }
 
 void RegionFinder::endStreamLife(FlowState &State,
@@ -1177,7 +1209,8 @@ bool RegionFinder::unwindingMayEnd(unsigned I) const {
     for (const CFGElement &E : *B)
       if (auto Dtor = E.getAs<CFGAutomaticObjDtor>()) {
         const VarDecl *VD = Dtor->getVarDecl();
-        if (VD == R.Guard || VD == R.StreamVar || destructorCloser(VD))
+        if (VD == R.Guard || destructorCloser(VD) ||
+            (VD == R.StreamVar && ownsStream(VD)))
           return true;
       }
   return false;

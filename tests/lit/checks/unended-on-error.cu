@@ -237,3 +237,31 @@ int main() {
   cudaStreamEndCapture(s, &g);
   return 0;
 }
+
+// A local that destroys the stream ends its capture when a throw unwinds;
+// one that only holds a handle does not.
+struct OwnedStream {
+  cudaStream_t s;
+  ~OwnedStream() { cudaStreamDestroy(s); }
+};
+void ownerUnwinds(cudaGraph_t *g, bool bad) {
+  OwnedStream owned{nullptr};
+  cudaStreamBeginCapture(owned.s, cudaStreamCaptureModeGlobal);
+  if (bad)
+    throw "bad input";
+  cudaStreamEndCapture(owned.s, g);
+}
+struct Handles {
+  cudaStream_t s;
+  ~Handles() {}
+};
+void handleOnly(cudaGraph_t *g, bool bad) {
+  Handles held{nullptr};
+  cudaStreamBeginCapture(held.s, cudaStreamCaptureModeGlobal);
+  if (bad)
+    throw "bad input";
+  // CHECK: :[[@LINE-1]]:5: warning: 'handleOnly' throws here with the capture of stream 'held.s' still open
+  // CHECK: note: the capture begins here
+  // CHECK: note: it is ended here on other paths
+  cudaStreamEndCapture(held.s, g);
+}

@@ -260,8 +260,14 @@ private:
   const FunctionRole *destructorCloser(const clang::VarDecl *VD) const;
   void transferCall(const clang::CallExpr *Call, FlowState &State) const;
   /// Ends the regions capturing \p Stream: it is destroyed (or the object
-  /// owning it goes out of scope), so the capture cannot go on past here.
+  /// owning it goes out of scope and destroys it), so the capture cannot go
+  /// on past here.
   void endStreamLife(FlowState &State, const clang::ValueDecl *Stream) const;
+  /// Whether destroying \p Holder destroys the stream it holds: its class's
+  /// destructor calls the catalog's destroy API (a vector of raw handles
+  /// does not).
+  bool ownsStream(const clang::ValueDecl *Holder) const;
+  mutable llvm::DenseMap<const clang::CXXRecordDecl *, bool> StreamOwners;
   /// Makes the regions \p Begin starts active.
   void activate(const clang::Stmt *Begin, FlowState &State) const;
   void close(FlowState &State, const RegionApi *Api, const std::string &Key,
