@@ -100,6 +100,22 @@ unj = caps[0].get("unjoined_streams", []) if caps else []
 check(len(unj) == 1 and site(unj[0]) == ("lifecycle.cu", line_of("FORK")),
       f"unjoined: {[(u['api'], site(u)) for u in unj]}")
 
+# 9. A capture left open by an early return (capture-unended-on-error): the
+# cascade capture-rules.md describes, as the program sees it.
+p = subprocess.run([probe, "run", "--quiet", "--report",
+                    os.path.join(out_dir, "lifecycle-left-open.json"), "--",
+                    os.path.join(gpu_dir, "lifecycle"), "left-open"],
+                   capture_output=True, text=True, timeout=120)
+print("--- lifecycle left-open\n" + p.stdout + p.stderr[-1500:])
+for what, want in [("a second begin", "cudaErrorIllegalState"),
+                   ("a stream sync", "cudaErrorStreamCaptureUnsupported"),
+                   ("an unrelated cudaMalloc",
+                    "cudaErrorStreamCaptureUnsupported"),
+                   ("a late end", "cudaErrorStreamCaptureInvalidated")]:
+    check(f"left-open: {what} returned {want}" in p.stdout,
+          f"left-open: {what} did not return {want}")
+check("the late end's graph is null" in p.stdout, "left-open: late end's graph")
+
 # 10. Another thread's call.
 rc, r = probe_run("two-thread")
 caps = r["captures"]

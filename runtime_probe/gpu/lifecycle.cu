@@ -15,6 +15,8 @@
 //   member        the capture begun in a member function defined in a class
 //   freed         a buffer the instantiated graph uses is freed (and its
 //                 address reused), then the graph is launched again
+//   left-open     a function returns on an error with its capture open
+//                 (capture-unended-on-error), and what follows on the stream
 #include <atomic>
 #include <cstdio>
 #include <cstdlib>
@@ -223,6 +225,36 @@ static int sticky() {
   return 0;
 }
 
+// A step that fails after the begin returns its error with the capture
+// still open; capture-unended-on-error reports the return
+// (tests/lit/real/lifecycle-left-open.test).
+static cudaError_t recordStep(cudaGraph_t *g, bool stepFails) {
+  cudaError_t e = cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);
+  if (e != cudaSuccess)
+    return e;
+  step(s);
+  if (stepFails)
+    return cudaErrorInvalidValue; // LEFT-OPEN-RETURN
+  return cudaStreamEndCapture(s, g);
+}
+
+static int leftOpen() {
+  cudaGraph_t g = nullptr;
+  auto say = [](const char *what, cudaError_t e) {
+    std::printf("left-open: %s returned %s\n", what, cudaGetErrorName(e));
+  };
+  // The step fails unless LEFT_OPEN_OK is set (a value known only at run
+  // time, as a real error is).
+  say("the step", recordStep(&g, std::getenv("LEFT_OPEN_OK") == nullptr));
+  say("a second begin", cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal));
+  say("a stream sync", cudaStreamSynchronize(s));
+  void *p = nullptr;
+  say("an unrelated cudaMalloc", cudaMalloc(&p, 256));
+  say("a late end", cudaStreamEndCapture(s, &g));
+  std::printf("left-open: the late end's graph is %s\n", g ? "set" : "null");
+  return 0;
+}
+
 static int freed() {
   float *buf;
   CHECK(cudaMalloc(&buf, N * sizeof(float)));
@@ -287,6 +319,8 @@ int main(int argc, char **argv) {
     return perLaunch();
   if (w == "unjoined")
     return unjoined();
+  if (w == "left-open")
+    return leftOpen();
   if (w == "two-thread")
     return twoThread();
   if (w == "fallback")
