@@ -214,8 +214,9 @@ void Walker::walkTry(TSNode N) {
       --InTry;
       continue;
     }
+    // except, else and finally clauses: walked in order, as blocks
     bool Finally = is(C, "finally_clause"), Except = is(C, "except_clause");
-    InFinally += Finally; // else clauses too
+    InFinally += Finally;
     InExcept += Except;
     for (unsigned J = 0; J < namedCount(C); ++J)
       if (is(named(C, J), "block"))

@@ -265,3 +265,13 @@ void handleOnly(cudaGraph_t *g, bool bad) {
   // CHECK: note: it is ended here on other paths
   cudaStreamEndCapture(held.s, g);
 }
+
+// A function-try-block: its handler decides what a throw leaves open.
+void functionTry(cudaStream_t s, cudaGraph_t *g, bool bad) try {
+  cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);
+  if (bad)
+    throw "bad input";
+  cudaStreamEndCapture(s, g);
+} catch (...) {
+  cudaStreamEndCapture(s, g);
+}

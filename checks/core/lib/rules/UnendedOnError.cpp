@@ -123,8 +123,11 @@ ClangFinding describe(const CaptureRegion &R, std::vector<OpenExit> &Exits,
     F.Notes.push_back({Exits[I].Loc, "and " + std::string(Exits[I].Verb) +
                                          " here with it open"});
   F.Notes.push_back({Begin, "the capture begins here"});
-  F.Notes.push_back(
-      {fileLoc(R.Ends.front(), SM), "it is ended here on other paths"});
+  // Where other paths end it (a guard's destructor may have no place).
+  auto Ended =
+      llvm::find_if(R.Ends, [](SourceLocation L) { return L.isValid(); });
+  if (Ended != R.Ends.end())
+    F.Notes.push_back({fileLoc(*Ended, SM), "it is ended here on other paths"});
   F.RegionBegin = Begin;
   F.Mode = R.Mode;
   F.Stream = R.Stream;
@@ -158,15 +161,19 @@ std::vector<ClangFinding> unendedOnError(const FunctionDecl *Def,
     std::string Macro = macroAt(L, Ctx);
     return Macro.empty() ? Fn : Macro;
   };
-  RF.forEachNormalExit([&](const RegionFinder::NormalExit &X,
-                           const FlowState &State) {
-    SourceLocation L = X.At ? X.At->getBeginLoc()
-                            : cast<CompoundStmt>(Def->getBody())->getRBracLoc();
-    for (unsigned I = 0; I < Regions.size(); ++I)
-      if (Open(State, I))
-        Exits[I].push_back({fileLoc(L, SM), X.At ? "returns" : "ends",
-                            X.At ? Who(L) : Fn, ""});
-  });
+  RF.forEachNormalExit(
+      [&](const RegionFinder::NormalExit &X, const FlowState &State) {
+        // The end of the body: its closing brace (of the handlers' last, for a
+        // function-try-block).
+        const auto *Body = dyn_cast<CompoundStmt>(Def->getBody());
+        SourceLocation L = X.At   ? X.At->getBeginLoc()
+                           : Body ? Body->getRBracLoc()
+                                  : Def->getBody()->getEndLoc();
+        for (unsigned I = 0; I < Regions.size(); ++I)
+          if (Open(State, I))
+            Exits[I].push_back({fileLoc(L, SM), X.At ? "returns" : "ends",
+                                X.At ? Who(L) : Fn, ""});
+      });
   std::optional<ParentMap> PM;
   RF.forEachStatement([&](const Stmt *S, const FlowState &State, bool) {
     auto Thrower = exceptionExit(S);
