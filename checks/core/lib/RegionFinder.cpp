@@ -1038,8 +1038,21 @@ void RegionFinder::forEachNormalExit(
       }
       transfer(E, State);
     }
-    if (!Throws)
-      Visit(X, State);
+    if (Throws)
+      continue;
+    // What the edge into the exit says (`if (use_graph) end();` falls out
+    // of the function on its false edge, where the region begun under the
+    // same condition is not active).
+    unsigned Index = 0;
+    for (const CFGBlock *Succ : B->succs()) {
+      if (Succ == &Cfg->getExit()) {
+        FlowState Out = State;
+        refineEdge(*B, Index, Out);
+        Visit(X, Out);
+        break;
+      }
+      ++Index;
+    }
   }
 }
 

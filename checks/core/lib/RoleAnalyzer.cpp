@@ -258,12 +258,15 @@ void RoleAnalyzer::roleFromBody(const FunctionDecl *Def, FunctionRole &Role) {
     return;
   const FlowState &Exit = RF.exitState();
   if (Exit.Reached) {
-    // It opens a capture for its callers when its main path (its last exit)
-    // leaves one open; an earlier return that does is an error path
-    // (capture-unended-on-error).
+    // It opens a capture for its callers when it returns with one open
+    // that it never ends (`if (ok) return true; return false;`), or whose
+    // end is on a side path while its main path (its last exit) leaves it
+    // open; an earlier return that leaves open a capture the main path ends
+    // is an error path (capture-unended-on-error).
     std::optional<FlowState> Last = RF.lastExitState();
-    for (unsigned I = 1; Last && I < RF.regions().size() && !Role.Opens; ++I)
-      if (Last->Active.test(I)) {
+    for (unsigned I = 1; I < RF.regions().size() && !Role.Opens; ++I)
+      if (Exit.Active.test(I) &&
+          (RF.regions()[I].Ends.empty() || (Last && Last->Active.test(I)))) {
         Role.Opens = openedCaptureOf(RF.regions()[I], Def);
         Role.Opens->ResultWhenOpen = resultWhenOpen(RF, I, Ctx);
       }

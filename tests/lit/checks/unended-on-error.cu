@@ -275,3 +275,34 @@ void functionTry(cudaStream_t s, cudaGraph_t *g, bool bad) try {
 } catch (...) {
   cudaStreamEndCapture(s, g);
 }
+
+// An opener that never ends its capture opens it for its callers on the
+// paths that return with it open, whichever exit comes last; its callers'
+// error returns are then reported.
+bool beginOrFail(cudaStream_t s) {
+  if (cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal) == cudaSuccess)
+    return true;
+  return false;
+}
+int usesBeginOrFail(cudaStream_t s, cudaGraph_t *g, bool bad) {
+  if (!beginOrFail(s))
+    return 1;
+  fill(s);
+  if (bad)
+    return 2;
+  // CHECK: :[[@LINE-1]]:5: warning: 'usesBeginOrFail' returns here with the capture of stream 's' still open
+  // CHECK: note: the capture begins here
+  // CHECK: note: it is ended here on other paths
+  cudaStreamEndCapture(s, g);
+  return 0;
+}
+
+// A begin and an end under the same condition: the path that skips the end
+// never began the capture.
+void correlated(cudaStream_t s, cudaGraph_t *g, bool useGraph) {
+  if (useGraph)
+    cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);
+  fill(s);
+  if (useGraph)
+    cudaStreamEndCapture(s, g);
+}
