@@ -420,6 +420,26 @@ void walkStatements(const Stmt *Root,
   }
 }
 
+bool bodyHas(const FunctionDecl *FD, unsigned Depth,
+             llvm::function_ref<bool(const Stmt *)> Is,
+             llvm::function_ref<bool(const FunctionDecl *)> Follow) {
+  const FunctionDecl *Def = nullptr;
+  if (!FD || !FD->hasBody(Def) || !Def)
+    return false;
+  bool Found = false;
+  walkStatements(Def->getBody(), [&](const Stmt *S) {
+    if (Found || isa<LambdaExpr>(S))
+      return false;
+    if (Is(S))
+      Found = true;
+    else if (const FunctionDecl *Callee = calleeOf(S);
+             Callee && Depth && Callee != FD && Follow(Callee))
+      Found = bodyHas(Callee, Depth - 1, Is, Follow);
+    return !Found;
+  });
+  return Found;
+}
+
 SourceLocation callLoc(const Expr *Call) {
   if (isa<CXXMemberCallExpr>(Call))
     return Call->getExprLoc();

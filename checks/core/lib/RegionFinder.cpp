@@ -537,34 +537,20 @@ void RegionFinder::transfer(const CFGElement &E, FlowState &State) const {
   }
 }
 
-/// Whether \p FD, or what it calls (\p Depth levels down), calls the
-/// catalog's stream destroy API.
-static bool destroysStream(const FunctionDecl *FD, unsigned Depth,
-                           const Catalog &Cat) {
-  const FunctionDecl *Def = nullptr;
-  if (!FD || !FD->hasBody(Def) || !Def)
-    return false;
-  bool Found = false;
-  walkStatements(Def->getBody(), [&](const Stmt *S) {
-    if (const auto *Call = dyn_cast<CallExpr>(S)) {
-      const RegionApi *Api = RegionFinder::regionApiOf(Call, Cat);
-      if (Api && Api->Kind == RegionApi::Destroy)
-        Found = true;
-      else if (Depth && directCallee(Call) != FD)
-        Found = destroysStream(directCallee(Call), Depth - 1, Cat);
-    }
-    return !Found;
-  });
-  return Found;
-}
-
 bool RegionFinder::ownsStream(const ValueDecl *Holder) const {
   const CXXRecordDecl *RD = Holder->getType()->getAsCXXRecordDecl();
   if (!RD || !RD->getDestructor())
     return false;
   auto [It, New] = StreamOwners.try_emplace(RD, false);
   if (New) // a wrapper's destructor, or a smart pointer's deleter below it
-    It->second = destroysStream(RD->getDestructor(), 3, Cat);
+    It->second = bodyHas(
+        RD->getDestructor(), 3,
+        [&](const Stmt *S) {
+          const auto *Call = dyn_cast<CallExpr>(S);
+          const RegionApi *Api = Call ? regionApiOf(Call, Cat) : nullptr;
+          return Api && Api->Kind == RegionApi::Destroy;
+        },
+        [](const FunctionDecl *) { return true; });
   return It->second;
 }
 

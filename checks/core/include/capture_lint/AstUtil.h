@@ -138,6 +138,13 @@ std::optional<int64_t> constantValueIn(const clang::Expr *E,
                                        const clang::Stmt *Body,
                                        const clang::ASTContext &Ctx);
 
+/// Whether the body of \p FD, or of the functions it calls that \p Follow
+/// accepts (\p Depth calls down), has a statement \p Is accepts. A lambda's
+/// body is its own (followed when it is called).
+bool bodyHas(const clang::FunctionDecl *FD, unsigned Depth,
+             llvm::function_ref<bool(const clang::Stmt *)> Is,
+             llvm::function_ref<bool(const clang::FunctionDecl *)> Follow);
+
 /// How a function is named in notes ("lambda" for a lambda's operator()).
 std::string displayName(const clang::FunctionDecl *FD);
 

@@ -39,26 +39,6 @@ struct OpenExit {
   std::string Through; // the function that throws, when a call does
 };
 
-/// Whether \p FD's body throws, directly or through the functions that do
-/// not return that it calls (\p Depth levels down).
-bool bodyThrows(const FunctionDecl *FD, unsigned Depth) {
-  const FunctionDecl *Def = nullptr;
-  if (!FD || !FD->hasBody(Def) || !Def)
-    return false;
-  bool Throws = false;
-  walkStatements(Def->getBody(), [&](const Stmt *S) {
-    if (isa<LambdaExpr>(S))
-      return false; // its throws leave the lambda
-    if (isa<CXXThrowExpr>(S))
-      Throws = true;
-    else if (const FunctionDecl *Callee = calleeOf(S);
-             Callee && Depth && Callee->isNoReturn() && Callee != FD)
-      Throws = Throws || bodyThrows(Callee, Depth - 1);
-    return !Throws;
-  });
-  return Throws;
-}
-
 /// The function through which \p S leaves by an exception instead of
 /// returning: a throw (null), a call to a function that does not return and
 /// throws, a temporary whose such destructor runs. None for anything else.
@@ -70,7 +50,11 @@ std::optional<const FunctionDecl *> exceptionExit(const Stmt *S) {
     Fn = directCallee(Call);
   else if (const auto *Bind = dyn_cast<CXXBindTemporaryExpr>(S))
     Fn = Bind->getTemporary()->getDestructor();
-  if (Fn && Fn->isNoReturn() && bodyThrows(Fn, 2))
+  // It throws, directly or through what it calls that does not return.
+  if (Fn && Fn->isNoReturn() &&
+      bodyHas(
+          Fn, 2, [](const Stmt *S) { return isa<CXXThrowExpr>(S); },
+          [](const FunctionDecl *Callee) { return Callee->isNoReturn(); }))
     return Fn;
   return std::nullopt;
 }
