@@ -4,11 +4,13 @@
 // own entry point (Debian ships it as libclangdMain.a) linked together with
 // the capture module. Point an editor's clangd path at this binary and enable
 // the checks in .clangd (see docs/editors.md). Findings show at their
-// severity: errors as errors (FindingLevel.h).
+// severity: errors as errors (FindingLevel.h). Python documents get the
+// Python analysis's findings from the same server (PythonDocuments.h).
 //
 //===----------------------------------------------------------------------===//
 
 #include "FindingLevel.h"
+#include "OutputJoin.h"
 #include "Version.h"
 
 #include <cstring>
@@ -48,13 +50,17 @@ int main(int argc, char *argv[]) {
                            (I + 1 < argc && !std::strchr(A, '=') &&
                             std::strcmp(argv[I + 1], "delimited") == 0));
   }
-  if (!Delimited) // the filter reads Content-Length frames only
+  if (!Delimited) { // the filter reads Content-Length frames only
+    capture_lint::joinStandardOutput();
     filterStandardInput();
+  }
   std::string ResourceDir =
       std::string("--resource-dir=") + CAPTURE_LINT_RESOURCE_DIR;
   if (!HasResourceDir)
     Args.insert(Args.begin() + 1, ResourceDir.data());
   Args.push_back(nullptr);
-  return clang::clangd::clangdMain(static_cast<int>(Args.size()) - 1,
-                                   Args.data());
+  int Status =
+      clang::clangd::clangdMain(static_cast<int>(Args.size()) - 1, Args.data());
+  capture_lint::finishStandardOutput();
+  return Status;
 }

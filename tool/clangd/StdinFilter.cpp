@@ -6,6 +6,8 @@
 // change outside a document reaches clangd repaired. Everything else goes on
 // byte for byte; input that cannot be framed (no usable Content-Length) is
 // passed on untouched from there on, for clangd to answer as it would.
+// Messages about a Python document go to the Python side instead
+// (PythonDocuments.h), which answers them itself.
 //
 // It also ends the process soon after the editor is done: on `exit` clangd
 // waits for the parses still running (seconds on a CUDA file), while the
@@ -16,6 +18,9 @@
 //===----------------------------------------------------------------------===//
 
 #include "DocumentMirror.h"
+#include "FrameIo.h"
+#include "OutputJoin.h"
+#include "PythonDocuments.h"
 
 #include <atomic>
 #include <cerrno>
@@ -27,100 +32,7 @@
 
 namespace {
 
-using capture_lint::DocumentMirror;
-
-/// Buffered reads from a file descriptor.
-class FdReader {
-public:
-  explicit FdReader(int Fd) : Fd(Fd) {}
-
-  /// One header line with its line ending; false at the end of the input.
-  bool line(std::string &Out) {
-    Out.clear();
-    char C;
-    while (get(C)) {
-      Out += C;
-      if (C == '\n' || Out.size() > 4096)
-        return true;
-    }
-    return !Out.empty();
-  }
-  /// Up to \p N bytes appended to \p Out; false when the input ended first.
-  bool bytes(size_t N, std::string &Out) {
-    char C;
-    for (size_t I = 0; I < N; ++I) {
-      if (!get(C))
-        return false;
-      Out += C;
-    }
-    return true;
-  }
-  /// Whatever is buffered, then raw reads.
-  bool chunk(std::string &Out) {
-    Out.clear();
-    if (Pos < Buf.size()) {
-      Out = Buf.substr(Pos);
-      Pos = Buf.size();
-      return true;
-    }
-    return fill() && chunk(Out);
-  }
-
-private:
-  bool get(char &C) {
-    if (Pos == Buf.size() && !fill())
-      return false;
-    C = Buf[Pos++];
-    return true;
-  }
-  bool fill() {
-    char Tmp[65536];
-    for (;;) {
-      ssize_t N = ::read(Fd, Tmp, sizeof Tmp);
-      if (N < 0 && errno == EINTR)
-        continue;
-      if (N <= 0)
-        return false;
-      Buf.assign(Tmp, size_t(N));
-      Pos = 0;
-      return true;
-    }
-  }
-
-  int Fd;
-  std::string Buf;
-  size_t Pos = 0;
-};
-
-bool writeAll(int Fd, const std::string &Bytes) {
-  size_t Done = 0;
-  while (Done < Bytes.size()) {
-    ssize_t N = ::write(Fd, Bytes.data() + Done, Bytes.size() - Done);
-    if (N < 0 && errno == EINTR)
-      continue;
-    if (N <= 0)
-      return false;
-    Done += size_t(N);
-  }
-  return true;
-}
-
-/// The value of a `Content-Length:` header line, or -1.
-long long contentLength(const std::string &Line) {
-  static const std::string Name = "content-length:";
-  if (Line.size() < Name.size())
-    return -1;
-  for (size_t I = 0; I < Name.size(); ++I)
-    if (std::tolower(static_cast<unsigned char>(Line[I])) != Name[I])
-      return -1;
-  try {
-    size_t Used = 0;
-    long long N = std::stoll(Line.substr(Name.size()), &Used);
-    return N >= 0 ? N : -1;
-  } catch (...) {
-    return -1;
-  }
-}
+using namespace capture_lint;
 
 std::atomic<bool> ShutdownSeen{false};
 
@@ -144,55 +56,50 @@ bool isExit(const nlohmann::json &Msg) {
   return Method == "exit";
 }
 
+/// The document text \p Msg leaves in \p Mirror, for the Python side:
+/// none after a close.
+const std::string *textAfter(const nlohmann::json &Msg,
+                             const DocumentMirror &Mirror, std::string &Text) {
+  const nlohmann::json &Doc = Msg["params"]["textDocument"];
+  std::optional<std::string> T = Mirror.text(Doc["uri"].get<std::string>());
+  if (!T)
+    return nullptr;
+  Text = std::move(*T);
+  return &Text;
+}
+
 void copyThroughMirror(int From, int To) {
-  constexpr long long MaxBody = 256ll << 20;
   FdReader In(From);
   DocumentMirror Mirror;
-  std::string Line, Headers, Body;
+  PythonDocuments Python(sendToEditor);
   for (;;) {
-    // Headers up to the blank line.
-    Headers.clear();
-    long long Length = -1;
-    bool Ended = false;
-    while (!(Ended = !In.line(Line))) {
-      Headers += Line;
-      if (long long N = contentLength(Line); N >= 0)
-        Length = N;
-      if (Line == "\r\n" || Line == "\n")
-        break;
-      if (Line.find(':') == std::string::npos) {
-        Length = -1; // not a header: not framed as the filter expects
-        break;
-      }
-    }
-    if (Ended || Length < 0 || Length > MaxBody) {
+    RawFrame F = readFrame(In);
+    if (F.Ended)
+      break;
+    if (!F.Framed) {
       // Unframed input: pass the rest on as it comes.
-      if (!writeAll(To, Headers))
+      std::string Chunk;
+      if (!writeAll(To, F.Headers + F.Body))
         break;
-      while (!Ended && In.chunk(Line) && writeAll(To, Line)) {
+      while (In.chunk(Chunk) && writeAll(To, Chunk)) {
       }
       break;
     }
-    Body.clear();
-    bool Whole = In.bytes(size_t(Length), Body);
-    std::string Warning;
-    std::optional<nlohmann::json> Fixed;
-    bool Exit = false;
-    if (Whole) {
-      nlohmann::json Msg =
-          nlohmann::json::parse(Body, nullptr, /*allow_exceptions=*/false);
-      Fixed = Mirror.observe(Msg, Warning);
-      Exit = isExit(Msg);
-    }
+    nlohmann::json Msg =
+        nlohmann::json::parse(F.Body, nullptr, /*allow_exceptions=*/false);
+    std::string Warning, Path, Text;
+    std::optional<nlohmann::json> Fixed = Mirror.observe(Msg, Warning);
     if (!Warning.empty())
       std::fprintf(stderr, "capture-clangd: %s\n", Warning.c_str());
-    if (Fixed) {
-      std::string Out =
-          Fixed->dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
-      Headers = "Content-Length: " + std::to_string(Out.size()) + "\r\n\r\n";
-      Body = std::move(Out);
-    }
-    if (!writeAll(To, Headers + Body) || !Whole)
+    bool Exit = isExit(Msg);
+    if (aboutPythonDocument(Msg, Path) &&
+        Python.take(Msg, textAfter(Msg, Mirror, Text)))
+      continue;
+    std::string Out =
+        Fixed ? frameOf(Fixed->dump(-1, ' ', false,
+                                    nlohmann::json::error_handler_t::replace))
+              : F.Headers + F.Body;
+    if (!writeAll(To, Out))
       break;
     if (Exit)
       exitSoon();

@@ -64,11 +64,6 @@ private:
   std::map<std::string, tooling::CompileCommand> Commands;
 };
 
-std::string checksOption(StringRef Glob) {
-  // Nothing but capture checks, whatever the glob says.
-  return "-*," + Glob.str() + ",-clang-analyzer-*,-clang-diagnostic-*";
-}
-
 ClangTidyOptions overrideOptions(const RunConfig &Config) {
   ClangTidyOptions O;
   // The configured checks (tidyOptionsProvider), but only capture checks.
@@ -180,24 +175,6 @@ static UnitResult unitResult(const std::string &File, FileResult &FR,
              : "this file does not parse; its findings may be incomplete "
                "(check the compile flags)"});
   return U;
-}
-
-std::vector<std::string> enabledChecks(StringRef Glob) {
-  // Every check of the registry, C++ and Python alike.
-  static const char *const Registry[] = {
-#define CAPTURE_CHECK(Kind, Name, Cpp, Python, Owns, Severity, Summary, Why,   \
-                      Fix, Finds)                                              \
-  Name,
-#include "Checks.def"
-#undef CAPTURE_CHECK
-  };
-  CachedGlobList Enabled(checksOption(Glob));
-  std::vector<std::string> Names;
-  for (const char *Name : Registry)
-    if (Enabled.contains(Name))
-      Names.push_back(Name);
-  std::sort(Names.begin(), Names.end());
-  return Names;
 }
 
 /// The cache key of a TU: its file, command, directory, the run's settings

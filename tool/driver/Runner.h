@@ -14,6 +14,7 @@
 #define CAPTURE_LINT_TOOL_RUNNER_H
 
 #include "CompileFlags.h"
+#include "EnabledChecks.h"
 #include "Report.h"
 
 #include <functional>
@@ -53,9 +54,6 @@ struct RunConfig {
   std::string CacheDir;
   ToolPaths Paths;
 };
-
-/// The checks \p Glob enables, in clang-tidy's order.
-std::vector<std::string> enabledChecks(llvm::StringRef Glob);
 
 /// Runs the analysis. Problems with inputs (missing files, a database that
 /// does not load) land in Report::Errors.

@@ -2,12 +2,10 @@
 
 #include "PythonLsp.h"
 #include "LspTransport.h"
-#include "PythonGuard.h"
+#include "PythonDiagnostics.h"
 
-#include "capture_lint/ProjectConfig.h"
 #include "capture_lint/python/PyAnalysis.h"
 
-#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <nlohmann/json.hpp>
@@ -21,33 +19,11 @@ namespace capture_lint {
 
 namespace {
 
-std::string pathOf(const std::string &Uri) {
-  const std::string Prefix = "file://";
-  if (Uri.rfind(Prefix, 0) != 0)
-    return "";
-  std::string Path;
-  for (size_t I = Prefix.size(); I < Uri.size(); ++I) {
-    if (Uri[I] == '%' && I + 2 < Uri.size() && llvm::isHexDigit(Uri[I + 1]) &&
-        llvm::isHexDigit(Uri[I + 2])) {
-      Path += static_cast<char>(std::stoi(Uri.substr(I + 1, 2), nullptr, 16));
-      I += 2;
-    } else {
-      Path += Uri[I];
-    }
-  }
-  return Path;
-}
-
-/// An LSP position: 0-based, in UTF-16 code units of \p LineText.
-json position(unsigned Line, const std::string &LineText, unsigned Column) {
-  return {{"line", Line ? Line - 1 : 0},
-          {"character", utf16Column(LineText, Column) - 1}};
-}
-
 class Server {
 public:
   Server(const RunConfig &Config, std::ostream &Out)
-      : Config(Config), Out(Out) {}
+      : Settings{Config.Catalogs, Config.ChecksGlob, Config.MaxCallDepth},
+        Out(Out) {}
 
   /// Handles one message; false when the client asked to exit. A message
   /// of the wrong shape is answered with an error (a request) or logged (a
@@ -102,7 +78,7 @@ private:
                Changes.back().at("text").get<std::string>());
     } else if (Method == "textDocument/didClose") {
       std::string Uri = Params.at("textDocument").at("uri").get<std::string>();
-      Documents.erase(pathOf(Uri));
+      Documents.erase(pathOfUri(Uri));
       publish(Uri, json::array());
     } else if (Msg.contains("id")) {
       refuse(Msg, MethodNotFound, "method not found: " + Method);
@@ -136,72 +112,16 @@ private:
   }
 
   void update(const std::string &Uri, const std::string &Text) {
-    std::string Path = pathOf(Uri);
+    std::string Path = pathOfUri(Uri);
     if (Path.empty() || !python::isPythonFile(Path)) {
       publish(Uri, json::array());
       return;
     }
     Documents[Path] = Text;
-    json Diags = json::array();
-    auto Cat = effectiveCatalog(Path, Config.Catalogs);
-    if (!Cat) {
-      Diags.push_back(
-          {{"range",
-            {{"start", position(1, "", 1)}, {"end", position(1, "", 1)}}},
-           {"severity", 1},
-           {"source", "capture-lint"},
-           {"message", llvm::toString(Cat.takeError())}});
-      publish(Uri, Diags);
-      return;
-    }
-    std::vector<std::string> Checks = enabledChecks(Config.ChecksGlob);
-    python::PyOptions Opts;
-    Opts.MaxCallDepth = Config.MaxCallDepth;
-    Opts.Overrides = Documents;
-    Opts.CheckEnabled = [&](const std::string &C) {
-      return std::find(Checks.begin(), Checks.end(), C) != Checks.end();
-    };
-    python::PyResult R = analyzePythonGuarded({Path}, **Cat, Opts);
-    for (const python::PyError &E : R.Errors)
-      if (E.File == Path)
-        Diags.push_back(
-            {{"range",
-              {{"start", position(1, "", 1)}, {"end", position(1, "", 1)}}},
-             {"severity", 1},
-             {"source", "capture-lint"},
-             {"message", E.Message}});
-    for (const Finding &F : R.Findings) {
-      if (F.Loc.File != Path)
-        continue;
-      json Related = json::array();
-      for (const FindingNote &N : F.Notes)
-        Related.push_back(
-            {{"location",
-              {{"uri", "file://" + N.Loc.File},
-               {"range",
-                {{"start", position(N.Loc.Line, N.Loc.LineText, N.Loc.Column)},
-                 {"end",
-                  position(N.Loc.Line, N.Loc.LineText, N.Loc.Column)}}}}},
-             {"message", N.Message}});
-      // LSP severities as clangd gives them (a remark is a hint).
-      int Severity = F.Level == Severity::Error     ? 1
-                     : F.Level == Severity::Warning ? 2
-                                                    : 4;
-      Diags.push_back(
-          {{"range",
-            {{"start", position(F.Loc.Line, F.Loc.LineText, F.Loc.Column)},
-             {"end", position(F.Loc.Line, F.Loc.LineText,
-                              unsigned(F.Loc.LineText.size()) + 1)}}},
-           {"severity", Severity},
-           {"code", F.Check},
-           {"source", "capture-lint"},
-           {"message", F.Message},
-           {"relatedInformation", Related}});
-    }
-    publish(Uri, Diags);
+    publish(Uri, pythonDiagnostics(Path, Documents, Settings));
   }
 
-  const RunConfig &Config;
+  PythonLspSettings Settings;
   std::ostream &Out;
   std::map<std::string, std::string> Documents;
   bool ShutDown = false;

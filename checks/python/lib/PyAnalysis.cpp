@@ -325,6 +325,7 @@ PyResult analyzePython(const std::vector<std::string> &Files,
                        const Catalog &Cat, const PyOptions &Opts) {
   PyResult Result;
   PyProgram Prog;
+  Prog.setOverrides(&Opts.Overrides);
   PyCatalog PyCat(Cat);
   std::vector<std::string> Markers;
   for (const auto &F : Cat.functions())

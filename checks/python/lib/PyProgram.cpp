@@ -156,9 +156,17 @@ PyModule *PyProgram::module(const std::string &Dotted) {
       continue; // neither HEAD/ nor HEAD.py there: no stat per candidate
     for (const char *Suffix : {".py", "/__init__.py"}) {
       std::string Candidate = Root + "/" + Rel + Suffix;
-      if (!fs::exists(Candidate))
+      auto Open = Overrides
+                      ? Overrides->find(Candidate)
+                      : std::map<std::string, std::string>::const_iterator();
+      bool IsOpen = Overrides && Open != Overrides->end();
+      if (!IsOpen && !fs::exists(Candidate))
         continue;
-      auto Text = readPythonSource(Candidate);
+      llvm::Expected<std::string> Text =
+          IsOpen ? llvm::Expected<std::string>(Open->second)
+                 : readPythonSource(Candidate);
+      if (IsOpen && Text)
+        normalizeLineEndings(*Text);
       if (!Text) {
         Unreadable.push_back(llvm::toString(Text.takeError()) + ": module '" +
                              Dotted + "' not followed into");

@@ -90,6 +90,11 @@ public:
   void addRootsOf(const std::string &Path);
   /// The module of that dotted name, loaded from the roots on demand.
   PyModule *module(const std::string &Dotted);
+  /// Texts that stand for files on disk (an editor's unsaved buffers, by
+  /// absolute path), also for the modules imports load.
+  void setOverrides(const std::map<std::string, std::string> *Texts) {
+    Overrides = Texts;
+  }
   /// A relative or absolute import target from \p From, made absolute.
   std::string absoluteImport(const PyModule &From, llvm::StringRef Target,
                              unsigned Level) const;
@@ -147,6 +152,7 @@ private:
   void addProjectRoots(const std::string &Dir);
   std::map<std::string, bool> LeadsToTop; // directory -> a top above it
   std::vector<std::string> Unreadable;
+  const std::map<std::string, std::string> *Overrides = nullptr;
   std::map<unsigned long long, PyFunction *> Locals; // by node start + module
   unsigned Parsed = 0;
   unsigned long long Lines = 0;

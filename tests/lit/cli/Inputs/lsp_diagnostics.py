@@ -56,7 +56,8 @@ def main():
             "codeAction": {"codeActionLiteralSupport": {
                 "codeActionKind": {"valueSet": ["quickfix"]}}}}}}})
     send(proc, {"jsonrpc": "2.0", "method": "initialized", "params": {}})
-    lang = "cuda-cpp" if path.endswith((".cu", ".cuh")) else "cpp"
+    lang = ("cuda-cpp" if path.endswith((".cu", ".cuh"))
+            else "python" if path.endswith(".py") else "cpp")
     send(proc, {"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {
         "textDocument": {"uri": uri, "languageId": lang, "version": 1,
                          "text": open(path).read()}}})

@@ -37,7 +37,8 @@ struct PyOptions {
   /// Whether a check is enabled (all when empty).
   std::function<bool(const std::string &)> CheckEnabled;
   /// Texts that replace the files' contents on disk (an editor's unsaved
-  /// buffers), by absolute path.
+  /// buffers), by absolute path: of the files analysed and of the modules
+  /// their imports load.
   std::map<std::string, std::string> Overrides;
 };
 
