@@ -14,6 +14,12 @@ PACKAGES=(
   libtree-sitter-dev clang-format-19 dpkg-dev
 )
 
+# The real editors the tests run the docs' recipes in (scripts/test.sh
+# asks for them; the demo does not need them).
+if [ "${CAPTURE_LINT_TEST_TOOLS:-0}" = 1 ]; then
+  PACKAGES+=(neovim emacs-nox elpa-eglot)
+fi
+
 missing=()
 for p in "${PACKAGES[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||

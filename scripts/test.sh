@@ -9,7 +9,7 @@
 # unless CAPTURE_LINT_SKIP_FUZZ=1.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-scripts/setup.sh
+CAPTURE_LINT_TEST_TOOLS=1 scripts/setup.sh
 (cd build && ctest --output-on-failure -j "$(nproc)")
 
 if [ "${CAPTURE_LINT_SKIP_SANITIZERS:-0}" != 1 ]; then

@@ -34,6 +34,10 @@ hip_mock = ("-x hip -nogpuinc -nogpulib --offload-arch=gfx90a -std=c++17 "
             "-isystem %s/hip" % mock)
 torch_mock = "-x c++ -std=c++17 -isystem %s/torch -isystem %s/cuda" % (mock, mock)
 
+# An environment with capture-clangd on PATH, as the editor recipes expect.
+# Before %capture-clangd, which is a prefix of its name.
+config.substitutions.append(("%capture-clangd-on-path", "env PATH=%s:%s" % (
+    os.path.dirname(config.capture_clangd), os.environ.get("PATH", ""))))
 config.substitutions.append(("%capture-clangd", config.capture_clangd))
 config.substitutions.append(("%capture-lint-root", config.capture_lint_source_dir))
 config.substitutions.append(("%capture-lint-build", config.capture_lint_build_dir))
@@ -72,6 +76,13 @@ if shutil.which("cmake") and os.path.exists("/usr/local/cuda/bin/nvcc"):
 # runs the tool as nobody.
 if hasattr(os, "geteuid") and os.geteuid() == 0 and shutil.which("setpriv"):
     config.available_features.add("root-setpriv")
+# Real editors for the recipes of docs/editors.md (scripts/test.sh installs
+# Debian's neovim, emacs-nox and elpa-eglot).
+if shutil.which("nvim"):
+    config.available_features.add("neovim")
+if shutil.which("emacs") and os.path.isdir("/usr/share/emacs/site-lisp/elpa/") and any(
+        d.startswith("eglot") for d in os.listdir("/usr/share/emacs/site-lisp/elpa/")):
+    config.available_features.add("eglot")
 if shutil.which("pre-commit"):
     config.available_features.add("pre-commit")
 if os.path.exists(os.path.join(config.capture_lint_source_dir, ".git")):
