@@ -2,6 +2,7 @@
 
 #include "CaptureCheckBase.h"
 #include "FindingLevel.h"
+#include "OtherFiles.h"
 
 #include "capture_lint/AnalyzedFunctions.h"
 #include "capture_lint/CaptureSettings.h"
@@ -23,11 +24,22 @@ using namespace clang::ast_matchers;
 
 namespace capture_lint::tidy {
 
-/// The analyzer of a translation unit, shared by the checks that run on it
-/// with the same catalog and options; it lives while one of them holds it.
-static std::shared_ptr<CaptureAnalyzer>
-sharedAnalyzer(ASTContext &Ctx, const std::shared_ptr<const Catalog> &Cat,
-               const AnalysisOptions &Opts) {
+/// What the checks of one translation unit share: the analyzer (per catalog
+/// and options), and the findings from calls into other files, joined once.
+struct CaptureCheckBase::SharedUnit {
+  SharedUnit(ASTContext &Ctx, const Catalog &Cat, const AnalysisOptions &Opts)
+      : Analyzer(Ctx, Cat, Opts) {}
+  CaptureAnalyzer Analyzer;
+  std::once_flag Joined;
+  std::vector<Finding> FromOtherFiles;
+};
+
+/// The unit of a translation unit, shared by the checks that run on it with
+/// the same catalog and options; it lives while one of them holds it.
+std::shared_ptr<CaptureCheckBase::SharedUnit>
+CaptureCheckBase::sharedUnit(ASTContext &Ctx,
+                             const std::shared_ptr<const Catalog> &Cat,
+                             const AnalysisOptions &Opts) {
   std::string Key =
       std::to_string(reinterpret_cast<uintptr_t>(&Ctx)) + "|" +
       std::to_string(reinterpret_cast<uintptr_t>(Cat.get())) + "|" +
@@ -37,13 +49,13 @@ sharedAnalyzer(ASTContext &Ctx, const std::shared_ptr<const Catalog> &Cat,
       std::to_string(Opts.CudaVersion.value_or(0)) + "|" +
       std::to_string(reinterpret_cast<uintptr_t>(Opts.Imports.get()));
   static std::mutex Lock;
-  static std::map<std::string, std::weak_ptr<CaptureAnalyzer>> Live;
+  static std::map<std::string, std::weak_ptr<SharedUnit>> Live;
   std::lock_guard<std::mutex> Guard(Lock);
   for (auto It = Live.begin(); It != Live.end();)
     It = It->second.expired() ? Live.erase(It) : std::next(It);
   if (auto Existing = Live[Key].lock())
     return Existing;
-  auto Fresh = std::make_shared<CaptureAnalyzer>(Ctx, *Cat, Opts);
+  auto Fresh = std::make_shared<SharedUnit>(Ctx, *Cat, Opts);
   Live[Key] = Fresh;
   return Fresh;
 }
@@ -84,8 +96,13 @@ void CaptureCheckBase::check(const MatchFinder::MatchResult &Result) {
   if (!Analyzer) {
     if (PP)
       Settings.Analysis.CudaVersion = cudaVersionOf(*PP);
-    Analyzer = sharedAnalyzer(*Result.Context, Cat, Settings.Analysis);
-    SM = Result.SourceManager;
+    if (ProgramOtherFiles) {
+      Settings.Analysis.RecordExternalCalls = true;
+      Settings.Analysis.Imports = ProgramOtherFiles->roles(MainFile);
+    }
+    Unit = sharedUnit(*Result.Context, Cat, Settings.Analysis);
+    Analyzer = &Unit->Analyzer;
+    SM = MutableSM = Result.SourceManager;
   }
   Analyzer->analyzeFunction(FD);
   emitNew();
@@ -109,7 +126,8 @@ void CaptureCheckBase::registerPPCallbacks(const SourceManager &SM,
   // The catalog: the nearest .capture-lint.json above the file, and the
   // CaptureCatalog option's files.
   // Null after an error, reported at the end of the file.
-  Cat = loadCatalogFor(absoluteMainFile(SM, getCurrentMainFile()), Settings);
+  MainFile = absoluteMainFile(SM, getCurrentMainFile());
+  Cat = loadCatalogFor(MainFile, Settings);
 }
 
 void CaptureCheckBase::onEndOfTranslationUnit() {
@@ -124,7 +142,9 @@ void CaptureCheckBase::onEndOfTranslationUnit() {
     return;
   Analyzer->finish();
   emitNew();
-  Analyzer.reset();
+  emitFromOtherFiles();
+  Analyzer = nullptr;
+  Unit.reset();
   Comments.reset();
 }
 
@@ -154,6 +174,60 @@ void CaptureCheckBase::emit(const ClangFinding &F, const SourceManager &SM) {
   }
   for (const DiagNote &N : F.Notes)
     diag(N.Loc, "%0", DiagnosticIDs::Note) << N.Message;
+}
+
+void CaptureCheckBase::emitFromOtherFiles() {
+  if (!ProgramOtherFiles)
+    return;
+  SharedUnit &U = *Unit;
+  std::call_once(U.Joined, [&] {
+    llvm::ErrorOr<std::string> Cwd = SM->getFileManager()
+                                         .getVirtualFileSystem()
+                                         .getCurrentWorkingDirectory();
+    TuSummary Live =
+        summarizeTranslationUnit(U.Analyzer, Cwd ? *Cwd : std::string());
+    U.FromOtherFiles = ProgramOtherFiles->findings(
+        Live, MainFile, Settings.Analysis.MaxCallDepth);
+  });
+  for (const Finding &F : U.FromOtherFiles)
+    if (F.Check == checkName(Kind))
+      emit(F);
+}
+
+/// The location of \p P in \p SM, loading its file when the translation
+/// unit did not (a note in another file); invalid when it cannot be.
+static SourceLocation locationOf(const SourcePlace &P, SourceManager &SM) {
+  auto File = SM.getFileManager().getOptionalFileRef(P.File);
+  if (!File || !P.Line)
+    return SourceLocation();
+  FileID ID = SM.translateFile(*File);
+  if (ID.isInvalid())
+    ID = SM.createFileID(*File, SourceLocation(), SrcMgr::C_User);
+  return SM.translateLineCol(ID, P.Line, std::max(1u, P.Column));
+}
+
+void CaptureCheckBase::emit(const Finding &F) {
+  SourceLocation Loc = locationOf(F.Loc, *MutableSM);
+  if (Loc.isInvalid())
+    return;
+  if (!Comments)
+    Comments = std::make_unique<SilencingComments>(*SM);
+  if (Comments->silenced(Loc, F.Check))
+    return;
+  DiagnosticIDs::Level Level = DiagnosticIDs::Warning;
+  if (F.Level == Severity::Remark)
+    Level = DiagnosticIDs::Remark;
+  else if (F.Level == Severity::Error && EmitFindingsAtTheirSeverity)
+    Level = DiagnosticIDs::Error;
+  diag(Loc, "%0", Level) << F.Message;
+  for (const FindingNote &N : F.Notes) {
+    SourceLocation At = locationOf(N.Loc, *MutableSM);
+    if (At.isValid())
+      diag(At, "%0", DiagnosticIDs::Note) << N.Message;
+    else // a file gone since the summary was made: the place in words
+      diag(Loc, "%0 (%1:%2)", DiagnosticIDs::Note)
+          << N.Message << N.Loc.File << N.Loc.Line;
+  }
 }
 
 } // namespace capture_lint::tidy

@@ -8,7 +8,9 @@
 // translation unit share one analyzer (per catalog and options), so the
 // analysis runs once however many capture checks are on. Findings are
 // silenced by the same comments the CLI reads (SilencingComments.h) and
-// shown at the level the front door chooses (FindingLevel.h).
+// shown at the level the front door chooses (FindingLevel.h). Where the
+// front door knows the program's other files (OtherFiles.h), their roles
+// go into the analysis and the calls into them are followed.
 //
 // Options (CaptureSettings.h), all checks: CaptureCatalog (global or local;
 // extra catalog files,
@@ -22,6 +24,7 @@
 
 #include "capture_lint/Analysis.h"
 #include "capture_lint/CaptureSettings.h"
+#include "capture_lint/Finding.h"
 #include "capture_lint/SilencingComments.h"
 #include "clang-tidy/ClangTidyCheck.h"
 
@@ -52,13 +55,24 @@ protected:
   CaptureSettings Settings;
 
 private:
+  struct SharedUnit;
+  static std::shared_ptr<SharedUnit>
+  sharedUnit(clang::ASTContext &Ctx, const std::shared_ptr<const Catalog> &Cat,
+             const AnalysisOptions &Opts);
+
   void emit(const ClangFinding &F, const clang::SourceManager &SM);
   void emitNew();
+  /// Findings from calls into other files (OtherFiles.h), of this check.
+  void emitFromOtherFiles();
+  void emit(const Finding &F);
 
   CheckKind Kind;
   const clang::SourceManager *FileSM = nullptr;
+  clang::SourceManager *MutableSM = nullptr; // to load other files' notes
+  std::string MainFile;
   std::shared_ptr<const Catalog> Cat;
-  std::shared_ptr<CaptureAnalyzer> Analyzer;
+  std::shared_ptr<SharedUnit> Unit;
+  CaptureAnalyzer *Analyzer = nullptr; // Unit's
   std::unique_ptr<SilencingComments> Comments;
   const clang::SourceManager *SM = nullptr;
   const clang::Preprocessor *PP = nullptr; // for the toolkit's version

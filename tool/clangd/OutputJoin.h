@@ -1,5 +1,4 @@
-//===- OutputJoin.h - clangd's messages and capture-clangd's own -*- C++
-//-*-===//
+//===- OutputJoin.h - clangd's and capture-clangd's messages ---*- C++ -*-===//
 //
 // capture-clangd answers some messages itself (diagnostics of Python
 // documents) while clangd writes its own to standard output from other

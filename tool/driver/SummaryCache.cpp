@@ -221,6 +221,21 @@ std::optional<UnitResult> SummaryCache::load(const std::string &Key) {
   }
 }
 
+std::vector<UnitResult> SummaryCache::loadAll() {
+  std::vector<UnitResult> Out;
+  std::error_code EC;
+  for (llvm::sys::fs::directory_iterator It(Dir, EC), End; It != End && !EC;
+       It.increment(EC)) {
+    llvm::StringRef Name = llvm::sys::path::filename(It->path());
+    if (!Name.ends_with(".json"))
+      continue;
+    std::string Key = Name.drop_back(5).str();
+    if (std::optional<UnitResult> U = load(Key))
+      Out.push_back(std::move(*U));
+  }
+  return Out;
+}
+
 llvm::Error SummaryCache::store(const std::string &Key, const UnitResult &U) {
   json Deps = json::array();
   for (const auto &[D, Read] : U.Deps) {

@@ -58,6 +58,10 @@ public:
 
   /// The entry for \p Key when every file it depends on is unchanged.
   std::optional<UnitResult> load(const std::string &Key);
+  /// Every intact entry whose files are unchanged, whatever its key: for
+  /// an editor, which has no compile command to key by and wants the
+  /// summaries of the program's other files as the last run left them.
+  std::vector<UnitResult> loadAll();
   /// Stores an entry; an error is returned, never thrown.
   llvm::Error store(const std::string &Key, const UnitResult &U);
 
