@@ -41,21 +41,6 @@ using namespace capture_lint;
 
 namespace {
 
-ToolPaths findToolPaths(const char *Argv0) {
-  ToolPaths P;
-  P.ResourceDir = CAPTURE_LINT_RESOURCE_DIR;
-  P.CudaPath = detectCudaPath();
-  std::string Exe = llvm::sys::fs::getMainExecutable(
-      Argv0, reinterpret_cast<void *>(&findToolPaths));
-  llvm::SmallString<256> Installed(llvm::sys::path::parent_path(Exe));
-  llvm::sys::path::append(Installed, "..", "share", "capture-lint", "compat");
-  if (llvm::sys::fs::is_directory(Installed))
-    P.CompatDir = std::string(Installed);
-  else
-    P.CompatDir = CAPTURE_LINT_SOURCE_COMPAT_DIR;
-  return P;
-}
-
 /// Writes the report (or a baseline, the fixes) to \p Path, or to stdout
 /// for "" and "-"; see SafeWrite.h.
 bool writeOutput(const std::string &Path, const std::string &Text) {

@@ -27,9 +27,11 @@ int clangdMain(int argc, char *argv[]);
 
 /// Gives clangd's parsing threads 64 MB stacks (WorkerStacks.cpp).
 void useLargeWorkerStacks();
-/// Repairs changes outside a document before clangd reads them
-/// (StdinFilter.cpp, DocumentMirror.h).
-void filterStandardInput();
+/// Repairs changes outside a document before clangd reads them, serves
+/// Python documents, translates an nvcc project's database
+/// (StdinFilter.cpp, DocumentMirror.h, PythonDocuments.h,
+/// ClangReadyDatabase.h).
+void filterStandardInput(const char *Argv0, bool UserNamedDatabase);
 
 // Keeps the capture module's registration in the link.
 extern volatile int CaptureModuleAnchorSource;
@@ -41,10 +43,11 @@ int main(int argc, char *argv[]) {
   // clangd looks for clang's builtin headers next to its own binary, which
   // this is not: pass LLVM 19's resource directory unless the user did.
   std::vector<char *> Args(argv, argv + argc);
-  bool HasResourceDir = false, Delimited = false;
+  bool HasResourceDir = false, Delimited = false, NamesDatabase = false;
   for (int I = 1; I < argc; ++I) {
     const char *A = argv[I] + (std::strncmp(argv[I], "--", 2) == 0);
     HasResourceDir |= std::strncmp(A, "-resource-dir", 13) == 0;
+    NamesDatabase |= std::strncmp(A, "-compile-commands-dir", 21) == 0;
     bool Style = std::strncmp(A, "-input-style", 12) == 0;
     Delimited |= Style && (std::strstr(A, "delimited") ||
                            (I + 1 < argc && !std::strchr(A, '=') &&
@@ -52,7 +55,7 @@ int main(int argc, char *argv[]) {
   }
   if (!Delimited) { // the filter reads Content-Length frames only
     capture_lint::joinStandardOutput();
-    filterStandardInput();
+    filterStandardInput(argv[0], NamesDatabase);
   }
   std::string ResourceDir =
       std::string("--resource-dir=") + CAPTURE_LINT_RESOURCE_DIR;

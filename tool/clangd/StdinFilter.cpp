@@ -7,7 +7,9 @@
 // byte for byte; input that cannot be framed (no usable Content-Length) is
 // passed on untouched from there on, for clangd to answer as it would.
 // Messages about a Python document go to the Python side instead
-// (PythonDocuments.h), which answers them itself.
+// (PythonDocuments.h), which answers them itself; `initialize` may point
+// clangd at a translated copy of an nvcc project's database
+// (ClangReadyDatabase.h).
 //
 // It also ends the process soon after the editor is done: on `exit` clangd
 // waits for the parses still running (seconds on a CUDA file), while the
@@ -17,6 +19,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ClangReadyDatabase.h"
 #include "DocumentMirror.h"
 #include "FrameIo.h"
 #include "OutputJoin.h"
@@ -26,6 +29,7 @@
 #include <cerrno>
 #include <chrono>
 #include <cstdio>
+#include <memory>
 #include <string>
 #include <thread>
 #include <unistd.h>
@@ -68,7 +72,30 @@ const std::string *textAfter(const nlohmann::json &Msg,
   return &Text;
 }
 
-void copyThroughMirror(int From, int To) {
+/// The method of \p Msg; "" when it has none.
+std::string methodOf(const nlohmann::json &Msg) {
+  if (!Msg.is_object() || !Msg.contains("method") || !Msg["method"].is_string())
+    return "";
+  return Msg["method"].get<std::string>();
+}
+
+/// `initialize` pointed at a translated copy of an nvcc project's database
+/// (ClangReadyDatabase.h), which each open writes again if it changed.
+std::optional<nlohmann::json> watchDatabase(const nlohmann::json &Msg,
+                                            ClangReadyDatabase &Database) {
+  std::string Method = methodOf(Msg), Log;
+  std::optional<nlohmann::json> Changed;
+  if (Method == "initialize")
+    Changed = Database.initialize(Msg, Log);
+  else if (Method == "textDocument/didOpen")
+    Database.refresh(Log);
+  if (!Log.empty())
+    std::fprintf(stderr, "capture-clangd: %s\n", Log.c_str());
+  return Changed;
+}
+
+void copyThroughMirror(int From, int To, ClangReadyDatabase *Database) {
+  std::unique_ptr<ClangReadyDatabase> Owned(Database);
   FdReader In(From);
   DocumentMirror Mirror;
   PythonDocuments Python(sendToEditor);
@@ -95,6 +122,8 @@ void copyThroughMirror(int From, int To) {
     if (aboutPythonDocument(Msg, Path) &&
         Python.take(Msg, textAfter(Msg, Mirror, Text)))
       continue;
+    if (auto Pointed = watchDatabase(Msg, *Database))
+      Fixed = std::move(Pointed);
     std::string Out =
         Fixed ? frameOf(Fixed->dump(-1, ' ', false,
                                     nlohmann::json::error_handler_t::replace))
@@ -110,8 +139,9 @@ void copyThroughMirror(int From, int To) {
 } // namespace
 
 /// Puts the filter between the editor and clangd's standard input. Leaves
-/// standard input alone when the pipe cannot be made.
-void filterStandardInput() {
+/// standard input alone when the pipe cannot be made. \p Argv0 and
+/// \p UserNamedDatabase are for ClangReadyDatabase.
+void filterStandardInput(const char *Argv0, bool UserNamedDatabase) {
   int Pipe[2];
   if (::pipe(Pipe) != 0)
     return;
@@ -124,5 +154,7 @@ void filterStandardInput() {
     return;
   }
   ::close(Pipe[0]);
-  std::thread(copyThroughMirror, Editor, Pipe[1]).detach();
+  std::thread(copyThroughMirror, Editor, Pipe[1],
+              new ClangReadyDatabase(Argv0, UserNamedDatabase))
+      .detach();
 }

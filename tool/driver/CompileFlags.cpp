@@ -1,6 +1,7 @@
 //===- CompileFlags.cpp - Compile commands clang can parse ----------------===//
 
 #include "CompileFlags.h"
+#include "Version.h"
 #include "capture_lint/BoundedRead.h"
 
 #include "clang/Driver/Driver.h"
@@ -22,6 +23,21 @@
 #include <mutex>
 
 namespace capture_lint {
+
+ToolPaths findToolPaths(const char *Argv0) {
+  ToolPaths P;
+  P.ResourceDir = CAPTURE_LINT_RESOURCE_DIR;
+  P.CudaPath = detectCudaPath();
+  std::string Exe = llvm::sys::fs::getMainExecutable(
+      Argv0, reinterpret_cast<void *>(&findToolPaths));
+  llvm::SmallString<256> Installed(llvm::sys::path::parent_path(Exe));
+  llvm::sys::path::append(Installed, "..", "share", "capture-lint", "compat");
+  if (llvm::sys::fs::is_directory(Installed))
+    P.CompatDir = std::string(Installed);
+  else
+    P.CompatDir = CAPTURE_LINT_SOURCE_COMPAT_DIR;
+  return P;
+}
 
 std::string detectCudaPath() {
   for (const char *Var : {"CUDA_HOME", "CUDA_PATH"})

@@ -29,6 +29,10 @@ struct ToolPaths {
 /// Finds CUDA: $CUDA_HOME, $CUDA_PATH, nvcc on PATH, /usr/local/cuda.
 std::string detectCudaPath();
 
+/// The paths for the executable started as \p Argv0: the compat headers
+/// installed beside it (share/capture-lint/compat), else the source tree's.
+ToolPaths findToolPaths(const char *Argv0);
+
 enum class SourceLanguage { Cuda, Hip, Cxx, Unknown };
 SourceLanguage languageOfFile(llvm::StringRef File);
 

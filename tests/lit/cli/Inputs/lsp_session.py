@@ -13,6 +13,7 @@ Steps (files are opened with their text from disk):
                           on LINE (1-based) by NEW
   hover:FILE:LINE:COL     a hover request; prints `hover: RESULT or ERROR`
   close:FILE              didClose, then waits for the cleared diagnostics
+  run:COMMAND             runs COMMAND with the shell (a change on disk)
 Every step is bounded (60 s); the session ends with shutdown and exit and
 prints the server's exit status.
 """
@@ -80,6 +81,9 @@ class Session:
 
     def step(self, step):
         kind, _, rest = step.partition(":")
+        if kind == "run":
+            subprocess.run(rest, shell=True, check=True)
+            return
         if kind == "hover":
             f, line, col = rest.rsplit(":", 2)
             r = self.request("textDocument/hover", {
