@@ -83,6 +83,9 @@ if shutil.which("nvim"):
 if shutil.which("emacs") and os.path.isdir("/usr/share/emacs/site-lisp/elpa/") and any(
         d.startswith("eglot") for d in os.listdir("/usr/share/emacs/site-lisp/elpa/")):
     config.available_features.add("eglot")
+# npm and node, for the VS Code extension (reaches the npm registry).
+if shutil.which("npm") and shutil.which("node"):
+    config.available_features.add("npm")
 if shutil.which("pre-commit"):
     config.available_features.add("pre-commit")
 if os.path.exists(os.path.join(config.capture_lint_source_dir, ".git")):
