@@ -141,7 +141,7 @@ bool Walker::walkStmt(TSNode N) {
   if (K == "expression_statement") {
     for (unsigned I = 0; I < namedCount(N); ++I) {
       TSNode E = named(N, I);
-      if (is(E, "call") && captureBeginEnd(E))
+      if (is(E, "call") && (captureBeginEnd(E) || captureRole(E)))
         continue;
       expr(E);
     }
@@ -531,20 +531,7 @@ bool Walker::captureBeginEnd(TSNode Call) {
   if (!R)
     return false;
   if (R->Kind == RegionApi::End) {
-    // An end in an except clause ends the capture on the error path; the
-    // code after the try still runs under it.
-    if (Active && OpenedByBegin && InExcept && !InFinally) {
-      HandlerEnds = true;
-      return true;
-    }
-    if (Active && OpenedByBegin && !EndsOnly)
-      if (auto H = rules::unendedOnError(OpenExits, InFinally || HandlerEnds,
-                                         {&S, begin(Call)}, S.text(Call).str()))
-        Active->Hazards.push_back(std::move(*H));
-    OpenExits.clear();
-    HandlerEnds = false;
-    if (Active && OpenedByBegin)
-      closeRegion(end(Call));
+    endCapture(Call);
     return true;
   }
   if (Active)
@@ -561,6 +548,23 @@ bool Walker::captureBeginEnd(TSNode Call) {
   OpenExits.clear();
   HandlerEnds = false;
   return true;
+}
+
+void Walker::endCapture(TSNode Call) {
+  // An end in an except clause ends the capture on the error path; the
+  // code after the try still runs under it.
+  if (Active && OpenedByBegin && InExcept && !InFinally) {
+    HandlerEnds = true;
+    return;
+  }
+  if (Active && OpenedByBegin && !EndsOnly)
+    if (auto H = rules::unendedOnError(OpenExits, InFinally || HandlerEnds,
+                                       {&S, begin(Call)}, S.text(Call).str()))
+      Active->Hazards.push_back(std::move(*H));
+  OpenExits.clear();
+  HandlerEnds = false;
+  if (Active && OpenedByBegin)
+    closeRegion(end(Call));
 }
 
 void Walker::closeRegion(unsigned EndOffset) {

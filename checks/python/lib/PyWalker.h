@@ -155,8 +155,9 @@ std::vector<PyRegion> findRegions(PyContext &Ctx, PyFunction *F,
 std::vector<PyRegion> findModuleRegions(PyContext &Ctx, PyModule &M);
 
 /// Whether \p F calls a function of the program that runs one of its
-/// parameters under a capture it opens (a capture helper), so that \p F
-/// may open a region at that call without naming any capture API.
+/// parameters under a capture it opens (a capture helper), or that begins a
+/// capture it leaves open (an opener), so that \p F may open a region at
+/// that call without naming any capture API.
 bool callsCapturingHelper(PyContext &Ctx, PyFunction &F);
 
 /// Whether a function declared "captured" by a `# capture-lint: captured`

@@ -19,6 +19,10 @@ namespace capture_lint::python::detail {
 
 using Env = std::map<std::string, PyValue>;
 
+/// Whether \p F begins a capture it leaves open for its caller (an opener:
+/// its own code calls capture_begin and no capture_end; PyRoles.cpp).
+bool opensForCaller(const PyContext &Ctx, const PyFunction &F);
+
 class Walker {
 public:
   Walker(PyContext &Ctx, PyModule &M, PyFunction *Fn, bool Summary)
@@ -56,7 +60,7 @@ public:
   std::vector<PyRegion> Regions;
 
   /// Whether \p F calls a function of the program that runs one of its
-  /// parameters under capture (PyWrappers.cpp).
+  /// parameters under capture, or an opener (PyWrappers.cpp).
   bool callsWrapper(PyFunction &F);
 
 private:
@@ -78,6 +82,11 @@ private:
   std::optional<PyRegion> capturingContext(TSNode Call);
   std::optional<CaptureMode> regionAroundYield(PyFunction &F);
   bool captureBeginEnd(TSNode Call);
+  /// Ends the region \p Call (a capture_end, or a call to a closer) ends.
+  void endCapture(TSNode Call);
+  /// A call to a function that begins a capture it leaves open, or ends
+  /// one it did not begin (PyRoles.cpp); true when \p Call was one.
+  bool captureRole(TSNode Call);
   void closeRegion(unsigned EndOffset);
 
   // Expressions
@@ -192,6 +201,9 @@ private:
                         const PyCallFacts &Facts, bool ViaAttribute);
   std::optional<CaptureMode> regionOpenedBy(TSNode With);
   CaptureMode regionMode(TSNode Args, const RegionApi &R) const;
+  /// The same for arguments in another file's source \p Src.
+  CaptureMode regionMode(TSNode Args, const RegionApi &R,
+                         const PySource &Src) const;
   std::vector<std::pair<TSNode, CaptureMode>> beginEndSpans(TSNode Block);
   PyFunction *calledFunction(PyFunction &F, TSNode Call);
   void collectWrapped(PyFunction &F,

@@ -99,12 +99,18 @@ PyFunction *Walker::calledFunction(PyFunction &F, TSNode Call) {
 bool Walker::callsWrapper(PyFunction &F) {
   for (TSNode C : callsUnder(field(F.Node, "body")))
     if (PyFunction *Callee = calledFunction(F, C);
-        Callee && Callee != &F && !wrappedParams(*Callee).empty())
+        Callee && Callee != &F &&
+        (!wrappedParams(*Callee).empty() || opensForCaller(Ctx, *Callee)))
       return true;
   return false;
 }
 
 CaptureMode Walker::regionMode(TSNode Args, const RegionApi &R) const {
+  return regionMode(Args, R, S);
+}
+
+CaptureMode Walker::regionMode(TSNode Args, const RegionApi &R,
+                               const PySource &S) const {
   CaptureMode Mode = R.DefaultMode;
   unsigned Pos = 0;
   for (unsigned J = 0; !isNull(Args) && J < namedCount(Args); ++J) {
