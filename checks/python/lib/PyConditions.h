@@ -38,6 +38,9 @@ enum ValueKind : unsigned {
   VBoolMask = 1u << 7, // a comparison of tensors (mask indexing)
   VString = 1u << 8,
   VNotTensor = 1u << 9, // known not to be a tensor (bool, shape, None, ...)
+  /// Annotated with a type that is no tensor (`name: str`, `k: int`,
+  /// `pg: ProcessGroup`): its methods are that type's, not a tensor's.
+  VTypedNotTensor = 1u << 10,
 };
 
 struct PyValue {

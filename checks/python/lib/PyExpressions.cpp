@@ -9,6 +9,19 @@
 
 namespace capture_lint::python::detail {
 
+/// A value annotated with a type that is no tensor (a string, a Python
+/// number, a process group): a tensor method's name called on it
+/// (`name.split()`, `pg.size()`) is that type's own method. (Not every
+/// value with a host kind: `x * 2` merges the number's kind into an
+/// unknown `x`.)
+static bool knownNotTensor(const PyValue &V) {
+  return !V.tensor() && (V.Kinds & VTypedNotTensor);
+}
+
+static bool isTensorClass(llvm::StringRef Class) {
+  return Class == "torch.Tensor" || Class == "Tensor";
+}
+
 //===----------------------------------------------------------------------===//
 // Expressions
 //===----------------------------------------------------------------------===//
@@ -601,7 +614,8 @@ std::optional<PyValue> Walker::catalogResult(TSNode N, EvaluatedCall &C) {
     Entries = Ctx.Cat.function(C.Full);
   else if (!C.Method.empty() && C.FnValue.Functions.empty())
     for (auto &[Class, E] : Ctx.Cat.method(C.Method))
-      Entries.push_back(E);
+      if (!knownNotTensor(C.Receiver) || !isTensorClass(Class))
+        Entries.push_back(E);
   for (const ApiEntry *E : Entries) {
     if (!conditionsHold(*E, C.Facts))
       continue;

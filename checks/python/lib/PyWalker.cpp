@@ -34,9 +34,29 @@ static bool isTensorAnnotation(llvm::StringRef T) {
   return T == "Tensor" || T == "torch.Tensor";
 }
 
+/// What an annotation of a type that is no tensor says of the value: a
+/// string, a Python number, a process group (whose size() and rank() are
+/// host integers); 0 for any other annotation.
+static unsigned notTensorKinds(llvm::StringRef T) {
+  T = annotatedType(T);
+  if (T == "str")
+    return VString | VNotTensor | VTypedNotTensor;
+  if (T == "int" || T == "float" || T == "bool" || T == "complex" ||
+      T == "bytes")
+    return VHostData | VNotTensor | VTypedNotTensor;
+  if (T == "ProcessGroup" || T == "dist.ProcessGroup" ||
+      T == "torch.distributed.ProcessGroup")
+    return VNotTensor | VTypedNotTensor;
+  return 0;
+}
+
 void Walker::annotate(PyValue &V, llvm::StringRef Annotation) {
   if (isTensorAnnotation(Annotation)) {
     V.Kinds |= VTensor;
+    return;
+  }
+  if (unsigned Kinds = notTensorKinds(Annotation)) {
+    V.Kinds |= Kinds;
     return;
   }
   // A class of the program (`net: Net`, `block: "layers.Block"`): calls on
