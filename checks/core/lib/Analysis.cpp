@@ -142,6 +142,8 @@ void CaptureAnalyzer::Impl::analyzeRegions(const FunctionDecl *Def,
   if (!(Own && (Own->Opens || Own->PausesAndResumes)) && !Def->isMain())
     for (ClangFinding &F : rules::unendedOnError(Def, RF, Cat, Ctx))
       report(std::move(F));
+  for (ClangFinding &F : rules::unjoinedStreams(Def, RF, Cat, Ctx))
+    report(std::move(F));
   for (const CaptureRegion &R : RF.regions()) {
     if (R.Ends.empty()) {
       if (R.Begin && R.Reached && !(Own && Own->PausesAndResumes))

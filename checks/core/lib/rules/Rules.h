@@ -21,6 +21,7 @@
 //   capture-unended-region      UnendedRegion.cpp
 //   capture-unended-on-error    UnendedOnError.cpp
 //   capture-rng-state           Python only (checks/python)
+//   capture-unjoined-stream     UnjoinedStream.cpp
 //
 //===----------------------------------------------------------------------===//
 
@@ -138,6 +139,14 @@ std::vector<ClangFinding> unendedOnError(const clang::FunctionDecl *Def,
                                          const RegionFinder &RF,
                                          const Catalog &Cat,
                                          clang::ASTContext &Ctx);
+
+//--- capture-unjoined-stream (UnjoinedStream)
+/// Streams forked into \p Def's captures and not joined back before the
+/// capture ends, and work issued in them on streams never forked in.
+std::vector<ClangFinding> unjoinedStreams(const clang::FunctionDecl *Def,
+                                          const RegionFinder &RF,
+                                          const Catalog &Cat,
+                                          clang::ASTContext &Ctx);
 
 } // namespace capture_lint::rules
 

@@ -12,7 +12,8 @@
 //   capture-sync-call           CatalogCall.cpp
 //   capture-host-read           CatalogCall.cpp
 //   capture-allocation          CatalogCall.cpp
-//   capture-legacy-stream       CatalogCall.cpp, UnjoinedStream.cpp
+//   capture-legacy-stream       CatalogCall.cpp
+//   capture-unjoined-stream     UnjoinedStream.cpp
 //   capture-frozen-host-value   FrozenHostValue.cpp
 //   capture-shape-branch        ShapeBranch.cpp
 //   capture-rng-state           CatalogCall.cpp

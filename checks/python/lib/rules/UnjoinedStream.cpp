@@ -1,4 +1,4 @@
-//===- UnjoinedStream.cpp - capture-legacy-stream: a fork never joined ----===//
+//===- UnjoinedStream.cpp - capture-unjoined-stream: a fork never joined --===//
 //
 // `with torch.cuda.stream(s):` inside a capture forks s into it; unless the
 // capturing stream waits for s again before the capture ends, capture_end
@@ -22,7 +22,7 @@ std::optional<PyHazard> unjoinedStream(const ApiEntry *StreamEntry,
   PyHazard H;
   H.Kind = PyHazard::Unjoined;
   H.Entry = StreamEntry;
-  H.Check = "capture-legacy-stream";
+  H.Check = "capture-unjoined-stream";
   H.Subject = "'torch.cuda.stream(" + Stream + ")'";
   H.Detail = Stream;
   H.Site = Fork;

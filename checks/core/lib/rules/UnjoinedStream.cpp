@@ -1,0 +1,317 @@
+//===- UnjoinedStream.cpp - capture-unjoined-stream -----------------------===//
+//
+// A capture spans several streams only through events: an event recorded on
+// a stream of the capture and waited on by another stream forks that stream
+// in; the capture can end only when every forked stream's last work is
+// joined back the same way (an event recorded on it, waited on by a stream
+// of the capture). Otherwise cudaStreamEndCapture fails with
+// cudaErrorStreamCaptureUnjoined (904) and no graph, in every mode, naming
+// no stream. Work issued in a region on a stream the capture never forked
+// in is not captured at all: it runs once, at capture time, and the graph
+// silently lacks it (capture-rules.md, measured).
+//
+// The rule follows, in the order of the region's own statements, the event
+// records, the event waits and the work given an explicit stream (kernel
+// launches, catalog calls with a stream argument), by stream and event
+// identity (streamKey). A stream waited on anywhere in the function is not
+// reported as never forked in (a fork the order does not show, as in a
+// loop); streams written as something streamKey cannot name are left alone.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Rules.h"
+
+#include "capture_lint/ApiMatch.h"
+#include "capture_lint/AstUtil.h"
+#include "capture_lint/RegionFinder.h"
+
+#include "../ExpectedFailure.h"
+
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/ParentMap.h"
+#include "clang/Basic/SourceManager.h"
+
+#include <map>
+#include <set>
+
+using namespace clang;
+
+namespace capture_lint::rules {
+namespace {
+
+/// What one statement does to the streams of a capture.
+struct StreamOp {
+  enum Kind { Record, Wait, Work } K;
+  std::string Stream, Event;    // keys (streamKey)
+  std::string StreamText, What; // as written; the work's name
+  SourceLocation Loc;           // a file location
+};
+
+bool named(const FunctionDecl *FD, std::initializer_list<const char *> Names) {
+  if (!FD || !FD->getIdentifier())
+    return false;
+  for (const char *N : Names)
+    if (FD->getName() == N)
+      return true;
+  return false;
+}
+
+std::optional<StreamOp> eventOp(const CallExpr *Call, const FunctionDecl *FD,
+                                const ASTContext &Ctx) {
+  bool Record = named(FD, {"cudaEventRecord", "cudaEventRecordWithFlags",
+                           "hipEventRecord", "hipEventRecordWithFlags",
+                           "cuEventRecord", "cuEventRecordWithFlags"});
+  bool Wait = named(
+      FD, {"cudaStreamWaitEvent", "hipStreamWaitEvent", "cuStreamWaitEvent"});
+  if ((!Record && !Wait) || Call->getNumArgs() < 2)
+    return std::nullopt;
+  // cudaEventRecord(event, stream); cudaStreamWaitEvent(stream, event).
+  const Expr *S = Call->getArg(Record ? 1 : 0),
+             *E = Call->getArg(Record ? 0 : 1);
+  StreamOp Op{Record ? StreamOp::Record : StreamOp::Wait,
+              streamKey(S),
+              streamKey(E),
+              sourceText(S, Ctx),
+              FD->getName().str(),
+              Call->getBeginLoc()};
+  if (Op.Stream.empty() || Op.Event.empty())
+    return std::nullopt;
+  return Op;
+}
+
+/// Work given an explicit stream: a kernel launch, or a catalog call with
+/// a stream argument whose hazard is none (captured work).
+std::optional<StreamOp> workOp(const Stmt *S, const Catalog &Cat,
+                               const ASTContext &Ctx) {
+  const CallExpr *Call = dyn_cast<CallExpr>(S);
+  if (!Call)
+    return std::nullopt;
+  std::string What;
+  const CallExpr *Carrier = Call;
+  // A launch's configuration (cudaConfigureCall, __cudaPushCall...) is its
+  // own statement too: the launch speaks for it.
+  if (const FunctionDecl *FD = directCallee(Call);
+      FD && FD->getIdentifier() &&
+      (FD->getName().contains("ConfigureCall") ||
+       FD->getName().contains("PushCallConfiguration")))
+    return std::nullopt;
+  if (const auto *K = dyn_cast<CUDAKernelCallExpr>(Call)) {
+    Carrier = K->getConfig();
+    const FunctionDecl *Kernel = directCallee(K);
+    What = Kernel ? "kernel launch '" + Kernel->getNameAsString() + "'"
+                  : "kernel launch";
+  }
+  const ApiEntry *E = Carrier ? matchApi(Carrier, Cat) : nullptr;
+  if (!E || !E->Stream || E->Stream->Index >= Carrier->getNumArgs() ||
+      (Carrier == Call && E->Class != Hazard::None))
+    return std::nullopt;
+  const Expr *Stream = Carrier->getArg(E->Stream->Index);
+  if (isa<CXXDefaultArgExpr>(Stream))
+    return std::nullopt; // the legacy stream: capture-legacy-stream's
+  if (What.empty())
+    What = "'" + E->Display + "'";
+  StreamOp Op{StreamOp::Work, streamKey(Stream),  "", sourceText(Stream, Ctx),
+              What,           Call->getBeginLoc()};
+  if (Op.Stream.empty())
+    return std::nullopt;
+  return Op;
+}
+
+/// The stream operations of region \p I's own statements, in source order.
+std::vector<StreamOp> regionOps(const RegionFinder &RF, unsigned I,
+                                const Catalog &Cat, ASTContext &Ctx) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  std::vector<StreamOp> Ops;
+  RF.forEachStatement([&](const Stmt *S, const FlowState &State, bool Term) {
+    if (Term || !State.inRegion() || !State.Active.test(I))
+      return;
+    std::optional<StreamOp> Op;
+    if (const auto *Call = dyn_cast<CallExpr>(S))
+      Op = eventOp(Call, directCallee(Call), Ctx);
+    if (!Op)
+      Op = workOp(S, Cat, Ctx);
+    if (Op) {
+      Op->Loc = fileLoc(Op->Loc, SM);
+      Ops.push_back(std::move(*Op));
+    }
+  });
+  llvm::stable_sort(Ops, [&](const StreamOp &A, const StreamOp &B) {
+    return SM.isBeforeInTranslationUnit(A.Loc, B.Loc);
+  });
+  return Ops;
+}
+
+/// The streams some cudaStreamWaitEvent in \p Def makes wait; "*" when
+/// one of them cannot be named (`side[i]`): any stream may be forked.
+std::set<std::string> waitingStreams(const FunctionDecl *Def) {
+  std::set<std::string> Out;
+  llvm::SmallVector<const Stmt *, 64> Work = {Def->getBody()};
+  while (!Work.empty()) {
+    const Stmt *S = Work.pop_back_val();
+    if (!S)
+      continue;
+    if (const auto *Call = dyn_cast<CallExpr>(S);
+        Call && Call->getNumArgs() > 0 &&
+        named(directCallee(Call), {"cudaStreamWaitEvent", "hipStreamWaitEvent",
+                                   "cuStreamWaitEvent"})) {
+      std::string Key = streamKey(Call->getArg(0));
+      Out.insert(Key.empty() ? "*" : Key);
+    }
+    for (const Stmt *C : S->children())
+      Work.push_back(C);
+  }
+  return Out;
+}
+
+/// One stream forked into the capture.
+struct Fork {
+  StreamOp At;         // the wait that forked it
+  size_t LastWork = 0; // index of its last work (0: none yet)
+  bool Joined = false; // since its last work
+};
+
+ClangFinding finding(const CaptureRegion &R, SourceLocation Loc,
+                     std::string Message, const ASTContext &Ctx) {
+  ClangFinding F;
+  F.Check = CheckKind::UnjoinedStream;
+  F.Level = Severity::Error;
+  F.Loc = Loc;
+  F.Message = std::move(Message);
+  SourceLocation Begin = fileLoc(R.BeginLoc, Ctx.getSourceManager());
+  F.Notes.push_back(
+      {Begin, "the capture of " + streamPhrase(R) + " begins here"});
+  F.RegionBegin = Begin;
+  F.Mode = R.Mode;
+  F.Stream = R.Stream;
+  return F;
+}
+
+/// Whether an end of \p R is a call whose result the code expects to be an
+/// error (`EXPECT_EQ(cudaErrorStreamCaptureUnjoined, cudaStreamEndCapture(s,
+/// &g))`): a test of the failure, whose fork is left unjoined on purpose.
+bool endExpectedToFail(const CaptureRegion &R, const FunctionDecl *Def,
+                       const ASTContext &Ctx) {
+  std::optional<ParentMap> PM;
+  llvm::SmallVector<const Stmt *, 64> Work = {Def->getBody()};
+  while (!Work.empty()) {
+    const Stmt *S = Work.pop_back_val();
+    if (!S)
+      continue;
+    if (const auto *Call = dyn_cast<CallExpr>(S);
+        Call && llvm::is_contained(R.Ends, Call->getBeginLoc())) {
+      if (!PM)
+        PM.emplace(const_cast<Stmt *>(Def->getBody()));
+      if (resultExpectedToFail(Call, *PM, Ctx))
+        return true;
+    }
+    for (const Stmt *C : S->children())
+      Work.push_back(C);
+  }
+  return false;
+}
+
+/// The findings of region \p R from its operations \p Ops.
+void judgeRegion(const CaptureRegion &R, const std::vector<StreamOp> &Ops,
+                 const std::set<std::string> &Waiting, const FunctionDecl *Def,
+                 const ASTContext &Ctx, std::vector<ClangFinding> &Out) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  bool Hip = isHipRegion(R);
+  std::set<std::string> InCapture = {R.Key};
+  std::map<std::string, std::pair<std::string, size_t>> RecordedOn; // event
+  std::map<std::string, Fork> Forks;
+  for (size_t I = 0; I < Ops.size(); ++I) {
+    const StreamOp &Op = Ops[I];
+    if (Op.K == StreamOp::Record) {
+      RecordedOn[Op.Event] = {Op.Stream, I + 1};
+      continue;
+    }
+    if (Op.K == StreamOp::Work) {
+      if (auto F = Forks.find(Op.Stream); F != Forks.end()) {
+        F->second.LastWork = I + 1;
+        F->second.Joined = false;
+      } else if (!InCapture.count(Op.Stream) && !Waiting.count(Op.Stream) &&
+                 !Waiting.count("*")) {
+        Out.push_back(finding(
+            R, Op.Loc,
+            Op.What + " is issued on stream '" + Op.StreamText +
+                "', which is not part of the capture of " + streamPhrase(R) +
+                ": it runs now, once, at capture time, and is missing from "
+                "the graph (the capture ends without an error); issue it on "
+                "the capturing stream, or fork '" +
+                Op.StreamText +
+                "' into the capture first (record an event on the capturing "
+                "stream and make '" +
+                Op.StreamText + "' wait for it)",
+            Ctx));
+      }
+      continue;
+    }
+    // A wait: for an event recorded on a stream of the capture.
+    auto Rec = RecordedOn.find(Op.Event);
+    if (Rec == RecordedOn.end() || !InCapture.count(Rec->second.first))
+      continue;
+    if (!InCapture.count(Op.Stream)) {
+      InCapture.insert(Op.Stream);
+      Forks[Op.Stream] = {Op, 0, false};
+      continue;
+    }
+    // A stream of the capture waits for another: that one is joined, if
+    // the event follows its last work.
+    if (auto F = Forks.find(Rec->second.first);
+        F != Forks.end() && Rec->second.second > F->second.LastWork)
+      F->second.Joined = true;
+  }
+  auto Ended =
+      llvm::find_if(R.Ends, [](SourceLocation L) { return L.isValid(); });
+  if (!Forks.empty() && endExpectedToFail(R, Def, Ctx))
+    return;
+  for (auto &[Key, F] : Forks) {
+    if (F.Joined)
+      continue;
+    ClangFinding Found = finding(
+        R, F.At.Loc,
+        "stream '" + F.At.StreamText + "' is forked into the capture of " +
+            streamPhrase(R) +
+            " here and is not joined back before the capture ends: " +
+            (Hip ? "hipStreamEndCapture fails with "
+                   "hipErrorStreamCaptureUnjoined"
+                 : "cudaStreamEndCapture fails with "
+                   "cudaErrorStreamCaptureUnjoined (904)") +
+            " and gives no graph, in every capture mode, and names no "
+            "stream; after the last work on '" +
+            F.At.StreamText +
+            "', record an event on it and make the capturing stream wait "
+            "for that event before ending the capture",
+        Ctx);
+    if (Ended != R.Ends.end())
+      Found.Notes.push_back(
+          {fileLoc(*Ended, SM), "the capture ends here, with '" +
+                                    F.At.StreamText + "' still forked"});
+    Out.push_back(std::move(Found));
+  }
+}
+
+} // namespace
+
+std::vector<ClangFinding> unjoinedStreams(const FunctionDecl *Def,
+                                          const RegionFinder &RF,
+                                          const Catalog &Cat, ASTContext &Ctx) {
+  std::vector<ClangFinding> Out;
+  std::optional<std::set<std::string>> Waiting;
+  const std::vector<CaptureRegion> &Regions = RF.regions();
+  for (unsigned I = 0; I < Regions.size(); ++I) {
+    const CaptureRegion &R = Regions[I];
+    // Judged where the capture begins and ends in this function.
+    if (R.Key.empty() || !R.Reached || R.Ends.empty() || R.BeginLoc.isInvalid())
+      continue;
+    std::vector<StreamOp> Ops = regionOps(RF, I, Cat, Ctx);
+    if (Ops.empty())
+      continue;
+    if (!Waiting)
+      Waiting = waitingStreams(Def);
+    judgeRegion(R, Ops, *Waiting, Def, Ctx, Out);
+  }
+  return Out;
+}
+
+} // namespace capture_lint::rules

@@ -1,0 +1,96 @@
+// capture-unjoined-stream: streams forked into a capture and not joined back
+// before it ends (cudaStreamEndCapture: cudaErrorStreamCaptureUnjoined, 904,
+// no graph), and work on a stream the capture never forked in (runs once,
+// eagerly, missing from the graph); the legal look-alikes beside them.
+// RUN: %expect-exit 1 %capture-lint --quiet --checks=capture-unjoined-stream %s -- %cuda-mock \
+// RUN:   | FileCheck %s --implicit-check-not="{{(warning|error|remark)}}:"
+#include <cuda_runtime.h>
+
+__global__ void k(float *p) {}
+
+void unjoined(cudaStream_t s0, cudaStream_t s1, cudaEvent_t fork, float *p,
+              cudaGraph_t *g) {
+  cudaStreamBeginCapture(s0, cudaStreamCaptureModeGlobal);
+  cudaEventRecord(fork, s0);
+  cudaStreamWaitEvent(s1, fork, 0);
+  // CHECK: unjoined-stream.cu:[[@LINE-1]]:3: error: stream 's1' is forked into the capture of stream 's0' here and is not joined back before the capture ends: cudaStreamEndCapture fails with cudaErrorStreamCaptureUnjoined (904) and gives no graph
+  k<<<1, 1, 0, s1>>>(p);
+  cudaStreamEndCapture(s0, g);
+  // CHECK: unjoined-stream.cu:[[@LINE-1]]:3: note: the capture ends here, with 's1' still forked
+}
+
+void joined(cudaStream_t s0, cudaStream_t s1, cudaEvent_t fork,
+            cudaEvent_t join, float *p, cudaGraph_t *g) {
+  cudaStreamBeginCapture(s0, cudaStreamCaptureModeGlobal);
+  cudaEventRecord(fork, s0);
+  cudaStreamWaitEvent(s1, fork, 0);
+  k<<<1, 1, 0, s1>>>(p);
+  cudaMemsetAsync(p, 0, 4, s1);
+  cudaEventRecord(join, s1);
+  cudaStreamWaitEvent(s0, join, 0);
+  k<<<1, 1, 0, s0>>>(p);
+  cudaStreamEndCapture(s0, g);
+}
+
+// Joined, then given more work: that work is not joined (904 too).
+void workAfterJoin(cudaStream_t s0, cudaStream_t s1, cudaEvent_t fork,
+                   cudaEvent_t join, float *p, cudaGraph_t *g) {
+  cudaStreamBeginCapture(s0, cudaStreamCaptureModeGlobal);
+  cudaEventRecord(fork, s0);
+  cudaStreamWaitEvent(s1, fork, 0);
+  // CHECK: unjoined-stream.cu:[[@LINE-1]]:3: error: stream 's1' is forked into the capture of stream 's0' here and is not joined back
+  k<<<1, 1, 0, s1>>>(p);
+  cudaEventRecord(join, s1);
+  cudaStreamWaitEvent(s0, join, 0);
+  k<<<1, 1, 0, s1>>>(p);
+  cudaStreamEndCapture(s0, g);
+  // CHECK: unjoined-stream.cu:[[@LINE-1]]:3: note: the capture ends here
+}
+
+// Two side streams, one joined through the other.
+void chain(cudaStream_t s0, cudaStream_t s1, cudaStream_t s2, cudaEvent_t e0,
+           cudaEvent_t e1, cudaEvent_t e2, float *p, cudaGraph_t *g) {
+  cudaStreamBeginCapture(s0, cudaStreamCaptureModeGlobal);
+  cudaEventRecord(e0, s0);
+  cudaStreamWaitEvent(s1, e0, 0);
+  cudaStreamWaitEvent(s2, e0, 0);
+  k<<<1, 1, 0, s1>>>(p);
+  k<<<1, 1, 0, s2>>>(p);
+  cudaEventRecord(e2, s2);
+  cudaStreamWaitEvent(s1, e2, 0);
+  cudaEventRecord(e1, s1);
+  cudaStreamWaitEvent(s0, e1, 0);
+  cudaStreamEndCapture(s0, g);
+}
+
+void notForked(cudaStream_t s0, cudaStream_t s1, float *p, cudaGraph_t *g) {
+  cudaStreamBeginCapture(s0, cudaStreamCaptureModeGlobal);
+  k<<<1, 1, 0, s1>>>(p);
+  // CHECK: unjoined-stream.cu:[[@LINE-1]]:3: error: kernel launch 'k' is issued on stream 's1', which is not part of the capture of stream 's0': it runs now, once, at capture time, and is missing from the graph
+  cudaMemcpyAsync(p, p, 4, cudaMemcpyDeviceToDevice, s1);
+  // CHECK: unjoined-stream.cu:[[@LINE-1]]:3: error: 'cudaMemcpyAsync' is issued on stream 's1', which is not part of the capture of stream 's0'
+  k<<<1, 1, 0, s0>>>(p);          // the capturing stream: fine
+  cudaStreamEndCapture(s0, g);
+  k<<<1, 1, 0, s1>>>(p);          // after the capture: fine
+}
+
+// A stream aliased by another name: the same stream, not another one.
+void alias(cudaStream_t s0, float *p, cudaGraph_t *g) {
+  cudaStream_t same = s0;
+  cudaStreamBeginCapture(s0, cudaStreamCaptureModeGlobal);
+  k<<<1, 1, 0, s0>>>(p);
+  cudaStreamEndCapture(s0, g);
+  (void)same;
+}
+
+// A fork in a loop the order does not show: the stream is waited on in the
+// function, so its work is not taken for work outside the capture.
+void forkedInLoop(cudaStream_t s0, cudaStream_t *side, cudaEvent_t e,
+                  float *p, cudaGraph_t *g) {
+  cudaStreamBeginCapture(s0, cudaStreamCaptureModeGlobal);
+  cudaEventRecord(e, s0);
+  for (int i = 0; i < 2; ++i)
+    cudaStreamWaitEvent(side[i], e, 0);
+  k<<<1, 1, 0, side[0]>>>(p);
+  cudaStreamEndCapture(s0, g);
+}
