@@ -100,6 +100,19 @@ unj = caps[0].get("unjoined_streams", []) if caps else []
 check(len(unj) == 1 and site(unj[0]) == ("lifecycle.cu", line_of("FORK")),
       f"unjoined: {[(u['api'], site(u)) for u in unj]}")
 
+# 8b. Work on a stream never forked in (capture-unjoined-stream): it runs
+# once, at capture time, the capture ends without an error, and the graph
+# lacks it (capture-rules.md).
+p = subprocess.run([os.path.join(gpu_dir, "lifecycle"), "not-forked"],
+                   capture_output=True, text=True, timeout=120)
+print("--- lifecycle not-forked\n" + p.stdout + p.stderr[-1500:])
+for want in ["the launch on the other stream returned cudaSuccess",
+             "end capture returned cudaSuccess",
+             "the graph has 1 node(s)",
+             "after the capture the value is 2",
+             "after 3 replays the value is 2"]:
+    check("not-forked: " + want in p.stdout, "not-forked: not '%s'" % want)
+
 # 9. A capture left open by an early return (capture-unended-on-error): the
 # cascade capture-rules.md describes, as the program sees it.
 p = subprocess.run([probe, "run", "--quiet", "--report",

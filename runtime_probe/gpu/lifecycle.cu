@@ -8,6 +8,8 @@
 //   churn         re-captured, instantiated and launched once per step
 //   per-launch    captured once, instantiated once per launch
 //   unjoined      a stream forked into the capture and never joined (904)
+//   not-forked    work on a stream the capture never forked in: it runs
+//                 once, at capture time, and the graph lacks it
 //   two-thread    a global-mode capture invalidated by another thread's
 //                 cudaMalloc
 //   fallback      the capture fails (a sync inside), the step runs eagerly
@@ -172,6 +174,37 @@ static int unjoined() {
   return 0;
 }
 
+// Work on a stream never forked into the capture (capture-unjoined-stream,
+// tests/lit/real/lifecycle-unjoined.test): what the program sees.
+static int notForked() {
+  cudaStream_t other;
+  CHECK(cudaStreamCreateWithFlags(&other, cudaStreamNonBlocking));
+  float one = 1.f, seen = 0.f;
+  CHECK(cudaMemcpy(dB, &one, sizeof one, cudaMemcpyHostToDevice));
+  cudaGraph_t g;
+  CHECK(cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal));
+  scale<<<N / 256, 256, 0, s>>>(dA, N, 2.f);
+  scale<<<1, 1, 0, other>>>(dB, 1, 2.f); // NOT-FORKED
+  std::printf("not-forked: the launch on the other stream returned %s\n",
+              cudaGetErrorName(cudaGetLastError()));
+  cudaError_t e = cudaStreamEndCapture(s, &g);
+  std::printf("not-forked: end capture returned %s\n", cudaGetErrorName(e));
+  size_t nodes = 0;
+  CHECK(cudaGraphGetNodes(g, nullptr, &nodes));
+  std::printf("not-forked: the graph has %zu node(s)\n", nodes);
+  CHECK(cudaStreamSynchronize(other));
+  CHECK(cudaMemcpy(&seen, dB, sizeof seen, cudaMemcpyDeviceToHost));
+  std::printf("not-forked: after the capture the value is %g\n", seen);
+  cudaGraphExec_t x;
+  CHECK(cudaGraphInstantiate(&x, g, 0));
+  for (int i = 0; i < 3; ++i)
+    CHECK(cudaGraphLaunch(x, s));
+  CHECK(cudaStreamSynchronize(s));
+  CHECK(cudaMemcpy(&seen, dB, sizeof seen, cudaMemcpyDeviceToHost));
+  std::printf("not-forked: after 3 replays the value is %g\n", seen);
+  return 0;
+}
+
 static int twoThread() {
   std::atomic<int> phase{0};
   std::thread other([&] {
@@ -319,6 +352,8 @@ int main(int argc, char **argv) {
     return perLaunch();
   if (w == "unjoined")
     return unjoined();
+  if (w == "not-forked")
+    return notForked();
   if (w == "left-open")
     return leftOpen();
   if (w == "two-thread")
