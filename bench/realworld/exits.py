@@ -40,17 +40,26 @@ def planned(plan):
 def run(args, repo, root, plan):
     """Runs the repository with every planned exit inserted; returns
     ([(region id, file, line)], {region id: how found}, [(entry, error)])."""
-    exits = planned(plan)
-    if not exits:
+    return run_inserted(args, repo, root,
+                        [(rid, point, EXIT_STMT) for rid, point in
+                         planned(plan)], CHECK, "exits")
+
+
+def run_inserted(args, repo, root, insertions, check, tag):
+    """Runs the repository in a scratch copy with each (region id, point,
+    statement) of insertions inserted; a region's insertion counts as found
+    when a finding of check is at its line or has a note there. Returns
+    ([(region id, file, line)], {region id: how found}, [(entry, error)])."""
+    if not insertions:
         return [], {}, []
-    scratch = os.path.join(args.src, ".scratch-exits-%d" % os.getpid(),
+    scratch = os.path.join(args.src, ".scratch-%s-%d" % (tag, os.getpid()),
                            repo["mirror"])
     insert.scratch_copy(root, scratch)
     where = {}
     try:
         edits = {}
-        for rid, point in exits:
-            for e in insert.edits_for(point, EXIT_STMT, rid):
+        for rid, point, stmt in insertions:
+            for e in insert.edits_for(point, stmt, rid):
                 edits.setdefault(e.file, []).append(e)
         for path, file_edits in edits.items():
             where.update(insert.apply_edits(os.path.join(scratch, path),
@@ -59,7 +68,7 @@ def run(args, repo, root, plan):
     finally:
         shutil.rmtree(os.path.dirname(scratch), ignore_errors=True)
     at = {}
-    for rid, point in exits:
+    for rid, point, _ in insertions:
         if rid in where:
             at[(point.file, where[rid][0])] = rid
     found, errors = {}, []
@@ -68,17 +77,17 @@ def run(args, repo, root, plan):
             errors.append((path, err))
             continue
         for f in report["findings"]:
-            if f["check"] != CHECK:
+            if f["check"] != check:
                 continue
             f = evaluate.relative_finding(scratch, f)
-            places = [(f["file"], f["line"], "at the exit")]
-            places += [(n["file"], n["line"], "a note at the exit")
+            places = [(f["file"], f["line"], "at the insertion")]
+            places += [(n["file"], n["line"], "a note at the insertion")
                        for n in f["notes"]]
             for file, line, how in places:
                 rid = at.get((file, line))
                 if rid is not None:
                     found.setdefault(rid, how)
-    placed = [(rid, point.file, where[rid][0]) for rid, point in exits
+    placed = [(rid, point.file, where[rid][0]) for rid, point, _ in insertions
               if rid in where]
     return placed, found, errors
 

@@ -25,6 +25,7 @@ class Plan:
         self.errors = []           # [(entry path, text)]
         self.macro_hazards = set()  # hazards in a #define body
         self.roles = {}
+        self.scans = {}            # file -> its token scan (discover)
 
 
 def hazard_stmt(flags, group):
@@ -70,6 +71,7 @@ def make_plan(repo, root, binary, apis):
             plan_file(plan, index, finder, rel, active, flags, seen_regions,
                       points)
     count_elsewhere(plan, index, analysed)
+    plan.scans = index.scans
     return plan
 
 

@@ -30,6 +30,7 @@ import baseline
 import discover
 import evaluate
 import exits
+import forks
 import knownbugs
 import plan as planner
 import timing
@@ -116,6 +117,11 @@ def evaluate_repo(cfg, repo, args, verdicts, causes):
     out["insert_errors"] += exit_errors
     row["exits"] = len(out["exits"])
     row["exits_found"] = len(out["exits_found"])
+    out["forks"], out["forks_found"], fork_errors = forks.run(
+        args, repo, root, plan)
+    out["insert_errors"] += fork_errors
+    row["forks"] = len(out["forks"])
+    row["forks_found"] = len(out["forks_found"])
     for bug in repo.get("known_bugs", []):
         out["bugs"].append((bug, knownbugs.check_known_bug(
             cfg, args.binary, repo, bug, args.src, args.update)))
@@ -195,6 +201,8 @@ def print_regions(results):
                     if h.id in res["found_elsewhere"] else ""))
         for text in exits.missed_text(plan, res["exits"], res["exits_found"]):
             print("EXIT-NOT-FOUND %s %s" % (name, text))
+        for text in exits.missed_text(plan, res["forks"], res["forks_found"]):
+            print("FORK-NOT-FOUND %s %s" % (name, text))
         for path, err in res["insert_errors"]:
             print("INSERT-RUN-ERROR %s %s: %s" % (name, path, err[:300]))
         for path, line, why in plan.no_point:
@@ -299,6 +307,8 @@ def baseline_entries(results):
                   for h in plan.hazards if h.id not in res["found"]]
         missed += ["exit " + m for m in exits.missed_text(
             plan, res["exits"], res["exits_found"])]
+        missed += ["fork " + m for m in exits.missed_text(
+            plan, res["forks"], res["forks_found"])]
         out[res["repo"]["name"]] = baseline.entry(res["row"], unrec, missed)
     return out
 
@@ -343,6 +353,8 @@ def main():
                   total["hazards_below"]))
         print("early exits found (capture-unended-on-error): %d of %d" % (
             total["exits_found"], total["exits"]))
+        print("unjoined forks found (capture-unjoined-stream): %d of %d" % (
+            total["forks_found"], total["forks"]))
         print_regions(results)
         print_known_bugs(results)
     if args.timing:

@@ -210,85 +210,101 @@ bool endExpectedToFail(const CaptureRegion &R, const FunctionDecl *Def,
   return false;
 }
 
+/// Work on a stream the capture never forked in.
+ClangFinding outsideWork(const CaptureRegion &R, const StreamOp &Op,
+                         const ASTContext &Ctx) {
+  return finding(
+      R, Op.Loc,
+      Op.What + " is issued on stream '" + Op.StreamText +
+          "', which is not part of the capture of " + streamPhrase(R) +
+          ": it runs now, once, at capture time, and is missing from the "
+          "graph (the capture ends without an error); issue it on the "
+          "capturing stream, or fork '" +
+          Op.StreamText +
+          "' into the capture first (record an event on the capturing "
+          "stream and make '" +
+          Op.StreamText + "' wait for it)",
+      Ctx);
+}
+
+/// A fork left unjoined when the capture ends.
+ClangFinding unjoinedFork(const CaptureRegion &R, const Fork &F,
+                          const ASTContext &Ctx) {
+  ClangFinding Found =
+      finding(R, F.At.Loc,
+              "stream '" + F.At.StreamText +
+                  "' is forked into the capture of " + streamPhrase(R) +
+                  " here and is not joined back before the capture ends: " +
+                  (isHipRegion(R) ? "hipStreamEndCapture fails with "
+                                    "hipErrorStreamCaptureUnjoined"
+                                  : "cudaStreamEndCapture fails with "
+                                    "cudaErrorStreamCaptureUnjoined (904)") +
+                  " and gives no graph, in every capture mode, and names no "
+                  "stream; after the last work on '" +
+                  F.At.StreamText +
+                  "', record an event on it and make the capturing stream wait "
+                  "for that event before ending the capture",
+              Ctx);
+  auto Ended =
+      llvm::find_if(R.Ends, [](SourceLocation L) { return L.isValid(); });
+  if (Ended != R.Ends.end())
+    Found.Notes.push_back(
+        {fileLoc(*Ended, Ctx.getSourceManager()),
+         "the capture ends here, with '" + F.At.StreamText + "' still forked"});
+  return Found;
+}
+
+/// The streams of one capture, followed through its operations in order.
+struct CaptureStreams {
+  std::set<std::string> InCapture;
+  /// Each event: the stream it was last recorded on, and when (1-based).
+  std::map<std::string, std::pair<std::string, size_t>> RecordedOn;
+  std::map<std::string, Fork> Forks;
+
+  /// Operation \p I; false for work on a stream outside the capture.
+  bool follow(const StreamOp &Op, size_t I) {
+    if (Op.K == StreamOp::Record) {
+      RecordedOn[Op.Event] = {Op.Stream, I};
+      return true;
+    }
+    if (Op.K == StreamOp::Work) {
+      auto F = Forks.find(Op.Stream);
+      if (F == Forks.end())
+        return InCapture.count(Op.Stream) != 0;
+      F->second.LastWork = I;
+      F->second.Joined = false;
+      return true;
+    }
+    // A wait, for an event recorded on a stream of the capture: it forks
+    // the waiting stream in, or (a stream of the capture waiting) joins
+    // the recording one, if the event follows its last work.
+    auto Rec = RecordedOn.find(Op.Event);
+    if (Rec == RecordedOn.end() || !InCapture.count(Rec->second.first))
+      return true;
+    if (InCapture.insert(Op.Stream).second)
+      Forks[Op.Stream] = {Op, 0, false};
+    else if (auto F = Forks.find(Rec->second.first);
+             F != Forks.end() && Rec->second.second > F->second.LastWork)
+      F->second.Joined = true;
+    return true;
+  }
+};
+
 /// The findings of region \p R from its operations \p Ops.
 void judgeRegion(const CaptureRegion &R, const std::vector<StreamOp> &Ops,
                  const std::set<std::string> &Waiting, const FunctionDecl *Def,
                  const ASTContext &Ctx, std::vector<ClangFinding> &Out) {
-  const SourceManager &SM = Ctx.getSourceManager();
-  bool Hip = isHipRegion(R);
-  std::set<std::string> InCapture = {R.Key};
-  std::map<std::string, std::pair<std::string, size_t>> RecordedOn; // event
-  std::map<std::string, Fork> Forks;
-  for (size_t I = 0; I < Ops.size(); ++I) {
-    const StreamOp &Op = Ops[I];
-    if (Op.K == StreamOp::Record) {
-      RecordedOn[Op.Event] = {Op.Stream, I + 1};
-      continue;
-    }
-    if (Op.K == StreamOp::Work) {
-      if (auto F = Forks.find(Op.Stream); F != Forks.end()) {
-        F->second.LastWork = I + 1;
-        F->second.Joined = false;
-      } else if (!InCapture.count(Op.Stream) && !Waiting.count(Op.Stream) &&
-                 !Waiting.count("*")) {
-        Out.push_back(finding(
-            R, Op.Loc,
-            Op.What + " is issued on stream '" + Op.StreamText +
-                "', which is not part of the capture of " + streamPhrase(R) +
-                ": it runs now, once, at capture time, and is missing from "
-                "the graph (the capture ends without an error); issue it on "
-                "the capturing stream, or fork '" +
-                Op.StreamText +
-                "' into the capture first (record an event on the capturing "
-                "stream and make '" +
-                Op.StreamText + "' wait for it)",
-            Ctx));
-      }
-      continue;
-    }
-    // A wait: for an event recorded on a stream of the capture.
-    auto Rec = RecordedOn.find(Op.Event);
-    if (Rec == RecordedOn.end() || !InCapture.count(Rec->second.first))
-      continue;
-    if (!InCapture.count(Op.Stream)) {
-      InCapture.insert(Op.Stream);
-      Forks[Op.Stream] = {Op, 0, false};
-      continue;
-    }
-    // A stream of the capture waits for another: that one is joined, if
-    // the event follows its last work.
-    if (auto F = Forks.find(Rec->second.first);
-        F != Forks.end() && Rec->second.second > F->second.LastWork)
-      F->second.Joined = true;
-  }
-  auto Ended =
-      llvm::find_if(R.Ends, [](SourceLocation L) { return L.isValid(); });
-  if (!Forks.empty() && endExpectedToFail(R, Def, Ctx))
+  CaptureStreams Streams;
+  Streams.InCapture.insert(R.Key);
+  for (size_t I = 0; I < Ops.size(); ++I)
+    if (!Streams.follow(Ops[I], I + 1) && !Waiting.count(Ops[I].Stream) &&
+        !Waiting.count("*"))
+      Out.push_back(outsideWork(R, Ops[I], Ctx));
+  if (Streams.Forks.empty() || endExpectedToFail(R, Def, Ctx))
     return;
-  for (auto &[Key, F] : Forks) {
-    if (F.Joined)
-      continue;
-    ClangFinding Found = finding(
-        R, F.At.Loc,
-        "stream '" + F.At.StreamText + "' is forked into the capture of " +
-            streamPhrase(R) +
-            " here and is not joined back before the capture ends: " +
-            (Hip ? "hipStreamEndCapture fails with "
-                   "hipErrorStreamCaptureUnjoined"
-                 : "cudaStreamEndCapture fails with "
-                   "cudaErrorStreamCaptureUnjoined (904)") +
-            " and gives no graph, in every capture mode, and names no "
-            "stream; after the last work on '" +
-            F.At.StreamText +
-            "', record an event on it and make the capturing stream wait "
-            "for that event before ending the capture",
-        Ctx);
-    if (Ended != R.Ends.end())
-      Found.Notes.push_back(
-          {fileLoc(*Ended, SM), "the capture ends here, with '" +
-                                    F.At.StreamText + "' still forked"});
-    Out.push_back(std::move(Found));
-  }
+  for (const auto &[Key, F] : Streams.Forks)
+    if (!F.Joined)
+      Out.push_back(unjoinedFork(R, F, Ctx));
 }
 
 } // namespace
