@@ -51,7 +51,7 @@ def planned(plan):
     for rid, point in exits.planned(plan):
         region = plan.regions[rid]
         prefix = BEGINS.get(region.name)
-        if region.kind != "begin" or not prefix or region.func is None or \\
+        if region.kind != "begin" or not prefix or region.func is None or \
                 region.end_index == region.func.close:
             continue
         stream = stream_argument(plan, region)

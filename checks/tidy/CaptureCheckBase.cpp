@@ -155,6 +155,16 @@ void CaptureCheckBase::emitNew() {
       emit(All[Emitted], *SM);
 }
 
+/// How a finding of severity \p S is shown (FindingLevel.h): remarks as
+/// remarks, errors as errors where the front door says so, else warnings.
+static DiagnosticIDs::Level levelOf(Severity S) {
+  if (S == Severity::Remark)
+    return DiagnosticIDs::Remark;
+  if (S == Severity::Error && EmitFindingsAtTheirSeverity)
+    return DiagnosticIDs::Error;
+  return DiagnosticIDs::Warning;
+}
+
 void CaptureCheckBase::emit(const ClangFinding &F, const SourceManager &SM) {
   // The shared suppression comments, as the CLI reads them (clang-tidy's
   // own NOLINT never silences an error).
@@ -162,13 +172,8 @@ void CaptureCheckBase::emit(const ClangFinding &F, const SourceManager &SM) {
     Comments = std::make_unique<SilencingComments>(SM);
   if (Comments->silenced(F.Loc, checkName(F.Check)))
     return;
-  DiagnosticIDs::Level Level = DiagnosticIDs::Warning;
-  if (F.Level == Severity::Remark)
-    Level = DiagnosticIDs::Remark;
-  else if (F.Level == Severity::Error && EmitFindingsAtTheirSeverity)
-    Level = DiagnosticIDs::Error;
   {
-    auto D = diag(F.Loc, "%0", Level) << F.Message;
+    auto D = diag(F.Loc, "%0", levelOf(F.Level)) << F.Message;
     for (const FixItHint &Fix : F.Fixes)
       D << Fix;
   }
@@ -214,12 +219,7 @@ void CaptureCheckBase::emit(const Finding &F) {
     Comments = std::make_unique<SilencingComments>(*SM);
   if (Comments->silenced(Loc, F.Check))
     return;
-  DiagnosticIDs::Level Level = DiagnosticIDs::Warning;
-  if (F.Level == Severity::Remark)
-    Level = DiagnosticIDs::Remark;
-  else if (F.Level == Severity::Error && EmitFindingsAtTheirSeverity)
-    Level = DiagnosticIDs::Error;
-  diag(Loc, "%0", Level) << F.Message;
+  diag(Loc, "%0", levelOf(F.Level)) << F.Message;
   for (const FindingNote &N : F.Notes) {
     SourceLocation At = locationOf(N.Loc, *MutableSM);
     if (At.isValid())

@@ -141,25 +141,36 @@ std::vector<StreamOp> regionOps(const RegionFinder &RF, unsigned I,
   return Ops;
 }
 
-/// The streams some cudaStreamWaitEvent in \p Def makes wait; "*" when
-/// one of them cannot be named (`side[i]`): any stream may be forked.
-std::set<std::string> waitingStreams(const FunctionDecl *Def) {
-  std::set<std::string> Out;
-  llvm::SmallVector<const Stmt *, 64> Work = {Def->getBody()};
+/// Calls \p Visit for each call in \p Body until it returns true; true
+/// when it did.
+bool anyCall(const Stmt *Body,
+             llvm::function_ref<bool(const CallExpr *)> Visit) {
+  llvm::SmallVector<const Stmt *, 64> Work = {Body};
   while (!Work.empty()) {
     const Stmt *S = Work.pop_back_val();
     if (!S)
       continue;
-    if (const auto *Call = dyn_cast<CallExpr>(S);
-        Call && Call->getNumArgs() > 0 &&
+    if (const auto *Call = dyn_cast<CallExpr>(S); Call && Visit(Call))
+      return true;
+    for (const Stmt *C : S->children())
+      Work.push_back(C);
+  }
+  return false;
+}
+
+/// The streams some cudaStreamWaitEvent in \p Def makes wait; "*" when
+/// one of them cannot be named (`side[i]`): any stream may be forked.
+std::set<std::string> waitingStreams(const FunctionDecl *Def) {
+  std::set<std::string> Out;
+  anyCall(Def->getBody(), [&](const CallExpr *Call) {
+    if (Call->getNumArgs() > 0 &&
         named(directCallee(Call), {"cudaStreamWaitEvent", "hipStreamWaitEvent",
                                    "cuStreamWaitEvent"})) {
       std::string Key = streamKey(Call->getArg(0));
       Out.insert(Key.empty() ? "*" : Key);
     }
-    for (const Stmt *C : S->children())
-      Work.push_back(C);
-  }
+    return false;
+  });
   return Out;
 }
 
@@ -192,22 +203,13 @@ ClangFinding finding(const CaptureRegion &R, SourceLocation Loc,
 bool endExpectedToFail(const CaptureRegion &R, const FunctionDecl *Def,
                        const ASTContext &Ctx) {
   std::optional<ParentMap> PM;
-  llvm::SmallVector<const Stmt *, 64> Work = {Def->getBody()};
-  while (!Work.empty()) {
-    const Stmt *S = Work.pop_back_val();
-    if (!S)
-      continue;
-    if (const auto *Call = dyn_cast<CallExpr>(S);
-        Call && llvm::is_contained(R.Ends, Call->getBeginLoc())) {
-      if (!PM)
-        PM.emplace(const_cast<Stmt *>(Def->getBody()));
-      if (resultExpectedToFail(Call, *PM, Ctx))
-        return true;
-    }
-    for (const Stmt *C : S->children())
-      Work.push_back(C);
-  }
-  return false;
+  return anyCall(Def->getBody(), [&](const CallExpr *Call) {
+    if (!llvm::is_contained(R.Ends, Call->getBeginLoc()))
+      return false;
+    if (!PM)
+      PM.emplace(const_cast<Stmt *>(Def->getBody()));
+    return resultExpectedToFail(Call, *PM, Ctx);
+  });
 }
 
 /// Work on a stream the capture never forked in.
