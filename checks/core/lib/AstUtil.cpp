@@ -369,6 +369,11 @@ std::string streamKey(const Expr *E) {
   if (!E)
     return "";
   E = unwrap(E);
+  // An object converted to the handle it holds (a stream wrapper's
+  // `operator cudaStream_t()`) names the stream the object names.
+  if (const auto *Conv = dyn_cast<CXXMemberCallExpr>(E);
+      Conv && isa_and_nonnull<CXXConversionDecl>(Conv->getMethodDecl()))
+    return streamKey(Conv->getImplicitObjectArgument());
   if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
     return "d" + std::to_string(reinterpret_cast<uintptr_t>(
                      DRE->getDecl()->getCanonicalDecl()));

@@ -94,3 +94,22 @@ void forkedInLoop(cudaStream_t s0, cudaStream_t *side, cudaEvent_t e,
   k<<<1, 1, 0, side[0]>>>(p);
   cudaStreamEndCapture(s0, g);
 }
+
+// A stream held by a wrapper that converts to cudaStream_t (mscclpp's
+// CudaStreamWithFlags, rocFFT's hipStream_wrapper_t): the conversion names
+// the stream the wrapper holds.
+struct StreamWrapper {
+  cudaStream_t s;
+  operator cudaStream_t() const { return s; }
+};
+void wrapped(StreamWrapper &stream, StreamWrapper &side, cudaEvent_t fork,
+             float *p, cudaGraph_t *g) {
+  cudaStreamBeginCapture(stream, cudaStreamCaptureModeGlobal);
+  cudaEventRecord(fork, stream);
+  cudaStreamWaitEvent(side, fork, 0);
+  // CHECK: unjoined-stream.cu:[[@LINE-1]]:3: error: stream 'side' is forked into the capture of stream 'stream' here and is not joined back
+  k<<<1, 1, 0, side>>>(p);
+  k<<<1, 1, 0, stream>>>(p);
+  cudaStreamEndCapture(stream, g);
+  // CHECK: unjoined-stream.cu:[[@LINE-1]]:3: note: the capture ends here
+}
