@@ -47,6 +47,7 @@ std::string cacheDirFor(const std::string &MainFile) {
 
 /// One cache folder as last read.
 struct CacheState {
+  bool Read = false;
   llvm::sys::TimePoint<> Modified;
   std::vector<UnitResult> Units;
   /// Per edited file: the roles of what the other units define.
@@ -100,7 +101,8 @@ private:
     if (Dir.empty() || llvm::sys::fs::status(Dir, Status))
       return nullptr;
     CacheState &S = Caches[Dir];
-    if (S.Units.empty() || S.Modified != Status.getLastModificationTime()) {
+    if (!S.Read || S.Modified != Status.getLastModificationTime()) {
+      S.Read = true;
       S.Modified = Status.getLastModificationTime();
       S.Units = SummaryCache(Dir).loadAll();
       S.Roles.clear();
