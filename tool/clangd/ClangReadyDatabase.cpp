@@ -72,8 +72,9 @@ bool writtenForNvcc(const std::string &Database) {
   for (const json &Entry : J) {
     if (!Entry.is_object())
       continue;
-    llvm::StringRef Name = llvm::sys::path::filename(compilerOf(Entry));
-    if (Name.contains("nvcc") || Name.contains("hipcc"))
+    std::string Compiler = compilerOf(Entry);
+    if (isNvcc(Compiler) ||
+        llvm::sys::path::filename(Compiler).starts_with("hipcc"))
       return true;
   }
   return false;

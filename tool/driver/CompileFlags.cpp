@@ -24,6 +24,11 @@
 
 namespace capture_lint {
 
+bool isNvcc(llvm::StringRef Compiler) {
+  llvm::StringRef Base = llvm::sys::path::filename(Compiler);
+  return Base == "nvcc" || Base.starts_with("nvcc-") || Base == "nvcc.exe";
+}
+
 ToolPaths findToolPaths(const char *Argv0) {
   ToolPaths P;
   P.ResourceDir = CAPTURE_LINT_RESOURCE_DIR;
@@ -547,11 +552,6 @@ private:
   std::vector<std::string> &Warnings;
   std::vector<std::string> &Unreadable;
 };
-
-bool isNvcc(llvm::StringRef Compiler) {
-  llvm::StringRef Base = llvm::sys::path::filename(Compiler);
-  return Base == "nvcc" || Base.starts_with("nvcc-") || Base == "nvcc.exe";
-}
 
 /// A C compiler driver: gcc, cc, clang, with a target prefix or a version
 /// suffix (x86_64-linux-gnu-gcc-12, clang-19). Its commands stay C.

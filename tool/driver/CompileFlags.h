@@ -29,6 +29,9 @@ struct ToolPaths {
 /// Finds CUDA: $CUDA_HOME, $CUDA_PATH, nvcc on PATH, /usr/local/cuda.
 std::string detectCudaPath();
 
+/// Whether \p Compiler (a path or a name) is nvcc.
+bool isNvcc(llvm::StringRef Compiler);
+
 /// The paths for the executable started as \p Argv0: the compat headers
 /// installed beside it (share/capture-lint/compat), else the source tree's.
 ToolPaths findToolPaths(const char *Argv0);

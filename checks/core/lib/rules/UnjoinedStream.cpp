@@ -141,21 +141,17 @@ std::vector<StreamOp> regionOps(const RegionFinder &RF, unsigned I,
   return Ops;
 }
 
-/// Calls \p Visit for each call in \p Body until it returns true; true
-/// when it did.
+/// Calls \p Visit for each call in \p Body (walkStatements) until it
+/// returns true; true when it did.
 bool anyCall(const Stmt *Body,
              llvm::function_ref<bool(const CallExpr *)> Visit) {
-  llvm::SmallVector<const Stmt *, 64> Work = {Body};
-  while (!Work.empty()) {
-    const Stmt *S = Work.pop_back_val();
-    if (!S)
-      continue;
-    if (const auto *Call = dyn_cast<CallExpr>(S); Call && Visit(Call))
-      return true;
-    for (const Stmt *C : S->children())
-      Work.push_back(C);
-  }
-  return false;
+  bool Found = false;
+  walkStatements(Body, [&](const Stmt *S) {
+    if (const auto *Call = dyn_cast<CallExpr>(S); Call && !Found)
+      Found = Visit(Call);
+    return !Found;
+  });
+  return Found;
 }
 
 /// The streams some cudaStreamWaitEvent in \p Def makes wait; "*" when

@@ -35,12 +35,16 @@ def reader(proc, inbox):
         inbox.append(json.loads(proc.stdout.read(n)))
 
 
+def split_server_args(argv):
+    """(this script's arguments, the server's: those after `--`)."""
+    if "--" not in argv:
+        return argv, []
+    i = argv.index("--")
+    return argv[:i], argv[i + 1:]
+
+
 def main():
-    args = sys.argv[1:]
-    server_args = []
-    if "--" in args:
-        i = args.index("--")
-        args, server_args = args[:i], args[i + 1:]
+    args, server_args = split_server_args(sys.argv[1:])
     server, path = args[0], os.path.abspath(args[1])
     timeout = 60.0
     uri = "file://" + path

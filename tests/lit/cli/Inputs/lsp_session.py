@@ -25,7 +25,7 @@ import threading
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from lsp_diagnostics import reader, send  # noqa: E402
+from lsp_diagnostics import reader, send, split_server_args  # noqa: E402
 
 LANGS = {".cu": "cuda-cpp", ".cuh": "cuda-cpp", ".py": "python"}
 
@@ -142,11 +142,7 @@ class Session:
 
 
 def main():
-    args = sys.argv[1:]
-    server_args = []
-    if "--" in args:
-        i = args.index("--")
-        args, server_args = args[:i], args[i + 1:]
+    args, server_args = split_server_args(sys.argv[1:])
     s = Session([args[0]] + server_args)
     root = os.getcwd()
     s.request("initialize", {"processId": os.getpid(),
