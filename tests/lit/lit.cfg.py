@@ -55,6 +55,23 @@ config.substitutions.append(("%python", config.python_executable))
 config.substitutions.append(("%sarif-schema", config.sarif_schema))
 config.substitutions.append(("%plugin", config.capture_lint_plugin))
 
+# The number of checks in the registry, for tests that count them (SARIF's
+# rule table): derived, so adding a check changes no test.
+with open(os.path.join(config.capture_lint_source_dir, "checks", "registry",
+                       "Checks.def")) as registry:
+    check_count = sum(1 for line in registry
+                      if line.startswith("CAPTURE_CHECK("))
+config.substitutions.append(("%check-count", str(check_count)))
+
+# Compiles one C++ rule file of the analysis for syntax only, with the
+# analysis's include folders (what a scaffolded rule file must pass).
+config.substitutions.append(("%rule-syntax-only", " ".join(
+    [os.path.join(llvm_bin, "clang++"), "-fsyntax-only", "-std=c++17",
+     "-isystem", os.path.join(os.path.dirname(llvm_bin), "include")] +
+    ["-I" + os.path.join(config.capture_lint_source_dir, "checks", d)
+     for d in ("core/include", "registry", "findings/include",
+               "catalog/include")])))
+
 if config.sanitized:
     # An ASan build: the plugin cannot load into clang-tidy (its runtime must
     # come first); capture-clangd mixes instrumented code with Debian's

@@ -136,14 +136,9 @@ void CaptureAnalyzer::Impl::analyzeRegions(const FunctionDecl *Def,
       },
       Bound);
   const FunctionRole *Own = Roles.roleOf(Def);
-  // An opener returns with its capture open on purpose; a function that
-  // pauses a caller's capture and resumes it ends nothing of its own.
-  // Leaving main ends the process, and the capture with it.
-  if (!(Own && (Own->Opens || Own->PausesAndResumes)) && !Def->isMain())
-    for (ClangFinding &F : rules::unendedOnError(Def, RF, Cat, Ctx))
+  for (rules::FunctionRule Rule : rules::FunctionRules)
+    for (ClangFinding &F : Rule({Def, RF, Cat, Ctx, Own}))
       report(std::move(F));
-  for (ClangFinding &F : rules::unjoinedStreams(Def, RF, Cat, Ctx))
-    report(std::move(F));
   for (const CaptureRegion &R : RF.regions()) {
     if (R.Ends.empty()) {
       if (R.Begin && R.Reached && !(Own && Own->PausesAndResumes))

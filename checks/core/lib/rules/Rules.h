@@ -6,8 +6,12 @@
 // its fixes. The traversals call them: HazardScanner walks statements and
 // follows calls, RegionFinder finds regions, CaptureAnalyzer (Analysis.cpp)
 // puts hazards in regions, and describeHazard (HazardText.cpp) composes the
-// message. A new check adds a file here, a row in checks/registry/Checks.def,
-// and a call from the traversal that sees its statements. The catalog
+// message. A new check adds a file here and a row in
+// checks/registry/Checks.def; a rule that reads a function's regions whole
+// is a FunctionRule listed in FunctionRules below, which CaptureAnalyzer
+// calls for every function with a region (scripts/add-check writes all
+// three). A rule about single statements is called by the traversal that
+// sees them (HazardScanner.cpp). The catalog
 // decides what the three catalog checks report (CatalogCall.cpp); what a
 // shape or a device value taints is ShapeTaint.cpp's work, which host
 // state a region updates FrozenValues.cpp's.
@@ -46,12 +50,26 @@ class Stmt;
 } // namespace clang
 
 namespace capture_lint {
+struct FunctionRole;
 class FrozenValues;
 class ShapeTaint;
 struct FlowState;
 } // namespace capture_lint
 
 namespace capture_lint::rules {
+
+/// What a rule that reads a whole function is given: the function, its
+/// regions, the catalog, and the role the program's analysis gave it (null
+/// when it has none).
+struct FunctionRuleInput {
+  const clang::FunctionDecl *Def;
+  const RegionFinder &RF;
+  const Catalog &Cat;
+  clang::ASTContext &Ctx;
+  const FunctionRole *Own;
+};
+/// A rule over a function's regions, returning its findings.
+using FunctionRule = std::vector<ClangFinding> (*)(const FunctionRuleInput &);
 
 //--- capture-sync-call, capture-host-read, capture-allocation (CatalogCall)
 /// The check that reports catalog entry \p E called as \p Call: its class's
@@ -135,18 +153,20 @@ std::string endCallName(const RegionApi &Api, const Catalog &Cat);
 /// leaves the function with still open: by a `return`, the end of the body,
 /// a `throw` or a call that throws instead of returning; one finding per
 /// region, at its first such exit, with a note at each other one.
-std::vector<ClangFinding> unendedOnError(const clang::FunctionDecl *Def,
-                                         const RegionFinder &RF,
-                                         const Catalog &Cat,
-                                         clang::ASTContext &Ctx);
+/// Not for a function that leaves its capture open on purpose (an opener),
+/// one that pauses its caller's capture and resumes it, or main.
+std::vector<ClangFinding> unendedOnError(const FunctionRuleInput &In);
 
 //--- capture-unjoined-stream (UnjoinedStream)
 /// Streams forked into \p Def's captures and not joined back before the
 /// capture ends, and work issued in them on streams never forked in.
-std::vector<ClangFinding> unjoinedStreams(const clang::FunctionDecl *Def,
-                                          const RegionFinder &RF,
-                                          const Catalog &Cat,
-                                          clang::ASTContext &Ctx);
+std::vector<ClangFinding> unjoinedStreams(const FunctionRuleInput &In);
+
+/// The rules over whole functions, in the order their findings are reported.
+inline constexpr FunctionRule FunctionRules[] = {
+    &unendedOnError,
+    &unjoinedStreams,
+};
 
 } // namespace capture_lint::rules
 

@@ -19,6 +19,7 @@
 
 #include "capture_lint/AstUtil.h"
 #include "capture_lint/CheckWords.h"
+#include "capture_lint/FunctionRoles.h"
 
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/ParentMap.h"
@@ -129,9 +130,17 @@ std::string endCallName(const RegionApi &Api, const Catalog &Cat) {
   return Name;
 }
 
-std::vector<ClangFinding> unendedOnError(const FunctionDecl *Def,
-                                         const RegionFinder &RF,
-                                         const Catalog &Cat, ASTContext &Ctx) {
+std::vector<ClangFinding> unendedOnError(const FunctionRuleInput &In) {
+  // An opener returns with its capture open on purpose; a function that
+  // pauses a caller's capture and resumes it ends nothing of its own.
+  // Leaving main ends the process, and the capture with it.
+  if ((In.Own && (In.Own->Opens || In.Own->PausesAndResumes)) ||
+      In.Def->isMain())
+    return {};
+  const FunctionDecl *Def = In.Def;
+  const RegionFinder &RF = In.RF;
+  const Catalog &Cat = In.Cat;
+  ASTContext &Ctx = In.Ctx;
   const SourceManager &SM = Ctx.getSourceManager();
   const std::vector<CaptureRegion> &Regions = RF.regions();
   std::vector<std::vector<OpenExit>> Exits(Regions.size());

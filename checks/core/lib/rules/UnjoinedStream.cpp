@@ -307,9 +307,9 @@ void judgeRegion(const CaptureRegion &R, const std::vector<StreamOp> &Ops,
 
 } // namespace
 
-std::vector<ClangFinding> unjoinedStreams(const FunctionDecl *Def,
-                                          const RegionFinder &RF,
-                                          const Catalog &Cat, ASTContext &Ctx) {
+std::vector<ClangFinding> unjoinedStreams(const FunctionRuleInput &In) {
+  const FunctionDecl *Def = In.Def;
+  const RegionFinder &RF = In.RF;
   std::vector<ClangFinding> Out;
   std::optional<std::set<std::string>> Waiting;
   const std::vector<CaptureRegion> &Regions = RF.regions();
@@ -318,12 +318,12 @@ std::vector<ClangFinding> unjoinedStreams(const FunctionDecl *Def,
     // Judged where the capture begins and ends in this function.
     if (R.Key.empty() || !R.Reached || R.Ends.empty() || R.BeginLoc.isInvalid())
       continue;
-    std::vector<StreamOp> Ops = regionOps(RF, I, Cat, Ctx);
+    std::vector<StreamOp> Ops = regionOps(RF, I, In.Cat, In.Ctx);
     if (Ops.empty())
       continue;
     if (!Waiting)
       Waiting = waitingStreams(Def);
-    judgeRegion(R, Ops, *Waiting, Def, Ctx, Out);
+    judgeRegion(R, Ops, *Waiting, Def, In.Ctx, Out);
   }
   return Out;
 }
