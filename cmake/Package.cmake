@@ -3,7 +3,7 @@
 # the clang-tidy plugin, the pre-commit hook, capture-probe and its
 # libraries, the catalog, the docs. The dependencies are the shared
 # libraries the binaries link (dpkg-shlibdeps: libclang-cpp19, libllvm19,
-# libtree-sitter0, ...). Checked by tests/package/check_package.sh.
+# ...; tree-sitter is compiled in). Checked by tests/package/check_package.sh.
 set(CPACK_GENERATOR DEB)
 set(CPACK_PACKAGE_NAME capture-lint)
 set(CPACK_PACKAGE_VERSION ${PROJECT_VERSION})

@@ -11,7 +11,7 @@ PACKAGES=(
   cmake ninja-build libgtest-dev libgmock-dev nlohmann-json3-dev
   libamdhip64-dev python3 python3-jsonschema pre-commit git
   libgrpc++-dev libprotobuf-dev pkg-config libclang-rt-19-dev
-  libtree-sitter-dev clang-format-19 dpkg-dev
+  clang-format-19 dpkg-dev
 )
 
 # The real editors the tests run the docs' recipes in (scripts/test.sh
@@ -38,8 +38,9 @@ if ((${#missing[@]})); then
     "${missing[@]}" >/dev/null
 fi
 
-# The Python front end's grammar (npm's tree-sitter-python), into build/.
-scripts/fetch-python-grammar.sh build
+# The Python front end's parser (npm's tree-sitter runtime and
+# tree-sitter-python grammar), into build/.
+scripts/fetch-tree-sitter.sh build
 
 jobs=$(nproc)
 cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null

@@ -7,7 +7,7 @@
 set -euo pipefail
 SRC=${1:?usage: build.sh SOURCE_DIR BUILD_DIR}
 BUILD=${2:?usage: build.sh SOURCE_DIR BUILD_DIR}
-"$SRC/scripts/fetch-python-grammar.sh" "$BUILD"
+"$SRC/scripts/fetch-tree-sitter.sh" "$BUILD"
 cmake -S "$SRC" -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release \
   -DCAPTURE_LINT_BUILD_TESTS=OFF >/dev/null
 # Matcher-heavy clang code needs about 1 GB per compile job.

@@ -24,7 +24,7 @@ apt_install() {
 
 LLVM_PACKAGES=(clang-19 libclang-19-dev libclang-cpp19-dev llvm-19-dev
   libclang-common-19-dev clang-tidy-19)
-OTHER_PACKAGES=(cmake ninja-build nlohmann-json3-dev libtree-sitter-dev
+OTHER_PACKAGES=(cmake ninja-build nlohmann-json3-dev
   pkg-config python3 wget gnupg ca-certificates)
 
 $SUDO apt-get update -qq
@@ -39,7 +39,7 @@ if ! apt-cache show clang-19 >/dev/null 2>&1; then
   $SUDO apt-get update -qq
 fi
 apt_install "${LLVM_PACKAGES[@]}" "${OTHER_PACKAGES[@]}"
-# The Python front end's grammar comes from npm (runners ship Node.js).
+# The Python front end's parser comes from npm (runners ship Node.js).
 command -v npm >/dev/null || apt_install npm
 
 if [ "$CUDA_VERSION" = none ]; then
