@@ -112,21 +112,15 @@ unsigned firstErrorLine(const PySource &Src) {
 /// The function definitions directly inside \p Fn's body (not inside a
 /// nested one's, nor a class's).
 std::vector<TSNode> nestedDefinitions(TSNode Fn) {
-  std::vector<TSNode> Out, Stack{field(Fn, "body")};
-  while (!Stack.empty()) {
-    TSNode N = Stack.back();
-    Stack.pop_back();
-    if (isNull(N))
-      continue;
-    if (is(N, "function_definition")) {
+  std::vector<TSNode> Out;
+  visitNamed(field(Fn, "body"), [&](TSNode N) {
+    if (is(N, "function_definition"))
       Out.push_back(N);
-      continue;
-    }
-    if (is(N, "class_definition") || is(N, "lambda"))
-      continue;
-    for (unsigned I = 0; I < namedCount(N); ++I)
-      Stack.push_back(named(N, I));
-  }
+    return is(N, "function_definition") || is(N, "class_definition") ||
+                   is(N, "lambda")
+               ? VisitNext::Skip
+               : VisitNext::Into;
+  });
   return Out;
 }
 

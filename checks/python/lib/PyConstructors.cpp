@@ -9,7 +9,6 @@
 //===----------------------------------------------------------------------===//
 
 #include "PyWalkerImpl.h"
-#include "llvm/ADT/SmallVector.h"
 
 namespace capture_lint::python::detail {
 
@@ -26,8 +25,7 @@ static TSNode enclosingDef(TSNode N) {
 static int parameterIndex(const PySource &S, TSNode Def, llvm::StringRef Name) {
   TSNode Params = field(Def, "parameters");
   int Index = -1; // self comes first
-  for (unsigned I = 0; !isNull(Params) && I < namedCount(Params); ++I) {
-    TSNode P = named(Params, I);
+  for (TSNode P : namedChildren(Params)) {
     TSNode Id = P;
     if (is(P, "typed_parameter"))
       Id = named(P, 0);
@@ -47,8 +45,7 @@ static TSNode argumentFor(TSNode Call, int Index, llvm::StringRef Name,
                           const PySource &S) {
   TSNode Args = field(Call, "arguments");
   int Position = 0;
-  for (unsigned I = 0; !isNull(Args) && I < namedCount(Args); ++I) {
-    TSNode A = named(Args, I);
+  for (TSNode A : namedChildren(Args)) {
     if (is(A, "keyword_argument")) {
       if (S.text(field(A, "name")) == Name)
         return field(A, "value");
@@ -57,6 +54,32 @@ static TSNode argumentFor(TSNode Call, int Index, llvm::StringRef Name,
     }
   }
   return TSNode{};
+}
+
+/// The calls of class \p C in the program's modules, found once per class.
+static const std::vector<std::pair<PyModule *, TSNode>> &
+constructorCalls(PyContext &Ctx, PyClass *C) {
+  if (auto It = Ctx.ConstructorCalls.find(C); It != Ctx.ConstructorCalls.end())
+    return It->second;
+  std::vector<std::pair<PyModule *, TSNode>> Calls;
+  // By index: resolving a callee may load a module, growing the list.
+  for (size_t I = 0; I < Ctx.Prog.modules().size(); ++I) {
+    PyModule *Mod = Ctx.Prog.modules()[I].get();
+    const PySource &Src = *Mod->Src;
+    if (!Src.text().contains(C->Name))
+      continue;
+    visitNamed(Src.root(), [&](TSNode N) {
+      if (!is(N, "call"))
+        return VisitNext::Into;
+      std::string Callee = dottedName(Src, field(N, "function"));
+      if ((llvm::StringRef(Callee).rsplit('.').second == C->Name ||
+           Callee == C->Name) &&
+          Ctx.Prog.resolve(*Mod, Callee, nullptr).Class == C)
+        Calls.push_back({Mod, N});
+      return VisitNext::Into;
+    });
+  }
+  return Ctx.ConstructorCalls[C] = std::move(Calls);
 }
 
 PyValue Walker::constructorArgument(PyClass *C, TSNode Init) {
@@ -71,31 +94,13 @@ PyValue Walker::constructorArgument(PyClass *C, TSNode Init) {
   int Index = parameterIndex(Own, Def, Param);
   if (Index < 0)
     return V;
-  for (const auto &Mod : Ctx.Prog.modules()) {
-    const PySource &Src = *Mod->Src;
-    if (!Src.text().contains(C->Name))
+  for (const auto &[Mod, Call] : constructorCalls(Ctx, C)) {
+    TSNode Arg = argumentFor(Call, Index, Param, *Mod->Src);
+    if (isNull(Arg))
       continue;
-    llvm::SmallVector<TSNode, 64> Work = {Src.root()};
-    while (!Work.empty()) {
-      TSNode N = Work.pop_back_val();
-      for (unsigned I = 0; I < namedCount(N); ++I)
-        Work.push_back(named(N, I));
-      if (!is(N, "call"))
-        continue;
-      std::string Callee = dottedName(Src, field(N, "function"));
-      if (Callee.empty() ||
-          llvm::StringRef(Callee).rsplit('.').second.str() != C->Name &&
-              Callee != C->Name)
-        continue;
-      if (Ctx.Prog.resolve(*Mod, Callee, nullptr).Class != C)
-        continue;
-      TSNode Arg = argumentFor(N, Index, Param, Src);
-      if (isNull(Arg))
-        continue;
-      Walker Caller(Ctx, *Mod, nullptr, false);
-      ++Caller.Quiet;
-      V.merge(Caller.expr(Arg));
-    }
+    Walker Caller(Ctx, *Mod, nullptr, false);
+    ++Caller.Quiet;
+    V.merge(Caller.expr(Arg));
   }
   return V;
 }

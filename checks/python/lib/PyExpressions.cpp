@@ -39,8 +39,8 @@ void Walker::bind(TSNode Target, const PyValue &V) {
     Elem.Kinds = V.tensor() ? VTensor : 0;
     Elem.ShapeRead = V.ShapeRead;
     Elem.Classes = V.Classes;
-    for (unsigned I = 0; I < namedCount(Target); ++I)
-      bind(named(Target, I), Elem);
+    for (TSNode Child : namedChildren(Target))
+      bind(Child, Elem);
   }
 }
 
@@ -91,8 +91,7 @@ PyValue Walker::literal(TSNode N) {
     else if (T == "cpu")
       V.Kinds |= VCpuDevice;
     // f-strings: formatting a tensor reads it back.
-    for (unsigned I = 0; I < namedCount(N); ++I) {
-      TSNode C = named(N, I);
+    for (TSNode C : namedChildren(N)) {
       if (!is(C, "interpolation"))
         continue;
       TSNode E = field(C, "expression");
@@ -113,8 +112,8 @@ PyValue Walker::percentFormat(TSNode N) {
   std::vector<TSNode> Items = {Right};
   if (is(Right, "tuple")) {
     Items.clear();
-    for (unsigned I = 0; I < namedCount(Right); ++I)
-      Items.push_back(named(Right, I));
+    for (TSNode Child : namedChildren(Right))
+      Items.push_back(Child);
   }
   for (TSNode Item : Items) {
     PyValue IV = expr(Item);
@@ -214,8 +213,7 @@ static TSNode literalElement(const PySource &S, const PyModule &M, TSNode Sub) {
     return TSNode{};
   TSNode Lit = Init->second;
   if (is(Lit, "dictionary") && is(Key, "string")) {
-    for (unsigned I = 0; I < namedCount(Lit); ++I) {
-      TSNode Pair = named(Lit, I);
+    for (TSNode Pair : namedChildren(Lit)) {
       if (is(Pair, "pair") && S.text(field(Pair, "key")) == S.text(Key))
         return field(Pair, "value");
     }
@@ -236,8 +234,7 @@ PyValue Walker::subscript(TSNode N) {
     }
   PyValue V = expr(field(N, "value"));
   PyValue Index;
-  for (unsigned I = 0; I < namedCount(N); ++I) {
-    TSNode C = named(N, I);
+  for (TSNode C : namedChildren(N)) {
     if (!ts_node_eq(C, field(N, "value")))
       Index.merge(expr(C));
   }
@@ -392,8 +389,8 @@ PyValue Walker::comparison(TSNode N) {
     }
   }
   PyValue All, V;
-  for (unsigned I = 0; I < namedCount(N); ++I)
-    All.merge(expr(named(N, I)));
+  for (TSNode Child : namedChildren(N))
+    All.merge(expr(Child));
   if (All.tensor() && !Identity) {
     V.Kinds = VTensor | VBoolMask;
   } else {
@@ -443,8 +440,8 @@ PyValue Walker::parts(TSNode N) {
                  K == "set" || K == "generator_expression" ||
                  K == "dictionary" || K == "dictionary_comprehension";
   PyValue V;
-  for (unsigned I = 0; I < namedCount(N); ++I)
-    V.merge(expr(named(N, I)));
+  for (TSNode Child : namedChildren(N))
+    V.merge(expr(Child));
   if (Literal) {
     bool Tensors = V.tensor();
     V.Kinds = VHostData | (Tensors ? 0 : VNotTensor);
@@ -574,8 +571,7 @@ void Walker::evaluateCall(TSNode N, EvaluatedCall &C) {
   }
   C.Facts.Method = C.Method;
   TSNode Args = C.Arguments;
-  for (unsigned I = 0; !isNull(Args) && I < namedCount(Args); ++I) {
-    TSNode A = named(Args, I);
+  for (TSNode A : namedChildren(Args)) {
     if (is(A, "comment"))
       continue;
     TSNode Value = is(A, "keyword_argument") ? field(A, "value") : A;

@@ -200,8 +200,7 @@ void PyProgram::indexImport(PyModule &M, TSNode Node,
                             std::map<std::string, std::string> &Into) {
   const PySource &S = *M.Src;
   if (is(Node, "import_statement")) {
-    for (unsigned I = 0; I < namedCount(Node); ++I) {
-      TSNode N = named(Node, I);
+    for (TSNode N : namedChildren(Node)) {
       if (is(N, "aliased_import")) {
         Into[S.text(field(N, "alias")).str()] = S.text(field(N, "name")).str();
       } else if (is(N, "dotted_name")) {
@@ -217,8 +216,7 @@ void PyProgram::indexImport(PyModule &M, TSNode Node,
   std::string Target;
   unsigned Level = 0;
   if (is(ModNode, "relative_import")) {
-    for (unsigned I = 0; I < namedCount(ModNode); ++I) {
-      TSNode C = named(ModNode, I);
+    for (TSNode C : namedChildren(ModNode)) {
       if (is(C, "import_prefix"))
         Level = unsigned(S.text(C).count('.'));
       else
@@ -228,8 +226,7 @@ void PyProgram::indexImport(PyModule &M, TSNode Node,
     Target = S.text(ModNode).str();
   }
   std::string Abs = absoluteImport(M, Target, Level);
-  for (unsigned I = 0; I < namedCount(Node); ++I) {
-    TSNode N = named(Node, I);
+  for (TSNode N : namedChildren(Node)) {
     if (ts_node_eq(N, ModNode))
       continue;
     std::string Name, Alias;
@@ -257,20 +254,16 @@ PyFunction *PyProgram::newFunction(PyModule &M, PyClass *Owner, TSNode Node) {
   // A generator (a @contextmanager body): any yield outside nested defs.
   // The names its own import statements bind (`import torch` in a test
   // function), in the function's scope.
-  std::vector<TSNode> Stack{field(Node, "body")};
-  while (!Stack.empty()) {
-    TSNode N = Stack.back();
-    Stack.pop_back();
+  visitNamed(field(Node, "body"), [&](TSNode N) {
     if (is(N, "yield"))
       F.IsGenerator = true;
     if (is(N, "import_statement") || is(N, "import_from_statement"))
       indexImport(M, N, F.Imports);
-    if (is(N, "function_definition") || is(N, "class_definition") ||
-        is(N, "lambda"))
-      continue;
-    for (unsigned I = 0; I < namedCount(N); ++I)
-      Stack.push_back(named(N, I));
-  }
+    return is(N, "function_definition") || is(N, "class_definition") ||
+                   is(N, "lambda")
+               ? VisitNext::Skip
+               : VisitNext::Into;
+  });
   return &F;
 }
 
@@ -289,32 +282,26 @@ void PyProgram::indexClass(PyModule &M, TSNode Node) {
   C.Name = S.text(field(Node, "name")).str();
   C.QualName = M.Name + "." + C.Name;
   TSNode Supers = field(Node, "superclasses");
-  for (unsigned I = 0; !isNull(Supers) && I < namedCount(Supers); ++I)
-    if (!is(named(Supers, I), "keyword_argument"))
-      C.BaseExprs.push_back(named(Supers, I));
+  for (TSNode Child : namedChildren(Supers))
+    if (!is(Child, "keyword_argument"))
+      C.BaseExprs.push_back(Child);
   TSNode Body = field(Node, "body");
-  for (unsigned I = 0; I < namedCount(Body); ++I) {
-    TSNode D = definitionOf(named(Body, I));
+  for (TSNode Child : namedChildren(Body)) {
+    TSNode D = definitionOf(Child);
     if (!is(D, "function_definition"))
       continue;
     PyFunction *F = newFunction(M, &C, D);
     C.Methods[F->Name] = F;
     // self.NAME = EXPR initialisers, anywhere in the method.
-    std::vector<TSNode> Stack{field(D, "body")};
-    while (!Stack.empty()) {
-      TSNode N = Stack.back();
-      Stack.pop_back();
-      if (is(N, "function_definition") || is(N, "class_definition"))
-        continue;
+    visitOwnCode(field(D, "body"), [&](TSNode N) {
       if (is(N, "assignment")) {
         TSNode L = field(N, "left"), R = field(N, "right");
         if (is(L, "attribute") && S.text(field(L, "object")) == "self" &&
             !isNull(R))
           C.AttrInits[S.text(field(L, "attribute")).str()].push_back(R);
       }
-      for (unsigned J = 0; J < namedCount(N); ++J)
-        Stack.push_back(named(N, J));
-    }
+      return true;
+    });
   }
   M.Classes[C.Name] = &C;
 }
@@ -324,16 +311,16 @@ void PyProgram::index(PyModule &M) {
   // Top-level statements, and those inside top-level if/try (guarded
   // imports, `if TYPE_CHECKING:`).
   std::vector<TSNode> Stmts;
-  for (unsigned I = 0; I < namedCount(Root); ++I)
-    Stmts.push_back(named(Root, I));
+  for (TSNode Child : namedChildren(Root))
+    Stmts.push_back(Child);
   for (size_t I = 0; I < Stmts.size(); ++I) {
     TSNode N = Stmts[I];
     llvm::StringRef K = kind(N);
     if (K == "if_statement" || K == "try_statement" || K == "block" ||
         K == "else_clause" || K == "except_clause" || K == "finally_clause" ||
         K == "elif_clause") {
-      for (unsigned J = 0; J < namedCount(N); ++J)
-        Stmts.push_back(named(N, J));
+      for (TSNode Child : namedChildren(N))
+        Stmts.push_back(Child);
       continue;
     }
     TSNode D = definitionOf(N);

@@ -55,18 +55,49 @@ llvm::StringRef PySource::lineText(unsigned Line) const {
   return llvm::StringRef(Text).slice(B, E).rtrim("\r\n");
 }
 
-void visitOwnCode(TSNode Body, llvm::function_ref<bool(TSNode)> Visit) {
-  std::vector<TSNode> Stack{Body};
-  while (!Stack.empty()) {
-    TSNode N = Stack.back();
-    Stack.pop_back();
-    if (is(N, "function_definition") || is(N, "class_definition"))
+void visitNamed(TSNode Root, llvm::function_ref<VisitNext(TSNode)> Step) {
+  if (isNull(Root))
+    return;
+  TSTreeCursor C = ts_tree_cursor_new(Root);
+  for (;;) {
+    TSNode N = ts_tree_cursor_current_node(&C);
+    // Tokens (unnamed nodes) hold no named nodes: never entered.
+    VisitNext Next = ts_node_is_named(N) ? Step(N) : VisitNext::Skip;
+    if (Next == VisitNext::Stop)
+      break;
+    if (Next == VisitNext::Into && ts_tree_cursor_goto_first_child(&C))
       continue;
-    if (!Visit(N))
-      return;
-    for (unsigned I = namedCount(N); I-- > 0;)
-      Stack.push_back(named(N, I));
+    bool More = false;
+    do
+      More = ts_tree_cursor_goto_next_sibling(&C);
+    while (!More && ts_tree_cursor_goto_parent(&C));
+    if (!More)
+      break;
   }
+  ts_tree_cursor_delete(&C);
+}
+
+void visitOwnCode(TSNode Body, llvm::function_ref<bool(TSNode)> Visit) {
+  visitNamed(Body, [&](TSNode N) {
+    if (is(N, "function_definition") || is(N, "class_definition"))
+      return VisitNext::Skip;
+    return Visit(N) ? VisitNext::Into : VisitNext::Stop;
+  });
+}
+
+llvm::SmallVector<TSNode, 8> namedChildren(TSNode N) {
+  llvm::SmallVector<TSNode, 8> Out;
+  if (isNull(N))
+    return Out;
+  TSTreeCursor C = ts_tree_cursor_new(N);
+  if (ts_tree_cursor_goto_first_child(&C))
+    do {
+      TSNode Child = ts_tree_cursor_current_node(&C);
+      if (ts_node_is_named(Child))
+        Out.push_back(Child);
+    } while (ts_tree_cursor_goto_next_sibling(&C));
+  ts_tree_cursor_delete(&C);
+  return Out;
 }
 
 TSNode field(TSNode N, llvm::StringRef Name) {

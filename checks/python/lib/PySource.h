@@ -12,6 +12,7 @@
 
 #include "capture_lint/Suppressions.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
+#include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
 #include <tree_sitter/api.h>
 
@@ -60,9 +61,18 @@ TSNode field(TSNode N, llvm::StringRef Name);
 inline unsigned begin(TSNode N) { return ts_node_start_byte(N); }
 inline unsigned end(TSNode N) { return ts_node_end_byte(N); }
 inline unsigned namedCount(TSNode N) { return ts_node_named_child_count(N); }
+/// The \p I th named child: tree-sitter walks to it from the first child, so
+/// a loop over the children uses namedChildren.
 inline TSNode named(TSNode N, unsigned I) { return ts_node_named_child(N, I); }
+/// \p N's named children in order (none for a null node), read in one pass.
+llvm::SmallVector<TSNode, 8> namedChildren(TSNode N);
 /// Skips parentheses around an expression.
 TSNode stripParens(TSNode N);
+/// What a visit does after a node: go into its children, skip them, or stop.
+enum class VisitNext { Into, Skip, Stop };
+/// Visits \p Root and the named nodes below it in source order (preorder),
+/// with one cursor (no allocation per node); \p Step says where to go next.
+void visitNamed(TSNode Root, llvm::function_ref<VisitNext(TSNode)> Step);
 /// Visits \p Body and every node below it that runs with it: not the
 /// bodies of functions and classes defined there (lambdas are visited).
 /// Stops when \p Visit returns false.

@@ -86,9 +86,9 @@ void Walker::walkFunction() {
   // its own parameters and assignments shadow them.
   if (auto C = Ctx.Closures.find(Fn); C != Ctx.Closures.end())
     Vars = C->second;
-  TSNode Params = field(Fn->Node, "parameters");
-  for (unsigned I = 0; !isNull(Params) && I < namedCount(Params); ++I) {
-    TSNode P = named(Params, I);
+  auto Params = namedChildren(field(Fn->Node, "parameters"));
+  for (unsigned I = 0; I < Params.size(); ++I) {
+    TSNode P = Params[I];
     std::string Name;
     PyValue V;
     if (is(P, "identifier")) {
@@ -122,8 +122,7 @@ void Walker::walkFunction() {
 
 void Walker::walkModule() {
   TSNode Root = S.root();
-  for (unsigned I = 0; I < namedCount(Root); ++I) {
-    TSNode N = named(Root, I);
+  for (TSNode N : namedChildren(Root)) {
     if (is(N, "function_definition") || is(N, "class_definition") ||
         is(N, "decorated_definition"))
       continue;
@@ -135,19 +134,20 @@ void Walker::walkModule() {
 }
 
 bool Walker::walkBlock(TSNode Block) {
-  for (unsigned I = 0; I < namedCount(Block); ++I)
-    if (!walkStmt(named(Block, I)))
+  for (TSNode Child : namedChildren(Block))
+    if (!walkStmt(Child))
       return false;
   return true;
 }
 
 static bool endsWithExit(TSNode Block) {
-  unsigned N = namedCount(Block);
-  while (N && is(named(Block, N - 1), "comment"))
+  auto Stmts = namedChildren(Block);
+  unsigned N = Stmts.size();
+  while (N && is(Stmts[N - 1], "comment"))
     --N; // `return x  # why` ends with the return
   if (!N)
     return false;
-  llvm::StringRef K = kind(named(Block, N - 1));
+  llvm::StringRef K = kind(Stmts[N - 1]);
   return K == "return_statement" || K == "raise_statement" ||
          K == "continue_statement" || K == "break_statement";
 }
@@ -159,8 +159,7 @@ bool Walker::walkStmt(TSNode N) {
     OpenExits.push_back(
         {{&S, begin(N)}, K == "return_statement" ? "return" : "raise"});
   if (K == "expression_statement") {
-    for (unsigned I = 0; I < namedCount(N); ++I) {
-      TSNode E = named(N, I);
+    for (TSNode E : namedChildren(N)) {
       if (is(E, "call") && (captureBeginEnd(E) || captureRole(E)))
         continue;
       expr(E);
@@ -188,8 +187,8 @@ bool Walker::walkStmt(TSNode N) {
   if (K == "function_definition")
     return defineNested(N), true;
   if (K == "global_statement" || K == "nonlocal_statement") {
-    for (unsigned I = 0; I < namedCount(N); ++I)
-      DeclaredGlobals.insert(S.text(named(N, I)).str());
+    for (TSNode Child : namedChildren(N))
+      DeclaredGlobals.insert(S.text(Child).str());
     return true;
   }
   // A raise already ends the capture; its message is not the bug.
@@ -204,8 +203,7 @@ bool Walker::walkStmt(TSNode N) {
   if (K == "block")
     return walkBlock(N);
   // return, raise, del, global, match, ...: their expressions.
-  for (unsigned I = 0; I < namedCount(N); ++I) {
-    TSNode C = named(N, I);
+  for (TSNode C : namedChildren(N)) {
     if (is(C, "block"))
       walkBlock(C);
     else
@@ -226,8 +224,7 @@ void Walker::defineNested(TSNode N) {
 }
 
 void Walker::walkTry(TSNode N) {
-  for (unsigned I = 0; I < namedCount(N); ++I) {
-    TSNode C = named(N, I);
+  for (TSNode C : namedChildren(N)) {
     if (is(C, "block")) {
       ++InTry; // its handlers decide what an exit here leaves open
       walkBlock(C);
@@ -238,9 +235,9 @@ void Walker::walkTry(TSNode N) {
     bool Finally = is(C, "finally_clause"), Except = is(C, "except_clause");
     InFinally += Finally;
     InExcept += Except;
-    for (unsigned J = 0; J < namedCount(C); ++J)
-      if (is(named(C, J), "block"))
-        walkBlock(named(C, J));
+    for (TSNode Child : namedChildren(C))
+      if (is(Child, "block"))
+        walkBlock(Child);
     InFinally -= Finally;
     InExcept -= Except;
   }
@@ -359,8 +356,7 @@ bool Walker::walkIf(TSNode N) {
 /// the clauses after it.
 void Walker::walkElseClauses(TSNode If) {
   unsigned Pushed = 0;
-  for (unsigned I = 0; I < namedCount(If); ++I) {
-    TSNode C = named(If, I);
+  for (TSNode C : namedChildren(If)) {
     if (is(C, "elif_clause")) {
       TSNode Cond = field(C, "condition");
       if (auto Taken = assumed(Cond)) {
@@ -404,8 +400,7 @@ PyRegion Walker::regionOfBegin(TSNode Call, const RegionApi &R,
   Region.Begin = {&S, begin(Call)};
   TSNode Args = field(Call, "arguments");
   unsigned Pos = 0;
-  for (unsigned J = 0; J < namedCount(Args); ++J) {
-    TSNode A = named(Args, J);
+  for (TSNode A : namedChildren(Args)) {
     if (is(A, "keyword_argument")) {
       if (S.text(field(A, "name")) == "stream")
         StreamNode = field(A, "value");
@@ -478,8 +473,9 @@ bool Walker::walkWith(TSNode N) {
   bool Opened = false;
   std::vector<std::pair<std::string, PySite>> Forks;
   TSNode Clause = named(N, 0);
-  for (unsigned I = 0; is(Clause, "with_clause") && I < namedCount(Clause); ++I)
-    Opened |= enterWithItem(named(Clause, I), Forks);
+  if (is(Clause, "with_clause"))
+    for (TSNode Item : namedChildren(Clause))
+      Opened |= enterWithItem(Item, Forks);
   if (Active && !Summary)
     for (auto &F : Forks)
       Active->Forks.push_back(F);
@@ -639,8 +635,7 @@ std::string capturedReason(PyContext &Ctx, const PyFunction &F) {
     // A comment on the def line (a child of the definition, before the body).
     const PySource &S = *F.Module->Src;
     unsigned DefLine = S.line(begin(F.Node));
-    for (unsigned I = 0; I < namedCount(F.Node); ++I) {
-      TSNode C = named(F.Node, I);
+    for (TSNode C : namedChildren(F.Node)) {
       if (is(C, "comment") && S.line(begin(C)) == DefLine &&
           S.text(C).contains("capture-lint: captured"))
         return "'" + F.Display +

@@ -124,6 +124,10 @@ struct PyContext {
   /// allocating or reading back.
   std::map<std::string, std::unique_ptr<ApiEntry>> Declared;
   std::map<std::pair<const PyClass *, std::string>, PyValue> AttrCache;
+  /// Per class, the calls of it in the program's modules (memoized: every
+  /// field set from a constructor parameter reads the same calls).
+  std::map<const PyClass *, std::vector<std::pair<PyModule *, TSNode>>>
+      ConstructorCalls;
   /// The callables and instances a module global or a constant entry of
   /// one holds (`TABLE = {"a": f}`, `TABLE["a"]`), by module and text.
   std::map<std::pair<const PyModule *, std::string>, PyValue> GlobalCache;

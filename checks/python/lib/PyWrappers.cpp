@@ -23,10 +23,10 @@ namespace capture_lint::python::detail {
 static std::map<std::string, unsigned> parameterPositions(const PyFunction &F) {
   std::map<std::string, unsigned> Out;
   const PySource &S = *F.Module->Src;
-  TSNode Params = field(F.Node, "parameters");
+  auto Params = namedChildren(field(F.Node, "parameters"));
   unsigned Position = 0;
-  for (unsigned I = 0; !isNull(Params) && I < namedCount(Params); ++I) {
-    TSNode P = named(Params, I);
+  for (unsigned I = 0; I < Params.size(); ++I) {
+    TSNode P = Params[I];
     TSNode Id = is(P, "identifier")                ? P
                 : is(P, "typed_parameter")         ? named(P, 0)
                 : is(P, "default_parameter")       ? field(P, "name")
@@ -74,8 +74,7 @@ static TSNode argumentFor(const PySource &S, TSNode Call, unsigned Position,
                           const std::string &Name) {
   TSNode Args = field(Call, "arguments");
   unsigned Pos = 0;
-  for (unsigned I = 0; !isNull(Args) && I < namedCount(Args); ++I) {
-    TSNode A = named(Args, I);
+  for (TSNode A : namedChildren(Args)) {
     if (is(A, "comment") || is(A, "list_splat") || is(A, "dictionary_splat"))
       continue;
     if (is(A, "keyword_argument")) {
@@ -113,8 +112,8 @@ CaptureMode Walker::regionMode(TSNode Args, const RegionApi &R,
                                const PySource &S) const {
   CaptureMode Mode = R.DefaultMode;
   unsigned Pos = 0;
-  for (unsigned J = 0; !isNull(Args) && J < namedCount(Args); ++J) {
-    TSNode A = named(Args, J), ModeNode{};
+  for (TSNode A : namedChildren(Args)) {
+    TSNode ModeNode{};
     if (is(A, "keyword_argument")) {
       if (S.text(field(A, "name")) == "capture_error_mode")
         ModeNode = field(A, "value");
@@ -131,8 +130,8 @@ CaptureMode Walker::regionMode(TSNode Args, const RegionApi &R,
 
 std::optional<CaptureMode> Walker::regionOpenedBy(TSNode With) {
   TSNode Clause = named(With, 0);
-  for (unsigned I = 0; !isNull(Clause) && I < namedCount(Clause); ++I) {
-    TSNode V = field(named(Clause, I), "value");
+  for (TSNode Child : namedChildren(Clause)) {
+    TSNode V = field(Child, "value");
     if (is(V, "as_pattern"))
       V = named(V, 0);
     if (!is(V, "call"))
@@ -153,8 +152,7 @@ std::vector<std::pair<TSNode, CaptureMode>>
 Walker::beginEndSpans(TSNode Block) {
   std::vector<std::pair<TSNode, CaptureMode>> Out;
   std::optional<CaptureMode> Open;
-  for (unsigned I = 0; I < namedCount(Block); ++I) {
-    TSNode St = named(Block, I);
+  for (TSNode St : namedChildren(Block)) {
     TSNode Call = is(St, "expression_statement") ? named(St, 0) : TSNode{};
     TSNode Fn =
         !isNull(Call) && is(Call, "call") ? field(Call, "function") : TSNode{};
