@@ -17,49 +17,56 @@
 
 namespace capture_lint::python::detail {
 
-namespace {
+/// The program's function \p X calls for its effect (a call that is a
+/// statement of its own: `self.begin()`), or null.
+static PyFunction *calledForEffect(Walker &W, PyFunction &F, TSNode X) {
+  if (!is(ts_node_parent(X), "expression_statement"))
+    return nullptr;
+  PyFunction *C = W.calledFunction(F, X);
+  return C && C != &F && is(C->Node, "function_definition") ? C : nullptr;
+}
 
-/// The region methods (capture_begin, capture_end) \p F calls in its own
-/// code, by role: the first begin, and whether it calls an end.
-struct CaptureCalls {
-  TSNode Begin{};
-  const RegionApi *BeginApi = nullptr;
-  bool Ends = false;
-};
-
-CaptureCalls captureCallsOf(const PyContext &Ctx, const PyFunction &F) {
-  CaptureCalls Out;
+const PyCaptureRole &captureRoleOf(PyContext &Ctx, PyFunction &F) {
+  static const PyCaptureRole None;
+  if (auto It = Ctx.Roles.find(&F); It != Ctx.Roles.end())
+    return It->second;
+  if (!is(F.Node, "function_definition") || !F.Module || !F.Module->Src ||
+      !Ctx.RolesInProgress.insert(&F).second)
+    return None; // a lambda, or a cycle of helpers
+  PyCaptureRole R;
   const PySource &S = *F.Module->Src;
-  // A cheap look first: most functions name neither.
-  llvm::StringRef Text = S.text(F.Node);
-  if (!Text.contains("capture_begin") && !Text.contains("capture_end"))
-    return Out;
+  Walker W(Ctx, *F.Module, &F, /*Summary=*/true);
   visitOwnCode(field(F.Node, "body"), [&](TSNode X) {
     if (!is(X, "call"))
       return true;
     TSNode Callee = field(X, "function");
-    if (!is(Callee, "attribute"))
-      return true;
-    const RegionApi *R =
-        Ctx.Cat.regionMethod(S.text(field(Callee, "attribute")).str());
-    if (R && R->Kind == RegionApi::End)
-      Out.Ends = true;
-    else if (R && R->Kind == RegionApi::Begin && !Out.BeginApi) {
-      Out.Begin = X;
-      Out.BeginApi = R;
+    const RegionApi *Api =
+        is(Callee, "attribute")
+            ? Ctx.Cat.regionMethod(S.text(field(Callee, "attribute")).str())
+            : nullptr;
+    if (Api && Api->Kind == RegionApi::End) {
+      R.Ends = true;
+    } else if (Api && Api->Kind == RegionApi::Begin) {
+      if (!R.BeginApi)
+        R.Begin = X, R.BeginSrc = &S, R.BeginApi = Api;
+    } else if (PyFunction *C = calledForEffect(W, F, X)) {
+      const PyCaptureRole &CR = captureRoleOf(Ctx, *C);
+      if (CR.opens() && !R.BeginApi) {
+        R.Begin = CR.Begin, R.BeginSrc = CR.BeginSrc, R.BeginApi = CR.BeginApi;
+        R.Via = {C->Display};
+        R.Via.insert(R.Via.end(), CR.Via.begin(), CR.Via.end());
+      } else if (CR.closes()) {
+        R.Ends = true;
+      }
     }
     return true;
   });
-  return Out;
+  Ctx.RolesInProgress.erase(&F);
+  return Ctx.Roles[&F] = std::move(R);
 }
 
-} // namespace
-
-bool opensForCaller(const PyContext &Ctx, const PyFunction &F) {
-  if (!is(F.Node, "function_definition"))
-    return false;
-  CaptureCalls C = captureCallsOf(Ctx, F);
-  return C.BeginApi && !C.Ends;
+bool opensForCaller(PyContext &Ctx, PyFunction &F) {
+  return captureRoleOf(Ctx, F).opens();
 }
 
 bool Walker::captureRole(TSNode Call) {
@@ -68,19 +75,22 @@ bool Walker::captureRole(TSNode Call) {
   PyFunction *Callee = calledFunction(*Fn, Call);
   if (!Callee || Callee == Fn || !is(Callee->Node, "function_definition"))
     return false;
-  CaptureCalls C = captureCallsOf(Ctx, *Callee);
-  if (C.BeginApi && !C.Ends) { // an opener
+  const PyCaptureRole &C = captureRoleOf(Ctx, *Callee);
+  if (C.opens()) {
     if (Active)
       return false; // already capturing: the walk goes into it as a call
-    const PySource &CS = *Callee->Module->Src;
+    const PySource &CS = *C.BeginSrc;
     TSNode Graph = field(field(C.Begin, "function"), "object");
+    std::string Through;
+    for (const std::string &V : C.Via)
+      Through += ", which calls '" + V + "'";
     PyRegion Region;
     Region.Begin = {&S, begin(Call)};
     Region.Mode = regionMode(field(C.Begin, "arguments"), *C.BeginApi, CS);
     Region.Stream = CS.text(Graph).str();
     Region.Headline = "capture into graph '" + CS.text(Graph).str() + "'" +
-                      " begins with this call to '" + Callee->Display +
-                      "', whose capture_begin (" +
+                      " begins with this call to '" + Callee->Display + "'" +
+                      Through + ", whose capture_begin (" +
                       llvm::sys::path::filename(CS.path()).str() + ":" +
                       std::to_string(CS.line(begin(C.Begin))) +
                       ") leaves it open, mode " + modeWords(Region.Mode);
@@ -90,7 +100,7 @@ bool Walker::captureRole(TSNode Call) {
     HandlerEnds = false;
     return true;
   }
-  if (C.Ends && !C.BeginApi && Active && OpenedByBegin) { // a closer
+  if (C.closes() && Active && OpenedByBegin) {
     endCapture(Call);
     return true;
   }

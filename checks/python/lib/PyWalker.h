@@ -109,6 +109,23 @@ struct PyUnseenCall {
 };
 
 /// What every walker shares.
+/// What a function does to a capture, through its own code and the
+/// functions of the program it calls for their effect (PyRoles.cpp): the
+/// capture_begin it reaches first, with the openers on the way, and whether
+/// it ends a capture.
+struct PyCaptureRole {
+  TSNode Begin{};
+  const PySource *BeginSrc = nullptr;
+  const RegionApi *BeginApi = nullptr;
+  /// The functions between it and the capture_begin, outermost first.
+  std::vector<std::string> Via;
+  bool Ends = false;
+  /// It returns with a capture open that it began (an opener).
+  bool opens() const { return BeginApi && !Ends; }
+  /// It ends a capture it did not begin (a closer).
+  bool closes() const { return Ends && !BeginApi; }
+};
+
 struct PyContext {
   PyProgram &Prog;
   const PyCatalog &Cat;
@@ -137,6 +154,9 @@ struct PyContext {
   /// Per function, the parameters it runs under capture (memoized).
   std::map<const PyFunction *, std::vector<PyWrappedParam>> Wrapped;
   std::set<const PyFunction *> WrappedInProgress, YieldInProgress;
+  /// Per function, its role for a capture (memoized).
+  std::map<const PyFunction *, PyCaptureRole> Roles;
+  std::set<const PyFunction *> RolesInProgress;
   /// Where the analysis stops, once per call site.
   std::vector<PyUnseenCall> Unseen;
   std::set<std::pair<const PySource *, unsigned>> UnseenSites;

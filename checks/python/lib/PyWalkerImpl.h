@@ -19,9 +19,10 @@ namespace capture_lint::python::detail {
 
 using Env = std::map<std::string, PyValue>;
 
-/// Whether \p F begins a capture it leaves open for its caller (an opener:
-/// its own code calls capture_begin and no capture_end; PyRoles.cpp).
-bool opensForCaller(const PyContext &Ctx, const PyFunction &F);
+/// What \p F does to a capture (PyRoles.cpp; memoized in Ctx).
+const PyCaptureRole &captureRoleOf(PyContext &Ctx, PyFunction &F);
+/// Whether \p F begins a capture it leaves open for its caller (an opener).
+bool opensForCaller(PyContext &Ctx, PyFunction &F);
 
 class Walker {
 public:
@@ -33,6 +34,8 @@ public:
 
   void walkFunction();
   void walkModule();
+  /// The program's function \p Call (in \p F) calls, or null.
+  PyFunction *calledFunction(PyFunction &F, TSNode Call);
   void activate(PyRegion R) {
     Regions.push_back(std::move(R));
     ActiveIndex = Regions.size() - 1;
@@ -205,7 +208,6 @@ private:
   CaptureMode regionMode(TSNode Args, const RegionApi &R,
                          const PySource &Src) const;
   std::vector<std::pair<TSNode, CaptureMode>> beginEndSpans(TSNode Block);
-  PyFunction *calledFunction(PyFunction &F, TSNode Call);
   void collectWrapped(PyFunction &F,
                       const std::map<std::string, unsigned> &Params,
                       std::vector<PyWrappedParam> &Out);
