@@ -50,6 +50,7 @@ static const NameTable<Hazard> HazardNames[] = {
     {Hazard::LegacyStream, "legacy-stream"},
     {Hazard::ShapeQuery, "shape-query"},
     {Hazard::RngState, "rng-state"},
+    {Hazard::Collective, "collective"},
     {Hazard::None, "none"},
 };
 // A catalog names only these; Unknown is a region's mode the analysis could
@@ -536,7 +537,8 @@ void readNameLists(const json &Doc, std::string_view Origin,
       R.fail(It.key(), "unknown name list (expected stream_work_prefixes, "
                        "queries, default_device_factories, "
                        "non_tensor_functions, non_tensor_methods, "
-                       "tensor_only_methods, self_returning_methods)");
+                       "tensor_only_methods, self_returning_methods, "
+                       "collectives)");
     Out.Lists[size_t(*L)] = R.strings(It.key().c_str());
   }
 }
@@ -806,6 +808,7 @@ static const NameTable<NameList> NameListNames[] = {
     {NameList::NonTensorMethods, "non_tensor_methods"},
     {NameList::TensorOnlyMethods, "tensor_only_methods"},
     {NameList::SelfReturningMethods, "self_returning_methods"},
+    {NameList::Collectives, "collectives"},
 };
 static_assert(std::size(NameListNames) == NumNameLists);
 

@@ -33,4 +33,22 @@ std::string unendedConsequence(const std::string &Runtime) {
          Runtime + "ErrorStreamCaptureUnsupported)";
 }
 
+MessageParts unevenCollectiveWords(const std::string &Name,
+                                   const std::string &Cond, bool Loop) {
+  MessageParts M;
+  M.Subject = Name;
+  M.Predicate = Loop ? "runs as many times as a loop on the rank ('" + Cond +
+                           "') repeats, which differs between ranks"
+                     : "runs only on the ranks where '" + Cond + "' holds";
+  M.Consequence = "a captured collective must be captured on every rank of "
+                  "its communicator, so the ranks record different graphs "
+                  "and a replay waits in " +
+                  Name + " for ranks whose graph lacks it (a hang, not an "
+                         "error)";
+  M.Fix = "make the collective on every rank and let the rank choose the "
+          "data, not the call";
+  M.HereNote = Name + " is called here";
+  return M;
+}
+
 } // namespace capture_lint

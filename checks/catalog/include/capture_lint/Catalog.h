@@ -35,6 +35,7 @@ enum class Hazard {
   LegacyStream, // capture-legacy-stream
   ShapeQuery,   // a taint source for capture-shape-branch
   RngState,     // capture-rng-state (generator seed/state)
+  Collective,   // capture-collective (communicator set-up, object collectives)
   None,         // known and harmless (documents the catalog's knowledge)
 };
 
@@ -238,8 +239,9 @@ enum class NameList {
   NonTensorMethods,       // tensor methods that return a Python value
   TensorOnlyMethods,      // methods only a tensor has (x.sum() on unknown x)
   SelfReturningMethods,   // nn.Module methods that return the module
+  Collectives, // calls every rank of a communicator must make together
 };
-constexpr size_t NumNameLists = 7;
+constexpr size_t NumNameLists = 8;
 /// "stream_work_prefixes", "queries", ...: the section's keys.
 std::string_view nameListName(NameList L);
 std::optional<NameList> parseNameList(std::string_view S);

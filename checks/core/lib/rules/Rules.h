@@ -26,6 +26,7 @@
 //   capture-unended-on-error    UnendedOnError.cpp
 //   capture-rng-state           Python only (checks/python)
 //   capture-unjoined-stream     UnjoinedStream.cpp
+//   capture-collective          Collective.cpp
 //
 //===----------------------------------------------------------------------===//
 
@@ -162,10 +163,14 @@ std::vector<ClangFinding> unendedOnError(const FunctionRuleInput &In);
 /// capture ends, and work issued in them on streams never forked in.
 std::vector<ClangFinding> unjoinedStreams(const FunctionRuleInput &In);
 
+//--- capture-collective (Collective)
+std::vector<ClangFinding> collective(const FunctionRuleInput &In);
+
 /// The rules over whole functions, in the order their findings are reported.
 inline constexpr FunctionRule FunctionRules[] = {
     &unendedOnError,
     &unjoinedStreams,
+    &collective,
 };
 
 } // namespace capture_lint::rules

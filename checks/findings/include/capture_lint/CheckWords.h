@@ -29,6 +29,11 @@ std::string branchConsequence(bool DeviceValue);
 /// error names of \p Runtime ("cuda" or "hip").
 std::string unendedConsequence(const std::string &Runtime);
 
+/// capture-collective: the collective \p Name ("'ncclAllReduce'", quoted)
+/// made only where the branch on the rank \p Cond holds, or \p Loop: as
+/// many times as a loop on the rank with condition \p Cond repeats.
+MessageParts unevenCollectiveWords(const std::string &Name,
+                                   const std::string &Cond, bool Loop);
 } // namespace capture_lint
 
 #endif // CAPTURE_LINT_CHECKWORDS_H

@@ -18,6 +18,7 @@
 //   capture-shape-branch        ShapeBranch.cpp
 //   capture-rng-state           CatalogCall.cpp
 //   capture-unended-on-error    UnendedOnError.cpp
+//   capture-collective          CatalogCall.cpp
 //
 //===----------------------------------------------------------------------===//
 

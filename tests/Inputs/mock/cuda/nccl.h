@@ -12,3 +12,12 @@ ncclResult_t ncclCommDestroy(ncclComm_t comm);
 ncclResult_t ncclAllReduce(const void *send, void *recv, size_t count,
                            ncclDataType_t type, ncclRedOp_t op,
                            ncclComm_t comm, cudaStream_t stream);
+ncclResult_t ncclBroadcast(const void *send, void *recv, size_t count,
+                           ncclDataType_t type, int root, ncclComm_t comm,
+                           cudaStream_t stream);
+ncclResult_t ncclSend(const void *send, size_t count, ncclDataType_t type,
+                      int peer, ncclComm_t comm, cudaStream_t stream);
+ncclResult_t ncclRecv(void *recv, size_t count, ncclDataType_t type, int peer,
+                      ncclComm_t comm, cudaStream_t stream);
+ncclResult_t ncclCommUserRank(const ncclComm_t comm, int *rank);
+ncclResult_t ncclCommCount(const ncclComm_t comm, int *count);
