@@ -43,8 +43,9 @@ MessageParts unevenCollectiveWords(const std::string &Name,
   M.Consequence = "a captured collective must be captured on every rank of "
                   "its communicator, so the ranks record different graphs "
                   "and a replay waits in " +
-                  Name + " for ranks whose graph lacks it (a hang, not an "
-                         "error)";
+                  Name +
+                  " for ranks whose graph lacks it (a hang, not an "
+                  "error)";
   M.Fix = "make the collective on every rank and let the rank choose the "
           "data, not the call";
   M.HereNote = Name + " is called here";

@@ -59,6 +59,8 @@ Described ruleVerdict(const PyHazard &H, const PyRegion &R) {
     return rules::describeShapeBranch(H);
   case PyHazard::Unended:
     return rules::describeUnendedOnError(H, R);
+  case PyHazard::UnevenCollective:
+    return rules::describeUnevenCollective(H);
   }
   return std::nullopt;
 }

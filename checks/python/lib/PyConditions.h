@@ -119,6 +119,11 @@ public:
   bool tensorOnlyMethod(llvm::StringRef Method) const {
     return Cat.listed(NameList::TensorOnlyMethods, Method);
   }
+  /// Collectives every rank of a group must make together
+  /// (torch.distributed.all_reduce, ...).
+  bool collective(llvm::StringRef Dotted) const {
+    return Cat.listed(NameList::Collectives, Dotted);
+  }
   /// nn.Module methods that return the module (to, cuda, eval, ...).
   bool returnsSelf(llvm::StringRef Method) const {
     return Cat.listed(NameList::SelfReturningMethods, Method);

@@ -711,6 +711,7 @@ void Walker::noteUnseen(TSNode N, const EvaluatedCall &C) {
 PyValue Walker::callResult(TSNode N) {
   EvaluatedCall C;
   evaluateCall(N, C);
+  checkUnevenCollective(N, C);
   if (std::optional<PyValue> Decided = catalogResult(N, C))
     return *Decided;
   return programResult(N, C);

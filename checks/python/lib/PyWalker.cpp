@@ -176,7 +176,8 @@ bool Walker::walkStmt(TSNode N) {
     return walkFor(N), true;
   if (K == "while_statement") {
     condition(field(N, "condition"), "while");
-    walkBlock(field(N, "body"));
+    underRankBranch(field(N, "condition"), TSNode{}, TSNode{}, true,
+                    [&] { walkBlock(field(N, "body")); });
     return true;
   }
   if (K == "assert_statement") {
@@ -329,7 +330,7 @@ bool Walker::walkIf(TSNode N) {
   Env Before = Vars;
   if (G >= 0) {
     unsigned Pushed = pushPath(Cond, V, true);
-    walkBlock(Then);
+    underRankBranch(Cond, N, Then, false, [&] { walkBlock(Then); });
     popPath(Pushed);
   }
   // The else branches run only when not capturing: under capture, nothing
@@ -342,7 +343,7 @@ bool Walker::walkIf(TSNode N) {
   Env AfterThen = G >= 0 && !endsWithExit(Then) ? std::move(Vars) : Env();
   Vars = std::move(Before);
   unsigned Pushed = pushPath(Cond, V, false);
-  walkElseClauses(N);
+  underRankBranch(Cond, Then, TSNode{}, false, [&] { walkElseClauses(N); });
   popPath(Pushed);
   for (auto &[Name, Value] : AfterThen) {
     auto [It, New] = Vars.try_emplace(Name, Value);
@@ -389,7 +390,8 @@ void Walker::walkFor(TSNode N) {
   if (Seq.tensor())
     Elem.Kinds = VTensor;
   bind(field(N, "left"), Elem);
-  walkBlock(field(N, "body"));
+  underRankBranch(field(N, "right"), TSNode{}, TSNode{}, true,
+                  [&] { walkBlock(field(N, "body")); });
 }
 
 /// The region a region-begin call (`torch.cuda.graph(g, ...)`) opens; its

@@ -50,7 +50,14 @@ struct PyExit {
 };
 
 struct PyHazard {
-  enum Form { ApiCall, Branch, Unjoined, FrozenArg, Unended } Kind = ApiCall;
+  enum Form {
+    ApiCall,
+    Branch,
+    Unjoined,
+    FrozenArg,
+    Unended,
+    UnevenCollective
+  } Kind = ApiCall;
   std::string Check;
   const ApiEntry *Entry = nullptr;
   std::string Subject; // "'x.item()'", "'if' condition 'n > 4'"
@@ -154,6 +161,9 @@ struct PyContext {
   /// Per function, the parameters it runs under capture (memoized).
   std::map<const PyFunction *, std::vector<PyWrappedParam>> Wrapped;
   std::set<const PyFunction *> WrappedInProgress, YieldInProgress;
+  /// Per function, a collective its code makes, directly or through the
+  /// program's functions it calls (memoized; null when none).
+  std::map<const PyFunction *, std::optional<PySite>> Collectives;
   /// Per function, its role for a capture (memoized).
   std::map<const PyFunction *, PyCaptureRole> Roles;
   std::set<const PyFunction *> RolesInProgress;

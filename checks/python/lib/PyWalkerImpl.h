@@ -268,6 +268,26 @@ private:
   /// being walked, outermost first (only in followed functions and whole
   /// captured bodies).
   std::vector<PyPathCondition> PathConds;
+  /// The branches on the rank the walk is inside (PyCollectives.cpp).
+  struct RankArm {
+    TSNode Cond;    // the condition, or a loop's iterable
+    TSNode Other;   // where the other arms are (null for a loop)
+    TSNode Exclude; // this arm, inside Other
+    bool Loop = false;
+  };
+  std::vector<RankArm> RankArms;
+  /// Enters a branch or loop on the rank (when \p Cond depends on it) for
+  /// the walk of \p Walk; \p Other and \p Exclude as in RankArm.
+  void underRankBranch(TSNode Cond, TSNode Other, TSNode Exclude, bool Loop,
+                       llvm::function_ref<void()> Walk);
+  /// Whether a call under \p Root, outside \p Exclude, makes a collective.
+  bool makesCollective(TSNode Root, TSNode Exclude);
+  /// Where \p F makes a collective, directly or through the program's
+  /// functions it calls (memoized), if it does.
+  std::optional<PySite> collectiveOf(PyFunction &F);
+  /// Records a collective that call \p N makes under a branch on the rank
+  /// that only some ranks take.
+  void checkUnevenCollective(TSNode N, const EvaluatedCall &C);
   /// Host state updated in the region so far, by its text ("self.step"),
   /// with the update; locals that copied it, with the copy.
   std::map<std::string, PySite> Updates;

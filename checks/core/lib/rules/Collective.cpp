@@ -18,6 +18,7 @@
 
 #include "capture_lint/AstUtil.h"
 #include "capture_lint/CheckWords.h"
+#include "capture_lint/RankNames.h"
 
 #include "clang/AST/Expr.h"
 #include "clang/AST/ParentMap.h"
@@ -33,27 +34,6 @@ namespace capture_lint::rules {
 
 namespace {
 
-/// Whether one of \p Name's words (split at '_' and at lower-to-upper case
-/// changes) is "rank": rank, local_rank, myRank, getRank; not nranks or
-/// numRanks, a count that is the same on every rank.
-bool namesRank(llvm::StringRef Name) {
-  std::string Word;
-  auto Done = [&] { return llvm::StringRef(Word).equals_insensitive("rank"); };
-  for (size_t I = 0; I < Name.size(); ++I) {
-    char C = Name[I];
-    bool Boundary = C == '_' || (I > 0 && isUppercase(C) &&
-                                 isLowercase(Name[I - 1]));
-    if (Boundary) {
-      if (Done())
-        return true;
-      Word.clear();
-    }
-    if (C != '_')
-      Word += C;
-  }
-  return Done();
-}
-
 /// Whether the value of \p S depends on the process's rank: it names a
 /// variable, field or function whose name says so, or a local variable
 /// initialised from such a value (followed two deep).
@@ -62,14 +42,14 @@ bool dependsOnRank(const Stmt *S, unsigned Depth = 0) {
     return false;
   if (const auto *Ref = dyn_cast<DeclRefExpr>(S)) {
     const ValueDecl *D = Ref->getDecl();
-    if (namesRank(D->getName()))
+    if (namesRank(D->getName().str()))
       return true;
     const auto *Var = dyn_cast<VarDecl>(D);
     return Var && Var->isLocalVarDecl() && Depth < 2 &&
            dependsOnRank(Var->getInit(), Depth + 1);
   }
   if (const auto *Member = dyn_cast<MemberExpr>(S))
-    if (namesRank(Member->getMemberDecl()->getName()))
+    if (namesRank(Member->getMemberDecl()->getName().str()))
       return true;
   for (const Stmt *Child : S->children())
     if (dependsOnRank(Child, Depth))
@@ -212,9 +192,9 @@ ClangFinding unevenCollective(const CaptureRegion &R, const CallExpr *Call,
   F.Level = Text->Level;
   F.Loc = fileLoc(Call->getBeginLoc(), SM);
   F.Message = Text->Message;
-  F.Notes.push_back({fileLoc(Branch.Cond->getBeginLoc(), SM),
-                     std::string(Branch.Loop ? "the loop" : "the branch") +
-                         " on the rank"});
+  F.Notes.push_back(
+      {fileLoc(Branch.Cond->getBeginLoc(), SM),
+       std::string(Branch.Loop ? "the loop" : "the branch") + " on the rank"});
   if (Made != Call)
     F.Notes.push_back({MadeAt, Text->HereNote});
   SourceLocation Begin = fileLoc(R.BeginLoc, SM);

@@ -26,7 +26,7 @@
 //   capture-unended-on-error    UnendedOnError.cpp
 //   capture-rng-state           Python only (checks/python)
 //   capture-unjoined-stream     UnjoinedStream.cpp
-//   capture-collective          Collective.cpp
+//   capture-collective          CatalogCall.cpp, Collective.cpp
 //
 //===----------------------------------------------------------------------===//
 

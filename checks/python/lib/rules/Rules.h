@@ -18,7 +18,7 @@
 //   capture-shape-branch        ShapeBranch.cpp
 //   capture-rng-state           CatalogCall.cpp
 //   capture-unended-on-error    UnendedOnError.cpp
-//   capture-collective          CatalogCall.cpp
+//   capture-collective          CatalogCall.cpp, Collective.cpp
 //
 //===----------------------------------------------------------------------===//
 
@@ -59,6 +59,13 @@ std::optional<PyHazard> unendedOnError(const std::vector<PyExit> &Exits,
                                        bool EndInFinally, PySite End,
                                        std::string EndText);
 Described describeUnendedOnError(const PyHazard &H, const PyRegion &R);
+
+/// capture-collective: the collective call \p Subject ("'dist.all_reduce(
+/// x)'") at \p At, made only where the branch on the rank \p Cond (at
+/// \p Branch) holds, or as often as a loop on the rank repeats (\p Loop).
+PyHazard unevenCollective(std::string Subject, std::string Cond, bool Loop,
+                          PySite At, PySite Branch);
+Described describeUnevenCollective(const PyHazard &H);
 
 } // namespace capture_lint::python::rules
 
