@@ -538,7 +538,7 @@ void readNameLists(const json &Doc, std::string_view Origin,
                        "queries, default_device_factories, "
                        "non_tensor_functions, non_tensor_methods, "
                        "tensor_only_methods, self_returning_methods, "
-                       "collectives)");
+                       "collectives, frees, graph_launches)");
     Out.Lists[size_t(*L)] = R.strings(It.key().c_str());
   }
 }
@@ -809,6 +809,8 @@ static const NameTable<NameList> NameListNames[] = {
     {NameList::TensorOnlyMethods, "tensor_only_methods"},
     {NameList::SelfReturningMethods, "self_returning_methods"},
     {NameList::Collectives, "collectives"},
+    {NameList::Frees, "frees"},
+    {NameList::GraphLaunches, "graph_launches"},
 };
 static_assert(std::size(NameListNames) == NumNameLists);
 

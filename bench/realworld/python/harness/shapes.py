@@ -15,7 +15,7 @@ One variant is one copy of the tree and one capture-lint run (all regions
 at once: each region's call is its own finding).  The `function` shape
 (a plain module-level function) also carries each hazard kind: sync, host
 read, pageable staging, a data-dependent size, a shape branch (a remark),
-the RNG state.  A variant that needs `self` and an `__init__` of the
+the RNG state, a collective under a branch on the rank.  A variant that needs `self` and an `__init__` of the
 region's class is not applied to regions without them.
 """
 
@@ -35,6 +35,9 @@ KINDS = {
     "shape-branch": "_cl_n = 1 if " + T + ".ones(4, device='cuda').shape[0] "
                     "> 2 else 0",
     "rng": T + ".manual_seed(0)",
+    # A collective only rank 0 captures (capture-collective).
+    "collective": "if " + T + ".distributed.get_rank() == 0: " + T +
+                  ".distributed.all_reduce(" + T + ".ones(1, device='cuda'))",
 }
 MARK = "  # cl-hazard"
 

@@ -240,8 +240,10 @@ enum class NameList {
   TensorOnlyMethods,      // methods only a tensor has (x.sum() on unknown x)
   SelfReturningMethods,   // nn.Module methods that return the module
   Collectives, // calls every rank of a communicator must make together
+  Frees,       // calls that free memory given as their first argument
+  GraphLaunches, // calls that launch an instantiated graph
 };
-constexpr size_t NumNameLists = 8;
+constexpr size_t NumNameLists = 10;
 /// "stream_work_prefixes", "queries", ...: the section's keys.
 std::string_view nameListName(NameList L);
 std::optional<NameList> parseNameList(std::string_view S);

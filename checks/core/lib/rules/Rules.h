@@ -27,6 +27,7 @@
 //   capture-rng-state           Python only (checks/python)
 //   capture-unjoined-stream     UnjoinedStream.cpp
 //   capture-collective          CatalogCall.cpp, Collective.cpp
+//   capture-dangling-buffer     DanglingBuffer.cpp
 //
 //===----------------------------------------------------------------------===//
 
@@ -166,11 +167,15 @@ std::vector<ClangFinding> unjoinedStreams(const FunctionRuleInput &In);
 //--- capture-collective (Collective)
 std::vector<ClangFinding> collective(const FunctionRuleInput &In);
 
+//--- capture-dangling-buffer (DanglingBuffer)
+std::vector<ClangFinding> danglingBuffer(const FunctionRuleInput &In);
+
 /// The rules over whole functions, in the order their findings are reported.
 inline constexpr FunctionRule FunctionRules[] = {
     &unendedOnError,
     &unjoinedStreams,
     &collective,
+    &danglingBuffer,
 };
 
 } // namespace capture_lint::rules

@@ -19,6 +19,7 @@
 //   capture-rng-state           CatalogCall.cpp
 //   capture-unended-on-error    UnendedOnError.cpp
 //   capture-collective          CatalogCall.cpp, Collective.cpp
+//   capture-dangling-buffer     DanglingBuffer.cpp
 //
 //===----------------------------------------------------------------------===//
 
@@ -66,6 +67,10 @@ Described describeUnendedOnError(const PyHazard &H, const PyRegion &R);
 PyHazard unevenCollective(std::string Subject, std::string Cond, bool Loop,
                           PySite At, PySite Branch);
 Described describeUnevenCollective(const PyHazard &H);
+
+/// capture-dangling-buffer (DanglingBuffer.cpp)
+PyHazard danglingBuffer(std::string Subject, PySite At);
+Described describeDanglingBuffer(const PyHazard &H, const PyRegion &R);
 
 } // namespace capture_lint::python::rules
 

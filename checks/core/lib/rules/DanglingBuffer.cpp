@@ -1,0 +1,341 @@
+//===- DanglingBuffer.cpp - capture-dangling-buffer -----------------------===//
+//
+// Memory a graph outlives. A captured kernel argument or copy keeps the
+// address it was given, and every launch of the graph uses it again
+// (capture-rules.md: a captured H2D copy from pageable memory re-reads the
+// host address at each launch; cudaFree of a buffer a graph exec uses, then
+// a launch: 0, 0, and 700 at the next synchronize). Two shapes in the
+// capturing function:
+//  - a local's storage (`h.data()`, `&x`, a local array, a temporary)
+//    given to captured work, where the graph outlives the local: the graph
+//    (or the exec instantiated from it) is kept beyond the function (a
+//    member, a global, an out-parameter, returned), or launched after the
+//    local's scope ends;
+//  - a buffer given to captured work, freed after the capture (the
+//    catalog's `frees`) and before a launch of a graph later in the
+//    function (the catalog's `graph_launches`).
+//
+//===----------------------------------------------------------------------===//
+
+#include "Rules.h"
+
+#include "capture_lint/AstUtil.h"
+
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/ParentMap.h"
+#include "clang/Basic/SourceManager.h"
+#include "clang/Lex/Lexer.h"
+#include "llvm/ADT/SmallPtrSet.h"
+
+using namespace clang;
+
+namespace capture_lint::rules {
+
+namespace {
+
+/// A variable of the function's own whose storage ends with its scope
+/// (not static, not a parameter, not a reference), or null.
+const VarDecl *localVar(const Expr *E) {
+  const auto *Ref = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
+  const auto *Var = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
+  if (!Var || !Var->hasLocalStorage() || isa<ParmVarDecl>(Var) ||
+      Var->getType()->isReferenceType())
+    return nullptr;
+  return Var;
+}
+
+/// Such a local that holds its data itself (not a pointer to other memory).
+const VarDecl *ownedLocal(const Expr *E) {
+  const VarDecl *Var = localVar(E);
+  return Var && !Var->getType()->isPointerType() ? Var : nullptr;
+}
+
+/// The local whose storage the pointer \p Arg points into: `&x`, `&a[i]`,
+/// a local array `a`, `v.data()`, `v.get()`, `&v[0]` (a member call on a
+/// local object that owns what it returns); null for anything else.
+const VarDecl *storageOf(const Expr *Arg) {
+  const Expr *E = Arg->IgnoreParenImpCasts();
+  if (!Arg->getType()->isPointerType() && !Arg->getType()->isArrayType())
+    return nullptr;
+  if (const auto *Addr = dyn_cast<UnaryOperator>(E);
+      Addr && Addr->getOpcode() == UO_AddrOf) {
+    const Expr *Sub = Addr->getSubExpr()->IgnoreParenImpCasts();
+    if (const auto *Index = dyn_cast<ArraySubscriptExpr>(Sub))
+      return storageOf(Index->getBase());
+    if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(Sub);
+        Op && Op->getOperator() == OO_Subscript)
+      return ownedLocal(Op->getArg(0));
+    return ownedLocal(Sub);
+  }
+  for (const Expr *X = Arg->IgnoreParens();
+       const auto *Cast = dyn_cast<ImplicitCastExpr>(X);
+       X = Cast->getSubExpr()->IgnoreParens())
+    if (Cast->getCastKind() == CK_ArrayToPointerDecay)
+      return ownedLocal(Cast->getSubExpr());
+  if (const auto *Member = dyn_cast<CXXMemberCallExpr>(E)) {
+    const CXXMethodDecl *M = Member->getMethodDecl();
+    if (M && (M->getName() == "data" || M->getName() == "get"))
+      if (const VarDecl *Owner =
+              ownedLocal(Member->getImplicitObjectArgument()))
+        return Owner->getType()->getAsCXXRecordDecl() &&
+                       !Owner->getType()
+                            ->getAsCXXRecordDecl()
+                            ->hasTrivialDestructor()
+                   ? Owner
+                   : nullptr;
+  }
+  return nullptr;
+}
+
+/// Work whose pointer arguments a launch of the graph uses again: a <<<>>>
+/// launch, and the memory operations among the runtime calls that enqueue
+/// stream work (the catalog's stream_work_prefixes: copies, memsets,
+/// prefetches). Launch APIs (cudaLaunchKernel) copy their argument array
+/// at capture; queries (cudaStreamIsCapturing(s, &status)) are no work.
+bool capturedWork(const CallExpr *Call, const Catalog &Cat) {
+  if (isa<CUDAKernelCallExpr>(Call))
+    return true;
+  const FunctionDecl *Callee = directCallee(Call);
+  if (!Callee)
+    return false;
+  std::string Name = Callee->getNameAsString();
+  return Cat.listedAsPrefix(NameList::StreamWorkPrefixes, Name) &&
+         llvm::StringRef(Name).contains_insensitive("mem");
+}
+
+std::string textOf(const Expr *E, const ASTContext &Ctx) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  CharSourceRange Range = CharSourceRange::getTokenRange(
+      SM.getFileLoc(E->getBeginLoc()), SM.getFileLoc(E->getEndLoc()));
+  return Lexer::getSourceText(Range, SM, Ctx.getLangOpts()).str();
+}
+
+/// What the function does with its graphs after the capture.
+struct GraphUse {
+  /// A graph (or exec) kept beyond the function, and where.
+  const Stmt *Kept = nullptr;
+  std::string KeptText;
+  /// The launches of graphs, in source order.
+  std::vector<const CallExpr *> Launches;
+};
+
+/// Whether \p T's spelling names a graph or graph exec (cudaGraph_t,
+/// cudaGraphExec_t *, hipGraph_t, CUgraph).
+bool namesGraph(QualType T) {
+  return llvm::StringRef(T.getAsString()).contains_insensitive("graph");
+}
+
+/// Whether \p E (the graph or exec out-argument, `&g`) names storage the
+/// function does not own: a member, a global, a pointer parameter.
+bool outlivesFunction(const Expr *E) {
+  E = E->IgnoreParenImpCasts();
+  if (const auto *Addr = dyn_cast<UnaryOperator>(E);
+      Addr && Addr->getOpcode() == UO_AddrOf)
+    return !localVar(Addr->getSubExpr());
+  return !localVar(E); // a pointer parameter or member: the caller's
+}
+
+/// The graphs \p Def's end calls and instantiations write, and its
+/// launches: whether one of them is kept beyond the function.
+GraphUse graphUse(const FunctionDecl *Def, const Catalog &Cat,
+                  const ASTContext &Ctx) {
+  GraphUse Use;
+  walkStatements(Def->getBody(), [&](const Stmt *S) {
+    if (const auto *Ret = dyn_cast<ReturnStmt>(S);
+        Ret && Ret->getRetValue() && !Use.Kept &&
+        namesGraph(Ret->getRetValue()->getType()))
+      Use.Kept = Ret, Use.KeptText = textOf(Ret->getRetValue(), Ctx);
+    const auto *Call = dyn_cast<CallExpr>(S);
+    const FunctionDecl *Callee = Call ? directCallee(Call) : nullptr;
+    if (!Callee)
+      return true;
+    std::string Name = Callee->getNameAsString();
+    if (Cat.listed(NameList::GraphLaunches, Name))
+      Use.Launches.push_back(Call);
+    if (Use.Kept)
+      return true;
+    // A libtorch graph that is a member: `graph_.capture_end()`.
+    if (const auto *M = dyn_cast<CXXMemberCallExpr>(Call);
+        M && Name == "capture_end" &&
+        !ownedLocal(M->getImplicitObjectArgument())) {
+      Use.Kept = Call;
+      Use.KeptText = textOf(M->getImplicitObjectArgument(), Ctx);
+      return true;
+    }
+    // An end or instantiate call's pointer-to-graph argument.
+    if (llvm::StringRef(Name).contains("EndCapture") ||
+        llvm::StringRef(Name).contains("GraphInstantiate"))
+      for (const Expr *Arg : Call->arguments())
+        if (QualType T = Arg->getType();
+            T->isPointerType() && T->getPointeeType()->isPointerType() &&
+            namesGraph(T) && outlivesFunction(Arg)) {
+          Use.Kept = Call, Use.KeptText = textOf(Arg, Ctx);
+          break;
+        }
+    return true;
+  });
+  return Use;
+}
+
+ClangFinding finding(const CaptureRegion &R, SourceLocation Loc,
+                     std::string Message, const ASTContext &Ctx) {
+  ClangFinding F;
+  F.Check = CheckKind::DanglingBuffer;
+  F.Level = Severity::Error;
+  F.Loc = Loc;
+  F.Message = std::move(Message);
+  SourceLocation Begin = fileLoc(R.BeginLoc, Ctx.getSourceManager());
+  F.Notes.push_back(
+      {Begin, "the capture of " + streamPhrase(R) + " begins here"});
+  F.RegionBegin = Begin;
+  F.Mode = R.Mode;
+  F.Stream = R.Stream;
+  return F;
+}
+
+/// The scope a local dies at the end of: its enclosing compound statement.
+const Stmt *scopeOf(const VarDecl *Var, const FunctionDecl *Def,
+                    const ParentMap &PM, const ASTContext &Ctx) {
+  const Stmt *Found = Def->getBody();
+  walkStatements(Def->getBody(), [&](const Stmt *S) {
+    if (const auto *DS = dyn_cast<DeclStmt>(S))
+      for (const Decl *D : DS->decls())
+        if (D == Var)
+          for (const Stmt *P = PM.getParent(DS); P; P = PM.getParent(P))
+            if (isa<CompoundStmt>(P)) {
+              Found = P;
+              return false;
+            }
+    return true;
+  });
+  (void)Ctx;
+  return Found;
+}
+
+/// A local's storage given to work captured in \p R.
+void danglingLocals(const CaptureRegion &R,
+                    const std::vector<const CallExpr *> &Work,
+                    const GraphUse &Use, const FunctionDecl *Def,
+                    const ASTContext &Ctx, std::vector<ClangFinding> &Out) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  std::optional<ParentMap> PM;
+  llvm::SmallPtrSet<const VarDecl *, 4> Reported;
+  for (const CallExpr *Call : Work)
+    for (const Expr *Arg : Call->arguments()) {
+      const VarDecl *Local = storageOf(Arg);
+      if (!Local || !Reported.insert(Local).second)
+        continue;
+      if (!PM)
+        PM.emplace(const_cast<Stmt *>(Def->getBody()));
+      const Stmt *Scope = scopeOf(Local, Def, *PM, Ctx);
+      const CallExpr *Late = nullptr;
+      for (const CallExpr *L : Use.Launches)
+        if (SM.isBeforeInTranslationUnit(Scope->getEndLoc(), L->getBeginLoc()))
+          Late = L;
+      if (!Use.Kept && !Late)
+        continue;
+      std::string Name = Local->getNameAsString();
+      std::string Why =
+          Late ? "a graph is launched after '" + Name + "' goes out of scope"
+               : "the graph outlives it ('" + Use.KeptText +
+                     "' is kept beyond '" + displayName(Def) + "')";
+      ClangFinding F = finding(
+          R, fileLoc(Arg->getBeginLoc(), SM),
+          "'" + textOf(Arg, Ctx) + "' points into '" + Name +
+              "', a local of '" + displayName(Def) +
+              "' whose storage ends with its scope, but the capture bakes "
+              "the address into the graph and " +
+              Why +
+              ": every later launch reads or writes memory that belongs to "
+              "something else by then, silently; keep the buffer alive "
+              "beside the graph (a member, or storage owned with it) for as "
+              "long as the graph is launched",
+          Ctx);
+      F.Notes.insert(F.Notes.begin(), {fileLoc(Local->getLocation(), SM),
+                                       "'" + Name + "' is declared here"});
+      const Stmt *At = Late ? static_cast<const Stmt *>(Late) : Use.Kept;
+      F.Notes.push_back(
+          {fileLoc(At->getBeginLoc(), SM),
+           Late ? "the graph is launched here" : "the graph is kept here"});
+      Out.push_back(std::move(F));
+    }
+}
+
+/// A buffer given to work captured in \p R, freed after the capture ends
+/// and before a later launch in the function.
+void freedBeforeLaunch(const CaptureRegion &R,
+                       const std::vector<const CallExpr *> &Work,
+                       const GraphUse &Use, const FunctionDecl *Def,
+                       const Catalog &Cat, const ASTContext &Ctx,
+                       std::vector<ClangFinding> &Out) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  std::set<std::string> Captured;
+  for (const CallExpr *Call : Work)
+    for (const Expr *Arg : Call->arguments())
+      if (Arg->getType()->isPointerType())
+        Captured.insert(textOf(Arg, Ctx));
+  auto End =
+      llvm::find_if(R.Ends, [](SourceLocation L) { return L.isValid(); });
+  if (End == R.Ends.end())
+    return;
+  walkStatements(Def->getBody(), [&](const Stmt *S) {
+    const auto *Free = dyn_cast<CallExpr>(S);
+    const FunctionDecl *Callee = Free ? directCallee(Free) : nullptr;
+    if (!Callee || Free->getNumArgs() == 0 ||
+        !Cat.listed(NameList::Frees, Callee->getNameAsString()) ||
+        !SM.isBeforeInTranslationUnit(*End, Free->getBeginLoc()))
+      return true;
+    std::string Freed = textOf(Free->getArg(0), Ctx);
+    if (!Captured.count(Freed))
+      return true;
+    auto Launch = llvm::find_if(Use.Launches, [&](const CallExpr *L) {
+      return SM.isBeforeInTranslationUnit(Free->getBeginLoc(),
+                                          L->getBeginLoc());
+    });
+    if (Launch == Use.Launches.end())
+      return true;
+    ClangFinding F = finding(
+        R, fileLoc(Free->getBeginLoc(), SM),
+        "'" + Callee->getNameAsString() + "' frees '" + Freed +
+            "', which work captured into the graph uses, and a graph is "
+            "launched after it: the launch uses the freed memory (it "
+            "returns success; a synchronize reports an illegal address, or "
+            "the memory is given to someone else and overwritten "
+            "silently); free it after the last launch",
+        Ctx);
+    F.Notes.push_back(
+        {fileLoc((*Launch)->getBeginLoc(), SM), "the graph is launched here"});
+    Out.push_back(std::move(F));
+    return true;
+  });
+}
+
+} // namespace
+
+std::vector<ClangFinding> danglingBuffer(const FunctionRuleInput &In) {
+  std::vector<ClangFinding> Out;
+  const std::vector<CaptureRegion> &Regions = In.RF.regions();
+  std::vector<std::vector<const CallExpr *>> Work(Regions.size());
+  llvm::SmallPtrSet<const Stmt *, 32> Seen;
+  In.RF.forEachStatement([&](const Stmt *S, const FlowState &State, bool) {
+    const auto *Call = dyn_cast<CallExpr>(S);
+    if (Call && State.inRegion() && capturedWork(Call, In.Cat) &&
+        Seen.insert(Call).second)
+      Work[State.Active.find_first()].push_back(Call);
+  });
+  std::optional<GraphUse> Use;
+  for (unsigned I = 0; I < Regions.size(); ++I) {
+    const CaptureRegion &R = Regions[I];
+    // Judged where the capture begins and ends in this function.
+    if (Work[I].empty() || !R.Reached || R.Ends.empty() ||
+        R.BeginLoc.isInvalid())
+      continue;
+    if (!Use)
+      Use = graphUse(In.Def, In.Cat, In.Ctx);
+    danglingLocals(R, Work[I], *Use, In.Def, In.Ctx, Out);
+    freedBeforeLaunch(R, Work[I], *Use, In.Def, In.Cat, In.Ctx, Out);
+  }
+  return Out;
+}
+
+} // namespace capture_lint::rules

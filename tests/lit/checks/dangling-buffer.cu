@@ -1,0 +1,113 @@
+// capture-dangling-buffer: memory a graph outlives, and the legal
+// look-alikes beside it (buffers that outlive the exec).
+// RUN: %expect-exit 1 %capture-lint --quiet --checks=capture-dangling-buffer %s -- %cuda-mock \
+// RUN:   | FileCheck %s --implicit-check-not="{{(warning|error|remark)}}:"
+#include <cuda_runtime.h>
+
+__global__ void scale(float *out, const float *factors, int n) {}
+
+// A host-side staging buffer that owns its memory (a std::vector stand-in).
+struct HostBuffer {
+  explicit HostBuffer(int n) : p(new float[n]) {}
+  ~HostBuffer() { delete[] p; }
+  float *data() { return p; }
+  float *p;
+};
+
+struct Runner {
+  cudaStream_t stream;
+  cudaGraphExec_t exec;
+  float *d_out, *d_in;
+
+  // The graph is kept in a member; the staging buffer dies on return.
+  void capture(int n) {
+    HostBuffer staging(n);
+    float factors[4] = {1, 2, 3, 4};
+    cudaGraph_t graph;
+    cudaStreamBeginCapture(stream, cudaStreamCaptureModeGlobal);
+    cudaMemcpyAsync(d_in, staging.data(), n * sizeof(float),
+                    cudaMemcpyHostToDevice, stream);
+    // CHECK: :[[@LINE-2]]:27: error: 'staging.data()' points into 'staging', a local of 'Runner::capture' whose storage ends with its scope, but the capture bakes the address into the graph and the graph outlives it ('&exec' is kept beyond 'Runner::capture'): every later launch reads or writes memory that belongs to something else by then, silently; keep the buffer alive beside the graph (a member, or storage owned with it) for as long as the graph is launched [capture-dangling-buffer]
+    // CHECK: :[[@LINE-7]]:16: note: 'staging' is declared here
+    // CHECK: :[[@LINE-5]]:5: note: the capture of stream 'stream' begins here
+    // CHECK: :[[@LINE+9]]:5: note: the graph is kept here
+    cudaMemcpyAsync(d_in, factors, sizeof(factors), cudaMemcpyHostToDevice,
+                    stream);
+    // CHECK: :[[@LINE-2]]:27: error: 'factors' points into 'factors', a local of 'Runner::capture'
+    // CHECK: :[[@LINE-12]]:11: note: 'factors' is declared here
+    // CHECK: :[[@LINE-11]]:5: note: the capture of stream 'stream' begins here
+    // CHECK: :[[@LINE+3]]:5: note: the graph is kept here
+    scale<<<1, 32, 0, stream>>>(d_out, d_in, n); // device memory: fine
+    cudaStreamEndCapture(stream, &graph);
+    cudaGraphInstantiate(&exec, graph, 0);
+  }
+};
+
+// A buffer freed between the capture and a launch.
+void freed(cudaStream_t s, float *d_out, float *d_in, int n) {
+  cudaGraph_t graph;
+  cudaGraphExec_t exec;
+  cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);
+  scale<<<1, 32, 0, s>>>(d_out, d_in, n);
+  cudaStreamEndCapture(s, &graph);
+  cudaGraphInstantiate(&exec, graph, 0);
+  cudaFree(d_in);
+  // CHECK: :[[@LINE-1]]:3: error: 'cudaFree' frees 'd_in', which work captured into the graph uses, and a graph is launched after it: the launch uses the freed memory
+  // CHECK: :[[@LINE-6]]:3: note: the capture of stream 's' begins here
+  // CHECK: :[[@LINE+1]]:3: note: the graph is launched here
+  cudaGraphLaunch(exec, s);
+}
+
+// A staging buffer in a scope that ends before the launch.
+void scoped(cudaStream_t s, float *d_in, int n) {
+  cudaGraph_t graph;
+  cudaGraphExec_t exec;
+  {
+    HostBuffer staging(n);
+    cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);
+    cudaMemcpyAsync(d_in, staging.data(), n * sizeof(float),
+                    cudaMemcpyHostToDevice, s);
+    // CHECK: :[[@LINE-2]]:27: error: 'staging.data()' points into 'staging', a local of 'scoped' whose storage ends with its scope, but the capture bakes the address into the graph and a graph is launched after 'staging' goes out of scope
+    // CHECK: :[[@LINE-5]]:16: note: 'staging' is declared here
+    // CHECK: :[[@LINE-5]]:5: note: the capture of stream 's' begins here
+    // CHECK: :[[@LINE+5]]:5: note: the graph is launched here
+    cudaStreamEndCapture(s, &graph);
+  }
+  cudaGraphInstantiate(&exec, graph, 0);
+  for (int i = 0; i < 3; ++i)
+    cudaGraphLaunch(exec, s);
+}
+
+// Legal: the buffers live as long as the graph, which this function
+// launches and destroys; a free after the last launch.
+void alive(cudaStream_t s, float *d_out, float *d_in, int n) {
+  HostBuffer staging(n);
+  float factors[4] = {1, 2, 3, 4};
+  cudaGraph_t graph;
+  cudaGraphExec_t exec;
+  cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);
+  cudaMemcpyAsync(d_in, staging.data(), n * sizeof(float),
+                  cudaMemcpyHostToDevice, s);
+  cudaMemcpyAsync(d_in, factors, sizeof(factors), cudaMemcpyHostToDevice, s);
+  scale<<<1, 32, 0, s>>>(d_out, d_in, n);
+  cudaStreamEndCapture(s, &graph);
+  cudaGraphInstantiate(&exec, graph, 0);
+  cudaGraphLaunch(exec, s);
+  cudaFree(d_in);
+}
+
+// Legal: the staging buffer is a member, kept beside the graph.
+struct Kept {
+  cudaStream_t stream;
+  cudaGraphExec_t exec;
+  float *d_in;
+  HostBuffer staging{16};
+  void capture() {
+    cudaGraph_t graph;
+    cudaStreamBeginCapture(stream, cudaStreamCaptureModeGlobal);
+    cudaMemcpyAsync(d_in, staging.data(), 16 * sizeof(float),
+                    cudaMemcpyHostToDevice, stream);
+    cudaStreamEndCapture(stream, &graph);
+    cudaGraphInstantiate(&exec, graph, 0);
+  }
+};
