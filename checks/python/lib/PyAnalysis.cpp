@@ -61,6 +61,8 @@ Described ruleVerdict(const PyHazard &H, const PyRegion &R) {
     return rules::describeUnendedOnError(H, R);
   case PyHazard::UnevenCollective:
     return rules::describeUnevenCollective(H);
+  case PyHazard::Rebound:
+    return rules::describeReboundInput(H);
   }
   return std::nullopt;
 }

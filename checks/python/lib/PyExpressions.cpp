@@ -351,10 +351,12 @@ PyValue Walker::lambda(TSNode N) {
 
 PyValue Walker::assignment(TSNode N) {
   PyValue RV = expr(field(N, "right"));
-  if (is(N, "assignment"))
+  if (is(N, "assignment")) {
+    noteRebinding(N);
     bind(field(N, "left"), RV);
-  else
+  } else {
     expr(field(N, "left"));
+  }
   noteUpdate(N);
   return RV;
 }
@@ -712,6 +714,8 @@ PyValue Walker::callResult(TSNode N) {
   EvaluatedCall C;
   evaluateCall(N, C);
   checkUnevenCollective(N, C);
+  if (C.Method == "replay")
+    checkReplay(N, S.text(field(C.Function, "object")).str());
   if (std::optional<PyValue> Decided = catalogResult(N, C))
     return *Decided;
   return programResult(N, C);

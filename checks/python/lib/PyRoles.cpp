@@ -88,6 +88,7 @@ bool Walker::captureRole(TSNode Call) {
     Region.Begin = {&S, begin(Call)};
     Region.Mode = regionMode(field(C.Begin, "arguments"), *C.BeginApi, CS);
     Region.Stream = CS.text(Graph).str();
+    Region.Graph = Region.Stream;
     Region.Headline = "capture into graph '" + CS.text(Graph).str() + "'" +
                       " begins with this call to '" + Callee->Display + "'" +
                       Through + ", whose capture_begin (" +

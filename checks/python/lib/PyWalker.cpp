@@ -415,6 +415,7 @@ PyRegion Walker::regionOfBegin(TSNode Call, const RegionApi &R,
   Region.Mode = regionMode(Args, R);
   if (!isNull(StreamNode))
     Region.Stream = S.text(StreamNode).str();
+  Region.Graph = S.text(named(Args, 0)).str();
   Region.Headline = "capture into graph " + quote(named(Args, 0)) +
                     " begins here (" + Full + "), mode " +
                     modeWords(Region.Mode);
@@ -558,6 +559,7 @@ bool Walker::captureBeginEnd(TSNode Call) {
   Region.Begin = {&S, begin(Call)};
   Region.Mode = regionMode(field(Call, "arguments"), *R);
   Region.Stream = S.text(field(F, "object")).str();
+  Region.Graph = Region.Stream;
   Region.Headline = "capture into graph " + quote(field(F, "object")) +
                     " begins here (capture_begin), mode " +
                     modeWords(Region.Mode);
@@ -589,6 +591,7 @@ void Walker::closeRegion(unsigned EndOffset) {
   if (!Active)
     return;
   Active->EndOffset = EndOffset;
+  noteCapturedInputs(EndOffset);
   for (auto &[Stream, Site] : Active->Forks) {
     if (Active->Joined.count(Stream))
       continue;

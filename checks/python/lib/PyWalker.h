@@ -56,7 +56,8 @@ struct PyHazard {
     Unjoined,
     FrozenArg,
     Unended,
-    UnevenCollective
+    UnevenCollective,
+    Rebound
   } Kind = ApiCall;
   std::string Check;
   const ApiEntry *Entry = nullptr;
@@ -89,6 +90,7 @@ struct PyRegion {
   CaptureMode Mode = CaptureMode::Global;
   std::string Headline; // the note at Begin
   std::string Stream;
+  std::string Graph; // the graph captured into, as written ("self.graph")
   std::vector<PyHazard> Hazards;
   /// `with torch.cuda.stream(s)` forks and the streams joined back.
   std::vector<std::pair<std::string, PySite>> Forks;

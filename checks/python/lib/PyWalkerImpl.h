@@ -41,6 +41,7 @@ public:
     ActiveIndex = Regions.size() - 1;
     Active = &Regions.back();
     OpenedByBegin = false;
+    VarsAtBegin = Vars;
   }
   /// A region begun before the function starts and ended by its
   /// capture_end (begin in start(), end in stop()).
@@ -276,6 +277,29 @@ private:
     bool Loop = false;
   };
   std::vector<RankArm> RankArms;
+  /// The tensors a finished region of this function read that existed
+  /// before it (its inputs), by name, with the first read (PyDangling.cpp).
+  struct CapturedInputs {
+    size_t Region;
+    std::string Graph; // the graph as written ("g", "self.graph")
+    std::map<std::string, PySite> Names;
+  };
+  std::vector<CapturedInputs> Captured;
+  /// Inputs rebound after their capture, not yet followed by a replay.
+  struct Rebinding {
+    size_t Input; // index into Captured
+    std::string Name;
+    PySite At;
+  };
+  std::vector<Rebinding> Rebound;
+  Env VarsAtBegin;
+  /// Notes the inputs of the region closing at \p EndOffset.
+  void noteCapturedInputs(unsigned EndOffset);
+  /// Notes an assignment \p N that rebinds a captured input.
+  void noteRebinding(TSNode N);
+  /// At a replay call \p N of graph \p Graph: the inputs rebound before it
+  /// become hazards of their region.
+  void checkReplay(TSNode N, const std::string &Graph);
   /// Enters a branch or loop on the rank (when \p Cond depends on it) for
   /// the walk of \p Walk; \p Other and \p Exclude as in RankArm.
   void underRankBranch(TSNode Cond, TSNode Other, TSNode Exclude, bool Loop,

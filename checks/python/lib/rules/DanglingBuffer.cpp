@@ -1,15 +1,13 @@
 //===- DanglingBuffer.cpp - capture-dangling-buffer, for Python -----------===//
 //
-// Locals, freed buffers and rebound tensors that a graph outlives. A captured
-// kernel argument or copy keeps the address it was given, and every launch of
-// the graph uses it again; a local buffer that dies when the capturing function
-// returns, a buffer freed before a later launch, or a tensor rebound before a
-// replay leaves the graph reading and writing memory that now belongs to
-// something else, silently.
-//
-// TODO: record danglingBuffer from the walker where it sees the code it
-// judges (PyWalker*.cpp), and call describeDanglingBuffer from ruleVerdict() in
-// PyAnalysis.cpp, with a PyHazard form of its own.
+// A tensor a capture read that existed before it (a static input), rebound
+// to a new tensor (`x = batch`) after the capture and before a replay in
+// the same function. The graph keeps the old tensor's address: the replay
+// reads the old tensor, not the new value, and once nothing holds the old
+// tensor the caching allocator gives its memory to the next allocation, so
+// the replay reads whatever is written there. The walker notes each
+// region's inputs and the rebindings after it (PyDangling.cpp); this rule
+// words them.
 //
 //===----------------------------------------------------------------------===//
 
@@ -17,18 +15,33 @@
 
 namespace capture_lint::python::rules {
 
-PyHazard danglingBuffer(std::string Subject, PySite At) {
+PyHazard reboundInput(const std::string &Name, const std::string &Graph,
+                      PySite At, PySite ReadAt, PySite ReplayAt) {
   PyHazard H;
+  H.Kind = PyHazard::Rebound;
   H.Check = "capture-dangling-buffer";
-  H.Subject = std::move(Subject);
+  H.Subject = "'" + Name + "'";
+  H.Detail = Graph;
   H.Site = At;
-  return H; // TODO: its form and details
+  H.Extra.push_back({ReadAt, "the capture reads '" + Name + "' here"});
+  H.Extra.push_back({ReplayAt, "'" + Graph + "' is replayed here"});
+  return H;
 }
 
-Described describeDanglingBuffer(const PyHazard &H, const PyRegion &R) {
-  (void)H;
-  (void)R;
-  return std::nullopt; // TODO: its words
+Described describeReboundInput(const PyHazard &H) {
+  MessageParts M;
+  M.Subject = H.Subject;
+  M.Predicate = "is rebound to a new tensor here, after the capture into '" +
+                H.Detail + "' read it and before a replay";
+  M.Consequence =
+      "the graph keeps the old tensor's address, so the replay reads the old "
+      "tensor, not the new value, and once nothing holds the old tensor the "
+      "caching allocator gives its memory to the next allocation, which the "
+      "replay then reads";
+  M.Fix = "copy the new value into the captured tensor (" +
+          H.Subject.substr(1, H.Subject.size() - 2) +
+          ".copy_(...)) instead of rebinding the name";
+  return std::make_pair(Severity::Error, M);
 }
 
 } // namespace capture_lint::python::rules

@@ -68,9 +68,12 @@ PyHazard unevenCollective(std::string Subject, std::string Cond, bool Loop,
                           PySite At, PySite Branch);
 Described describeUnevenCollective(const PyHazard &H);
 
-/// capture-dangling-buffer (DanglingBuffer.cpp)
-PyHazard danglingBuffer(std::string Subject, PySite At);
-Described describeDanglingBuffer(const PyHazard &H, const PyRegion &R);
+/// capture-dangling-buffer: \p Name, a tensor the capture read at
+/// \p ReadAt (it existed before the capture), rebound at \p At before a
+/// replay of graph \p Graph at \p ReplayAt.
+PyHazard reboundInput(const std::string &Name, const std::string &Graph,
+                      PySite At, PySite ReadAt, PySite ReplayAt);
+Described describeReboundInput(const PyHazard &H);
 
 } // namespace capture_lint::python::rules
 
