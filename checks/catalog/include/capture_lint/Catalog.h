@@ -239,8 +239,8 @@ enum class NameList {
   NonTensorMethods,       // tensor methods that return a Python value
   TensorOnlyMethods,      // methods only a tensor has (x.sum() on unknown x)
   SelfReturningMethods,   // nn.Module methods that return the module
-  Collectives, // calls every rank of a communicator must make together
-  Frees,       // calls that free memory given as their first argument
+  Collectives,   // calls every rank of a communicator must make together
+  Frees,         // calls that free memory given as their first argument
   GraphLaunches, // calls that launch an instantiated graph
 };
 constexpr size_t NumNameLists = 10;
