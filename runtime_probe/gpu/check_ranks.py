@@ -67,6 +67,19 @@ else:
             failures.append(f"{tag}: compare exit {c.returncode}, expected {want}")
         if mode == "diverge" and "2nd graph with collectives" not in c.stdout:
             failures.append("diverge: the second graph is not named")
+# capture-collective's case (issue 28): rank 0 captures an all-reduce that
+# rank 1 does not. Measured: rank 0's replay waits for a peer that never
+# joins, rank 1's finishes; the probe's compare names the graph.
+if not failures:
+    launch("uneven", False, "uneven-plain", limit=60)
+    reports = launch("uneven", True, "uneven", limit=60)
+    if all(os.path.exists(r) for r in reports):
+        c = subprocess.run([probe, "compare", *reports], capture_output=True,
+                           text=True)
+        print(f"compare uneven: exit {c.returncode}\n{c.stdout}{c.stderr}",
+              flush=True)
+        if c.returncode != 1:
+            failures.append(f"uneven: compare exit {c.returncode}, expected 1")
 for f in failures:
     print("FAIL:", f)
 print(f"ranks: {len(failures)} failures")

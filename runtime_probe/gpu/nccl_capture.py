@@ -2,7 +2,11 @@
 graphs (check_ranks.py starts two, each under capture-probe).
   same     both ranks capture the same collectives, then replay them
   diverge  rank 1 captures an all-gather where rank 0 captures an
-           all-reduce (the graphs are not replayed: they would hang)"""
+           all-reduce (the graphs are not replayed: they would hang)
+  uneven   only rank 0 captures the second all-reduce (a collective under
+           a branch on the rank, what capture-collective reports); both
+           replay, and each says whether its replay finished within 20 s"""
+import time
 import os
 import sys
 
@@ -31,6 +35,9 @@ g2 = torch.cuda.CUDAGraph()
 with torch.cuda.graph(g2):
     if mode == "diverge" and rank == 1:
         dist.all_gather_into_tensor(gathered, x)  # DIVERGES
+    elif mode == "uneven":
+        if rank == 0:
+            dist.all_reduce(x)  # UNEVEN: rank 1's graph lacks it
     else:
         dist.all_reduce(x)
 torch.cuda.synchronize()
@@ -40,6 +47,16 @@ if mode == "same":
         g2.replay()
     torch.cuda.synchronize()
     print(f"rank {rank}: x[0] = {x[0].item()}")
+elif mode == "uneven":
+    g1.replay()
+    g2.replay()
+    done = torch.cuda.Event()
+    done.record()
+    start = time.time()
+    while not done.query() and time.time() - start < 20:
+        time.sleep(0.1)
+    print(f"rank {rank}: graph 2 has its all-reduce: {rank == 0}; replay "
+          + ("finished" if done.query() else "still waiting after 20 s"))
 else:
     print(f"rank {rank}: captured, not replayed")
 # destroy_process_group() waits forever here with the graphs alive (seen on
