@@ -111,3 +111,22 @@ struct Kept {
     cudaGraphInstantiate(&exec, graph, 0);
   }
 };
+
+cudaError_t cudaGraphInstantiateWithNode(cudaGraphExec_t *e, cudaGraph_t g,
+                                         cudaGraphNode_t *errorNode);
+
+// Legal: a null out-argument for an error node is no graph kept anywhere
+// (rocPRIM's test_hipgraph_basic.cpp: hipGraphInstantiate(&instance, graph,
+// nullptr, nullptr, 0), with a local host value copied in and out).
+void null_error_node(cudaStream_t s, int *d_data) {
+  int h_data = 0;
+  cudaGraph_t graph;
+  cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);
+  cudaMemcpyAsync(d_data, &h_data, sizeof(int), cudaMemcpyHostToDevice, s);
+  cudaMemcpyAsync(&h_data, d_data, sizeof(int), cudaMemcpyDeviceToHost, s);
+  cudaStreamEndCapture(s, &graph);
+  cudaGraphExec_t instance;
+  cudaGraphInstantiateWithNode(&instance, graph, nullptr);
+  for (int i = 0; i < 3; i++)
+    cudaGraphLaunch(instance, s);
+}

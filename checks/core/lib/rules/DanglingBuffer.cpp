@@ -120,9 +120,12 @@ struct GraphUse {
 };
 
 /// Whether \p T's spelling names a graph or graph exec (cudaGraph_t,
-/// cudaGraphExec_t *, hipGraph_t, CUgraph).
+/// cudaGraphExec_t *, hipGraph_t, CUgraph), not a graph node.
 bool namesGraph(QualType T) {
-  return llvm::StringRef(T.getAsString()).contains_insensitive("graph");
+  std::string Spelled = T.getAsString();
+  llvm::StringRef Name = Spelled;
+  return Name.contains_insensitive("graph") &&
+         !Name.contains_insensitive("node");
 }
 
 /// Whether \p E (the graph or exec out-argument, `&g`) names storage the
@@ -168,7 +171,10 @@ GraphUse graphUse(const FunctionDecl *Def, const Catalog &Cat,
       for (const Expr *Arg : Call->arguments())
         if (QualType T = Arg->getType();
             T->isPointerType() && T->getPointeeType()->isPointerType() &&
-            namesGraph(T) && outlivesFunction(Arg)) {
+            namesGraph(T) &&
+            !Arg->isNullPointerConstant(const_cast<ASTContext &>(Ctx),
+                                        Expr::NPC_ValueDependentIsNotNull) &&
+            outlivesFunction(Arg)) {
           Use.Kept = Call, Use.KeptText = textOf(Arg, Ctx);
           break;
         }
