@@ -162,13 +162,6 @@ bool evaluatedIn(const Stmt *Cond,
   return false;
 }
 
-std::string sourceText(const Expr *E, const ASTContext &Ctx) {
-  const SourceManager &SM = Ctx.getSourceManager();
-  CharSourceRange Range = CharSourceRange::getTokenRange(
-      SM.getFileLoc(E->getBeginLoc()), SM.getFileLoc(E->getEndLoc()));
-  return Lexer::getSourceText(Range, SM, Ctx.getLangOpts()).str();
-}
-
 /// The finding for \p Call, which makes \p Made (itself, or a collective
 /// in a function it calls), under \p Branch in region \p R.
 ClangFinding unevenCollective(const CaptureRegion &R, const CallExpr *Call,
@@ -187,22 +180,16 @@ ClangFinding unevenCollective(const CaptureRegion &R, const CallExpr *Call,
   }
   std::optional<FindingText> Text =
       describe(std::make_pair(Severity::Error, Words), Through);
-  ClangFinding F;
-  F.Check = CheckKind::Collective;
+  ClangFinding F =
+      regionFinding(CheckKind::Collective, R, fileLoc(Call->getBeginLoc(), SM),
+                    Text->Message, Ctx);
   F.Level = Text->Level;
-  F.Loc = fileLoc(Call->getBeginLoc(), SM);
-  F.Message = Text->Message;
-  F.Notes.push_back(
+  F.Notes.insert(
+      F.Notes.begin(),
       {fileLoc(Branch.Cond->getBeginLoc(), SM),
        std::string(Branch.Loop ? "the loop" : "the branch") + " on the rank"});
   if (Made != Call)
-    F.Notes.push_back({MadeAt, Text->HereNote});
-  SourceLocation Begin = fileLoc(R.BeginLoc, SM);
-  F.Notes.push_back(
-      {Begin, "the capture of " + streamPhrase(R) + " begins here"});
-  F.RegionBegin = Begin;
-  F.Mode = R.Mode;
-  F.Stream = R.Stream;
+    F.Notes.insert(F.Notes.begin() + 1, {MadeAt, Text->HereNote});
   return F;
 }
 

@@ -103,13 +103,6 @@ bool capturedWork(const CallExpr *Call, const Catalog &Cat) {
          llvm::StringRef(Name).contains_insensitive("mem");
 }
 
-std::string textOf(const Expr *E, const ASTContext &Ctx) {
-  const SourceManager &SM = Ctx.getSourceManager();
-  CharSourceRange Range = CharSourceRange::getTokenRange(
-      SM.getFileLoc(E->getBeginLoc()), SM.getFileLoc(E->getEndLoc()));
-  return Lexer::getSourceText(Range, SM, Ctx.getLangOpts()).str();
-}
-
 /// What the function does with its graphs after the capture.
 struct GraphUse {
   /// A graph (or exec) kept beyond the function, and where.
@@ -147,7 +140,7 @@ GraphUse graphUse(const FunctionDecl *Def, const Catalog &Cat,
     if (const auto *Ret = dyn_cast<ReturnStmt>(S);
         Ret && Ret->getRetValue() && !Use.Kept &&
         namesGraph(Ret->getRetValue()->getType()))
-      Use.Kept = Ret, Use.KeptText = textOf(Ret->getRetValue(), Ctx);
+      Use.Kept = Ret, Use.KeptText = sourceText(Ret->getRetValue(), Ctx);
     const auto *Call = dyn_cast<CallExpr>(S);
     const FunctionDecl *Callee = Call ? directCallee(Call) : nullptr;
     if (!Callee)
@@ -162,7 +155,7 @@ GraphUse graphUse(const FunctionDecl *Def, const Catalog &Cat,
         M && Name == "capture_end" &&
         !ownedLocal(M->getImplicitObjectArgument())) {
       Use.Kept = Call;
-      Use.KeptText = textOf(M->getImplicitObjectArgument(), Ctx);
+      Use.KeptText = sourceText(M->getImplicitObjectArgument(), Ctx);
       return true;
     }
     // An end or instantiate call's pointer-to-graph argument.
@@ -175,7 +168,7 @@ GraphUse graphUse(const FunctionDecl *Def, const Catalog &Cat,
             !Arg->isNullPointerConstant(const_cast<ASTContext &>(Ctx),
                                         Expr::NPC_ValueDependentIsNotNull) &&
             outlivesFunction(Arg)) {
-          Use.Kept = Call, Use.KeptText = textOf(Arg, Ctx);
+          Use.Kept = Call, Use.KeptText = sourceText(Arg, Ctx);
           break;
         }
     return true;
@@ -185,18 +178,8 @@ GraphUse graphUse(const FunctionDecl *Def, const Catalog &Cat,
 
 ClangFinding finding(const CaptureRegion &R, SourceLocation Loc,
                      std::string Message, const ASTContext &Ctx) {
-  ClangFinding F;
-  F.Check = CheckKind::DanglingBuffer;
-  F.Level = Severity::Error;
-  F.Loc = Loc;
-  F.Message = std::move(Message);
-  SourceLocation Begin = fileLoc(R.BeginLoc, Ctx.getSourceManager());
-  F.Notes.push_back(
-      {Begin, "the capture of " + streamPhrase(R) + " begins here"});
-  F.RegionBegin = Begin;
-  F.Mode = R.Mode;
-  F.Stream = R.Stream;
-  return F;
+  return regionFinding(CheckKind::DanglingBuffer, R, Loc, std::move(Message),
+                       Ctx);
 }
 
 /// The scope a local dies at the end of: its enclosing compound statement.
@@ -243,11 +226,12 @@ void danglingLocals(const CaptureRegion &R,
       std::string Name = Local->getNameAsString();
       std::string Why =
           Late ? "a graph is launched after '" + Name + "' goes out of scope"
-               : "the graph outlives it ('" + Use.KeptText +
-                     "' is kept beyond '" + displayName(Def) + "')";
+               : "the graph outlives it (" +
+                     (Use.KeptText.empty() ? "it" : "'" + Use.KeptText + "'") +
+                     " is kept beyond '" + displayName(Def) + "')";
       ClangFinding F = finding(
           R, fileLoc(Arg->getBeginLoc(), SM),
-          "'" + textOf(Arg, Ctx) + "' points into '" + Name +
+          "'" + sourceText(Arg, Ctx) + "' points into '" + Name +
               "', a local of '" + displayName(Def) +
               "' whose storage ends with its scope, but the capture bakes "
               "the address into the graph and " +
@@ -278,8 +262,9 @@ void freedBeforeLaunch(const CaptureRegion &R,
   std::set<std::string> Captured;
   for (const CallExpr *Call : Work)
     for (const Expr *Arg : Call->arguments())
-      if (Arg->getType()->isPointerType())
-        Captured.insert(textOf(Arg, Ctx));
+      if (std::string T = sourceText(Arg, Ctx);
+          Arg->getType()->isPointerType() && !T.empty())
+        Captured.insert(T);
   auto End =
       llvm::find_if(R.Ends, [](SourceLocation L) { return L.isValid(); });
   if (End == R.Ends.end())
@@ -291,8 +276,8 @@ void freedBeforeLaunch(const CaptureRegion &R,
         !Cat.listed(NameList::Frees, Callee->getNameAsString()) ||
         !SM.isBeforeInTranslationUnit(*End, Free->getBeginLoc()))
       return true;
-    std::string Freed = textOf(Free->getArg(0), Ctx);
-    if (!Captured.count(Freed))
+    std::string Freed = sourceText(Free->getArg(0), Ctx);
+    if (Freed.empty() || !Captured.count(Freed))
       return true;
     auto Launch = llvm::find_if(Use.Launches, [&](const CallExpr *L) {
       return SM.isBeforeInTranslationUnit(Free->getBeginLoc(),

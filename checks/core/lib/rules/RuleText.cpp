@@ -2,12 +2,31 @@
 
 #include "RuleText.h"
 
+#include "capture_lint/AstUtil.h"
+
 namespace capture_lint::rules {
 
 std::string streamPhrase(const CaptureRegion &R) {
   bool Graph = R.Api && R.Api->keyedByObject();
   std::string Noun = Graph ? "graph" : "stream";
   return R.Stream.empty() ? "the " + Noun : Noun + " '" + R.Stream + "'";
+}
+
+ClangFinding regionFinding(CheckKind Check, const CaptureRegion &R,
+                           clang::SourceLocation Loc, std::string Message,
+                           const clang::ASTContext &Ctx) {
+  ClangFinding F;
+  F.Check = Check;
+  F.Level = Severity::Error;
+  F.Loc = Loc;
+  F.Message = std::move(Message);
+  clang::SourceLocation Begin = fileLoc(R.BeginLoc, Ctx.getSourceManager());
+  F.Notes.push_back(
+      {Begin, "the capture of " + streamPhrase(R) + " begins here"});
+  F.RegionBegin = Begin;
+  F.Mode = R.Mode;
+  F.Stream = R.Stream;
+  return F;
 }
 
 bool isHipRegion(const CaptureRegion &R) {

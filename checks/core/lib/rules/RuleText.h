@@ -24,6 +24,11 @@ using capture_lint::MessageParts; // Message.h
 using capture_lint::modePhrase;   // Catalog.h
 /// "stream 's'", "graph 'g'", or "the stream" when it has no name.
 std::string streamPhrase(const CaptureRegion &R);
+/// A finding of \p Check, an error, at \p Loc about region \p R: its
+/// message, the note where the capture begins, and the region's facts.
+ClangFinding regionFinding(CheckKind Check, const CaptureRegion &R,
+                           clang::SourceLocation Loc, std::string Message,
+                           const clang::ASTContext &Ctx);
 /// Whether the region is begun by a HIP API.
 bool isHipRegion(const CaptureRegion &R);
 /// The error a legacy-stream use fails with in \p R's runtime.

@@ -179,18 +179,8 @@ struct Fork {
 
 ClangFinding finding(const CaptureRegion &R, SourceLocation Loc,
                      std::string Message, const ASTContext &Ctx) {
-  ClangFinding F;
-  F.Check = CheckKind::UnjoinedStream;
-  F.Level = Severity::Error;
-  F.Loc = Loc;
-  F.Message = std::move(Message);
-  SourceLocation Begin = fileLoc(R.BeginLoc, Ctx.getSourceManager());
-  F.Notes.push_back(
-      {Begin, "the capture of " + streamPhrase(R) + " begins here"});
-  F.RegionBegin = Begin;
-  F.Mode = R.Mode;
-  F.Stream = R.Stream;
-  return F;
+  return regionFinding(CheckKind::UnjoinedStream, R, Loc, std::move(Message),
+                       Ctx);
 }
 
 /// Whether an end of \p R is a call whose result the code expects to be an
