@@ -97,8 +97,12 @@ void PyProgram::addProjectRoots(const std::string &Dir) {
   // An absolute import names packages from a root on sys.path, most often
   // the project's top, its src/, or a directory between the top and the
   // file, also where the file's own directory is no package (a namespace
-  // package): every directory from the file's up to the project's top,
-  // and the top's src/, is a root.
+  // package): every directory from the file's up to the project's top that
+  // is no package itself, and the top's src/, is a root. A package's
+  // directory (it has an __init__.py) is imported through its parent, never
+  // put on sys.path (pytest's rootdir insertion stops below it too): its
+  // subpackages do not shadow installed ones (`thunder/torch/` is
+  // `thunder.torch`, and `import torch` in thunder/ is PyTorch).
   llvm::SmallString<256> Abs(Dir);
   if (fs::make_absolute(Abs))
     return;
@@ -121,7 +125,7 @@ void PyProgram::addProjectRoots(const std::string &Dir) {
   }
   for (const std::string &D : Chain) {
     LeadsToTop[D] = Top;
-    if (Top)
+    if (Top && !fs::exists(D + "/__init__.py"))
       Roots.insert(D);
   }
   // The top's src/ (the src layout: src/pkg/...) when the file is not in it.
