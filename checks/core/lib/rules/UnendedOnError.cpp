@@ -130,6 +130,31 @@ std::string endCallName(const RegionApi &Api, const Catalog &Cat) {
   return Name;
 }
 
+/// One finding per region with exits \p Exits (in source order, one per
+/// place).
+static std::vector<ClangFinding>
+findingsOf(const std::vector<CaptureRegion> &Regions,
+           std::vector<std::vector<OpenExit>> &Exits, const Catalog &Cat,
+           ASTContext &Ctx) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  std::vector<ClangFinding> Out;
+  for (unsigned I = 0; I < Regions.size(); ++I) {
+    std::vector<OpenExit> &E = Exits[I];
+    if (E.empty())
+      continue;
+    llvm::sort(E, [&](const OpenExit &A, const OpenExit &B) {
+      return SM.isBeforeInTranslationUnit(A.Loc, B.Loc);
+    });
+    E.erase(std::unique(E.begin(), E.end(),
+                        [](const OpenExit &A, const OpenExit &B) {
+                          return A.Loc == B.Loc;
+                        }),
+            E.end());
+    Out.push_back(describe(Regions[I], E, Cat, Ctx));
+  }
+  return Out;
+}
+
 std::vector<ClangFinding> unendedOnError(const FunctionRuleInput &In) {
   // An opener returns with its capture open on purpose; a function that
   // pauses a caller's capture and resumes it ends nothing of its own.
@@ -182,22 +207,7 @@ std::vector<ClangFinding> unendedOnError(const FunctionRuleInput &In) {
                             Who(S->getBeginLoc()),
                             *Thrower ? displayName(*Thrower) : ""});
   });
-  std::vector<ClangFinding> Out;
-  for (unsigned I = 0; I < Regions.size(); ++I) {
-    std::vector<OpenExit> &E = Exits[I];
-    if (E.empty())
-      continue;
-    llvm::sort(E, [&](const OpenExit &A, const OpenExit &B) {
-      return SM.isBeforeInTranslationUnit(A.Loc, B.Loc);
-    });
-    E.erase(std::unique(E.begin(), E.end(),
-                        [](const OpenExit &A, const OpenExit &B) {
-                          return A.Loc == B.Loc;
-                        }),
-            E.end());
-    Out.push_back(describe(Regions[I], E, Cat, Ctx));
-  }
-  return Out;
+  return findingsOf(Regions, Exits, Cat, Ctx);
 }
 
 } // namespace capture_lint::rules
