@@ -72,7 +72,7 @@ PyModule *PyProgram::addFile(const std::string &Path, std::string Text,
   ByPath[Path] = Raw;
   ByName.emplace(Raw->Name, Raw); // the first file of a name wins
   Roots.insert(Raw->Root);
-  Roots.insert(Raw->Dir);
+  addScriptRoot(Raw->Dir);
   addProjectRoots(Raw->Dir);
   index(*Raw);
   return Raw;
@@ -80,8 +80,15 @@ PyModule *PyProgram::addFile(const std::string &Path, std::string Text,
 
 void PyProgram::addRootsOf(const std::string &Path) {
   Roots.insert(moduleNameOf(Path).second);
-  Roots.insert(path::parent_path(Path).str());
+  addScriptRoot(path::parent_path(Path).str());
   addProjectRoots(path::parent_path(Path).str());
+}
+
+void PyProgram::addScriptRoot(const std::string &Dir) {
+  // A script's directory is on sys.path when it runs; a module of a
+  // package is imported through the package, and its directory is not.
+  if (!fs::exists(Dir + "/__init__.py"))
+    Roots.insert(Dir);
 }
 
 /// Whether \p Dir is the top of a Python project: a checkout, or where its

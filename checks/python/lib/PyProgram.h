@@ -149,6 +149,9 @@ private:
   bool rootHas(const std::string &Root, const std::string &Head);
   std::map<std::string, std::set<std::string>> RootEntries;
   /// The directories from \p Dir up to the project's top become roots.
+  /// \p Dir as a root of absolute imports when it is no package (the
+  /// directory of a script).
+  void addScriptRoot(const std::string &Dir);
   void addProjectRoots(const std::string &Dir);
   std::map<std::string, bool> LeadsToTop; // directory -> a top above it
   std::vector<std::string> Unreadable;
