@@ -156,10 +156,31 @@ static bool hasKind(const PyValue &V, llvm::StringRef Kind, bool Keyword) {
     return V.Kinds & VStream;
   if (Kind == "event")
     return V.Kinds & VEvent;
+  if (Kind == "bool-mask")
+    return V.Kinds & VBoolMask;
   return false;
 }
 
-bool conditionsHold(const ApiEntry &E, const PyCallFacts &Call) {
+bool hasKind(const PyValue &V, llvm::StringRef Kind) {
+  return hasKind(V, Kind, /*Keyword=*/false);
+}
+
+bool unknownParameter(const PyValue &V) { return V.Param >= 0 && !V.known(); }
+
+/// Whether \p V has \p Kind; when it is an unknown parameter and \p Needs
+/// is given, true with the need recorded.
+static bool hasOrNeeds(const PyValue &V, llvm::StringRef Kind,
+                       std::vector<PyParamNeed> *Needs) {
+  if (hasKind(V, Kind, false))
+    return true;
+  if (!Needs || !unknownParameter(V))
+    return false;
+  Needs->push_back({static_cast<unsigned>(V.Param), Kind.str()});
+  return true;
+}
+
+bool conditionsHoldIf(const ApiEntry &E, const PyCallFacts &Call,
+                      std::vector<PyParamNeed> *Needs) {
   for (const std::string &C : E.PythonWhen) {
     llvm::StringRef Cond = C;
     if (Cond == "unjoined")
@@ -172,12 +193,10 @@ bool conditionsHold(const ApiEntry &E, const PyCallFacts &Call) {
       bool Unknown = !R.known() && !genericMethod(Call.Method);
       if (Rest == "tensor" && (R.Kinds & VCpuTensor) && !(R.Kinds & VTensor))
         return false;
-      if (Rest == "cpu-tensor") {
-        if (!hasKind(R, Rest, false))
-          return false;
-      } else if (!hasKind(R, Rest, false) && !Unknown) {
+      if (Rest != "cpu-tensor" && Unknown)
+        continue;
+      if (!hasOrNeeds(R, Rest, Needs))
         return false;
-      }
       continue;
     }
     if (What == "args") { // before argN
@@ -193,7 +212,8 @@ bool conditionsHold(const ApiEntry &E, const PyCallFacts &Call) {
       bool Any = false;
       for (size_t I = Index; I < Call.Args.size() && !Any; ++I)
         Any = hasKind(Call.Args[I], Rest, false);
-      if (!Any)
+      if (!Any && !(Index < Call.Args.size() &&
+                    hasOrNeeds(Call.Args[Index], Rest, Needs)))
         return false;
       continue;
     }
@@ -212,6 +232,10 @@ bool conditionsHold(const ApiEntry &E, const PyCallFacts &Call) {
     return false;
   }
   return true;
+}
+
+bool conditionsHold(const ApiEntry &E, const PyCallFacts &Call) {
+  return conditionsHoldIf(E, Call, nullptr);
 }
 
 /// Whether some `Call(` in \p Text is given anything but the host or meta

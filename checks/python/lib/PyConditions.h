@@ -151,6 +151,28 @@ struct PyCallFacts {
 /// "unjoined" condition is left to the caller (it is about the region).
 bool conditionsHold(const ApiEntry &E, const PyCallFacts &Call);
 
+/// A kind one of the walked function's parameters must have for a hazard to
+/// be one: the hazard is then its callers', where they pass such a value
+/// (`def stage(ids): return ids.cuda()` stages host memory when a caller
+/// passes a CPU tensor).
+struct PyParamNeed {
+  unsigned Index = 0; // the parameter's position (self counted)
+  std::string Kind;   // a python_when kind: "cpu-tensor", "bool-mask", ...
+};
+
+/// conditionsHold, except that with \p Needs a condition on a parameter the
+/// walk knows nothing about holds, with what the parameter must be added to
+/// \p Needs.
+bool conditionsHoldIf(const ApiEntry &E, const PyCallFacts &Call,
+                      std::vector<PyParamNeed> *Needs);
+
+/// Whether \p V has a python_when kind ("tensor", "cpu-tensor", "bool-mask").
+bool hasKind(const PyValue &V, llvm::StringRef Kind);
+
+/// Whether \p V is one of the function's parameters, as passed in, with
+/// nothing known about it.
+bool unknownParameter(const PyValue &V);
+
 /// Whether a file's text changes the default device of factories
 /// (torch.set_default_device, set_default_tensor_type, `with
 /// torch.device(...)`) to something other than "cpu" or "meta".

@@ -239,11 +239,23 @@ PyValue Walker::subscript(TSNode N) {
       Index.merge(expr(C));
   }
   PyValue Out;
+  // A boolean mask sizes the result from data; with a parameter for the
+  // tensor or the mask, when the callers pass those.
+  std::vector<PyParamNeed> Needs;
+  bool Tensor = V.tensor() || (Summary && unknownParameter(V));
+  if (!V.tensor() && Tensor)
+    Needs.push_back({static_cast<unsigned>(V.Param), "tensor"});
+  bool Mask = (Index.Kinds & VBoolMask) ||
+              (Summary && namedCount(N) == 2 && unknownParameter(Index));
+  if (!(Index.Kinds & VBoolMask) && Mask)
+    Needs.push_back({static_cast<unsigned>(Index.Param), "bool-mask"});
+  if (Tensor && Mask)
+    if (const ApiEntry *E = firstEntry("torch.nonzero"))
+      recordIf(rules::catalogCall(E, {&S, begin(N)},
+                                  "boolean-mask indexing " + quote(N)),
+               std::move(Needs));
   if (V.tensor()) {
     Out.Kinds = VTensor;
-    if (Index.Kinds & VBoolMask)
-      if (const ApiEntry *E = firstEntry("torch.nonzero"))
-        recordApi(E, N, "boolean-mask indexing " + quote(N));
     return Out;
   }
   if (!V.ShapeRead.empty()) {
@@ -512,8 +524,10 @@ void Walker::follow(PyFunction *Callee, TSNode Site,
                       PyStep{{&S, begin(Site)}, Callee->Display});
     record(std::move(Copy));
   }
-  if (Call)
+  if (Call) {
     followParamCalls(Callee, Site, *Call);
+    followParamHazards(Callee, Site, *Call);
+  }
 }
 
 void Walker::graphedCallables(TSNode Call, const PyValue &Arg,
@@ -615,11 +629,20 @@ std::optional<PyValue> Walker::catalogResult(TSNode N, EvaluatedCall &C) {
       if (!knownNotTensor(C.Receiver) || !isTensorClass(Class))
         Entries.push_back(E);
   for (const ApiEntry *E : Entries) {
-    if (!conditionsHold(*E, C.Facts))
+    std::vector<PyParamNeed> Needs;
+    if (!conditionsHoldIf(*E, C.Facts, Summary ? &Needs : nullptr))
       continue;
     if (std::find(E->PythonWhen.begin(), E->PythonWhen.end(), "unjoined") !=
         E->PythonWhen.end())
       continue; // judged when the region ends
+    if (!Needs.empty()) {
+      // A hazard only for callers that pass such values.
+      if (E->Class == Hazard::ShapeQuery || E->Class == Hazard::None)
+        continue;
+      recordIf(rules::catalogCall(E, {&S, begin(N)}, quote(N)),
+               std::move(Needs));
+      continue;
+    }
     if (E->Class == Hazard::ShapeQuery) {
       Out.ShapeRead = S.text(N).str();
       Out.Kinds = VNotTensor;

@@ -1,4 +1,4 @@
-//===- PyParamCalls.cpp - Callables passed as arguments -------------------===//
+//===- PyParamCalls.cpp - What callers pass as arguments ------------------===//
 //
 // `def apply(fn, x): return fn(x)` called in a region as `apply(step, x)`
 // runs `step` under capture. A function's summary is walked once, without
@@ -9,6 +9,11 @@
 // passed on (`def outer(f): apply(f, 1)`) becomes the caller's own
 // parameter call, so the resolution reaches through any depth of helpers.
 // An argument nobody here can see is named in the unseen-calls warning.
+//
+// Values are resolved the same way: `def stage(ids): return ids.cuda()` is
+// a hazard only for a caller that passes a CPU tensor, so the summary keeps
+// it with what the parameter must be (PyParamHazard), and each call site
+// checks the value it passes.
 //
 //===----------------------------------------------------------------------===//
 
@@ -93,6 +98,67 @@ void Walker::followParamCalls(PyFunction *Callee, TSNode Site,
         record(std::move(Copy));
       }
     }
+  }
+}
+
+void Walker::recordIf(PyHazard H, std::vector<PyParamNeed> Needs) {
+  if (Needs.empty()) {
+    record(std::move(H));
+    return;
+  }
+  if (!Summary || !Active || Quiet)
+    return; // a region's own parameter: nobody here says what it holds
+  if (!H.Path && !PathConds.empty())
+    H.Path = PathConds.back();
+  SummaryParamHazards.push_back({std::move(H), std::move(Needs)});
+}
+
+/// A python_when kind in words ("a CPU tensor").
+static std::string kindWords(llvm::StringRef Kind) {
+  if (Kind == "cpu-tensor")
+    return "a CPU tensor";
+  if (Kind == "bool-mask")
+    return "a boolean mask";
+  if (Kind == "host-data")
+    return "host data";
+  if (Kind == "event")
+    return "an event";
+  if (Kind == "stream")
+    return "a stream";
+  return "a " + Kind.str();
+}
+
+void Walker::followParamHazards(PyFunction *Callee, TSNode Site,
+                                const EvaluatedCall &Call) {
+  auto Found = Ctx.ParamHazards.find(Callee);
+  if (Found == Ctx.ParamHazards.end())
+    return;
+  std::vector<PyParamHazard> Hazards = Found->second; // summaries may grow
+  for (const PyParamHazard &P : Hazards) {
+    std::vector<PyParamNeed> Left; // needs on this function's parameters
+    std::vector<std::string> Passed;
+    bool Holds = true;
+    for (const PyParamNeed &N : P.Needs) {
+      const PyValue *Arg = passedFor(*Callee, N.Index, Call);
+      if (Arg && hasKind(*Arg, N.Kind)) {
+        Passed.push_back(
+            kindWords(N.Kind) + " for '" +
+            parameterName(*Callee->Module->Src, Callee->Node, N.Index) + "'");
+        continue;
+      }
+      if (Arg && unknownParameter(*Arg))
+        Left.push_back({static_cast<unsigned>(Arg->Param), N.Kind});
+      else
+        Holds = false;
+    }
+    if (!Holds)
+      continue;
+    PyHazard Copy = P.Hazard;
+    Copy.Chain.insert(Copy.Chain.begin(),
+                      PyStep{{&S, begin(Site)}, Callee->Display});
+    for (const std::string &What : Passed)
+      Copy.Extra.push_back({{&S, begin(Site)}, "it passes " + What + " here"});
+    recordIf(std::move(Copy), std::move(Left));
   }
 }
 

@@ -630,6 +630,7 @@ const std::vector<PyHazard> &summarize(PyContext &Ctx, PyFunction *F) {
   // Memoized even when a cycle or the depth bound cut it short: each
   // function is walked once (as the C++ analysis does).
   Ctx.ParamCalls[F] = std::move(W.SummaryParamCalls);
+  Ctx.ParamHazards[F] = std::move(W.SummaryParamHazards);
   auto &Slot = Ctx.Summaries[F];
   Slot = std::move(W.SummaryRegion.Hazards);
   return Slot;

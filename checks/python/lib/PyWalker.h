@@ -84,6 +84,15 @@ struct PyParamCall {
   std::vector<PyStep> Chain; // calls from the function down to Site
 };
 
+/// A hazard in a function's body that is one only when its callers pass
+/// certain values (`ids.cuda()` on a parameter `ids` stages host memory when
+/// a caller passes a CPU tensor; `x[mask]` sizes its result from data when
+/// it passes a boolean mask): resolved at the call sites (PyParamCalls.cpp).
+struct PyParamHazard {
+  PyHazard Hazard; // with the chain from the function down to it
+  std::vector<PyParamNeed> Needs; // every one must hold
+};
+
 struct PyRegion {
   PySite Begin;
   unsigned EndOffset = 0;
@@ -144,6 +153,7 @@ struct PyContext {
   bool DefaultDeviceSet = false;
   std::map<const PyFunction *, std::vector<PyHazard>> Summaries;
   std::map<const PyFunction *, std::vector<PyParamCall>> ParamCalls;
+  std::map<const PyFunction *, std::vector<PyParamHazard>> ParamHazards;
   std::set<const PyFunction *> InProgress;
   unsigned Depth = 0;
   /// Entries made for functions .capture-lint.json declares synchronizing,

@@ -61,6 +61,8 @@ public:
   PyRegion SummaryRegion;
   /// In a summary: the calls of the function's parameters (PyParamCall).
   std::vector<PyParamCall> SummaryParamCalls;
+  /// In a summary: hazards that depend on what callers pass (PyParamHazard).
+  std::vector<PyParamHazard> SummaryParamHazards;
   std::vector<PyRegion> Regions;
 
   /// Whether \p F calls a function of the program that runs one of its
@@ -185,6 +187,10 @@ private:
                         const EvaluatedCall &Call);
   const PyValue *passedFor(const PyFunction &Callee, unsigned Index,
                            const EvaluatedCall &Call) const;
+  /// The hazards of \p Callee that depend on its arguments, for the values
+  /// \p Call passes; a need on this function's own parameter is passed on.
+  void followParamHazards(PyFunction *Callee, TSNode Site,
+                          const EvaluatedCall &Call);
   /// Records what the names here hold as \p Nested's closure.
   void noteClosure(const PyFunction *Nested);
   /// For `self.NAME = PARAM` in \p C's `__init__`: what the constructor's
@@ -223,6 +229,9 @@ private:
   void recordApi(const ApiEntry *E, TSNode At, std::string Subject) {
     record(rules::catalogCall(E, {&S, begin(At)}, std::move(Subject)));
   }
+  /// Records \p H, or in a summary keeps it for the callers when it \p
+  /// Needs something of the parameters.
+  void recordIf(PyHazard H, std::vector<PyParamNeed> Needs);
   std::string quote(TSNode N, size_t Max = 60) const {
     std::string T = S.text(N).str();
     for (char &C : T)
