@@ -533,12 +533,12 @@ void readNameLists(const json &Doc, std::string_view Origin,
   EntryReader R(Lists, "catalog '" + std::string(Origin) + "': name_lists");
   for (auto It = Lists.begin(); It != Lists.end(); ++It) {
     std::optional<NameList> L = parseNameList(It.key());
-    if (!L)
-      R.fail(It.key(), "unknown name list (expected stream_work_prefixes, "
-                       "queries, default_device_factories, "
-                       "non_tensor_functions, non_tensor_methods, "
-                       "tensor_only_methods, self_returning_methods, "
-                       "collectives, frees, graph_launches)");
+    if (!L) {
+      std::string Known;
+      for (size_t I = 0; I < NumNameLists; ++I)
+        Known += (I ? ", " : "") + std::string(nameListName(NameList(I)));
+      R.fail(It.key(), "unknown name list (expected " + Known + ")");
+    }
     Out.Lists[size_t(*L)] = R.strings(It.key().c_str());
   }
 }
@@ -801,16 +801,8 @@ std::optional<FunctionNote::Role> parseFunctionRole(std::string_view S) {
 }
 
 static const NameTable<NameList> NameListNames[] = {
-    {NameList::StreamWorkPrefixes, "stream_work_prefixes"},
-    {NameList::Queries, "queries"},
-    {NameList::DefaultDeviceFactories, "default_device_factories"},
-    {NameList::NonTensorFunctions, "non_tensor_functions"},
-    {NameList::NonTensorMethods, "non_tensor_methods"},
-    {NameList::TensorOnlyMethods, "tensor_only_methods"},
-    {NameList::SelfReturningMethods, "self_returning_methods"},
-    {NameList::Collectives, "collectives"},
-    {NameList::Frees, "frees"},
-    {NameList::GraphLaunches, "graph_launches"},
+#define NAME_LIST(Enumerator, Key) {NameList::Enumerator, Key},
+#include "capture_lint/NameLists.def"
 };
 static_assert(std::size(NameListNames) == NumNameLists);
 

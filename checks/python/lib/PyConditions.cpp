@@ -138,10 +138,10 @@ static bool genericMethod(llvm::StringRef M) {
 }
 
 static bool hasKind(const PyValue &V, llvm::StringRef Kind, bool Keyword) {
-  if (Kind == "tensor")
-    return V.tensor();
+  if (Kind == "tensor") // one that may be on the device
+    return V.deviceTensor();
   if (Kind == "cpu-tensor")
-    return (V.Kinds & VCpuTensor) && !(V.Kinds & VTensor);
+    return V.hostTensor();
   if (Kind == "host-data")
     return V.Kinds & VHostData;
   if (Kind == "cuda-device")
@@ -191,7 +191,7 @@ bool conditionsHoldIf(const ApiEntry &E, const PyCallFacts &Call,
         return false;
       const PyValue &R = *Call.Receiver;
       bool Unknown = !R.known() && !genericMethod(Call.Method);
-      if (Rest == "tensor" && (R.Kinds & VCpuTensor) && !(R.Kinds & VTensor))
+      if (Rest == "tensor" && R.hostTensor())
         return false;
       if (Rest != "cpu-tensor" && Unknown)
         continue;

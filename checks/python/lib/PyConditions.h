@@ -75,6 +75,13 @@ struct PyValue {
     return Kinds || !Classes.empty() || !Functions.empty() || Guard;
   }
   bool tensor() const { return Kinds & (VTensor | VCpuTensor | VBoolMask); }
+  /// A tensor known to be on the host: reading it on the host copies
+  /// nothing back from the device.
+  bool hostTensor() const {
+    return (Kinds & VCpuTensor) && !(Kinds & VTensor);
+  }
+  /// A tensor that may be on the device.
+  bool deviceTensor() const { return tensor() && !hostTensor(); }
   void merge(const PyValue &O);
 };
 
@@ -110,6 +117,16 @@ public:
   /// program changes the default (setsDefaultDevice).
   bool defaultDeviceFactory(llvm::StringRef Dotted) const {
     return Cat.listed(NameList::DefaultDeviceFactories, Dotted);
+  }
+  /// torch functions that return a tensor on the host whatever the default
+  /// device (torch.from_numpy, torch.get_rng_state).
+  bool hostTensorFunction(llvm::StringRef Dotted) const {
+    return Cat.listed(NameList::HostTensorFunctions, Dotted);
+  }
+  /// Methods of library objects that return a tensor on the host
+  /// (a generator's get_state).
+  bool hostTensorMethod(llvm::StringRef Method) const {
+    return Cat.listed(NameList::HostTensorMethods, Method);
   }
   /// Tensor methods whose result is not a tensor (item, size, tolist, ...).
   bool methodReturnsNonTensor(llvm::StringRef Method) const {

@@ -50,7 +50,7 @@ PyValue Walker::condition(TSNode N, llvm::StringRef Keyword) {
   PyValue V = expr(N);
   if (V.Guard)
     return V;
-  if (V.tensor() && !(V.Kinds & VNotTensor)) {
+  if (V.deviceTensor() && !(V.Kinds & VNotTensor)) {
     if (const ApiEntry *E = firstEntry("builtins.bool"))
       recordApi(E, N,
                 "'" + (Keyword.ends_with(" if") ? "if" : Keyword.str()) +
@@ -239,11 +239,12 @@ PyValue Walker::subscript(TSNode N) {
       Index.merge(expr(C));
   }
   PyValue Out;
-  // A boolean mask sizes the result from data; with a parameter for the
-  // tensor or the mask, when the callers pass those.
+  // A boolean mask sizes the result from data (of a tensor that may be on
+  // the device); with a parameter for the tensor or the mask, when the
+  // callers pass those.
   std::vector<PyParamNeed> Needs;
-  bool Tensor = V.tensor() || (Summary && unknownParameter(V));
-  if (!V.tensor() && Tensor)
+  bool Tensor = V.deviceTensor() || (Summary && unknownParameter(V));
+  if (!V.deviceTensor() && Tensor)
     Needs.push_back({static_cast<unsigned>(V.Param), "tensor"});
   bool Mask = (Index.Kinds & VBoolMask) ||
               (Summary && namedCount(N) == 2 && unknownParameter(Index));
@@ -255,7 +256,7 @@ PyValue Walker::subscript(TSNode N) {
                                   "boolean-mask indexing " + quote(N)),
                std::move(Needs));
   if (V.tensor()) {
-    Out.Kinds = VTensor;
+    Out.Kinds = V.hostTensor() ? VCpuTensor : VTensor;
     return Out;
   }
   if (!V.ShapeRead.empty()) {
@@ -406,7 +407,7 @@ PyValue Walker::comparison(TSNode N) {
   for (TSNode Child : namedChildren(N))
     All.merge(expr(Child));
   if (All.tensor() && !Identity) {
-    V.Kinds = VTensor | VBoolMask;
+    V.Kinds = (All.hostTensor() ? VCpuTensor : VTensor) | VBoolMask;
   } else {
     V.Kinds = VNotTensor;
     V.ShapeRead = All.ShapeRead;
@@ -809,9 +810,10 @@ PyValue Walker::functionResult(llvm::StringRef Name, const PyCallFacts &Facts) {
     Out.Kinds = VEvent;
   } else if (Name.starts_with("builtins.")) {
     Out = builtinResult(Name, Facts);
+  } else if (Ctx.Cat.hostTensorFunction(Name)) {
+    Out.Kinds = VCpuTensor;
   } else if (Ctx.Cat.returnsTensor(Name)) {
-    bool Cpu = Name == "torch.from_numpy" ||
-               (Ctx.Cat.defaultDeviceFactory(Name) && !Ctx.DefaultDeviceSet);
+    bool Cpu = Ctx.Cat.defaultDeviceFactory(Name) && !Ctx.DefaultDeviceSet;
     auto Dev = Facts.Keywords.find("device");
     if (Dev != Facts.Keywords.end())
       Cpu = Dev->second.Kinds & VCpuDevice;
@@ -830,6 +832,9 @@ PyValue Walker::methodResult(const std::string &Method,
     Out.Kinds = VCpuTensor;
   else if (Method == "cuda" || (Method == "to" && ReceiverTensor))
     Out.Kinds = VTensor;
+  else if (Ctx.Cat.hostTensorMethod(Method) && !ReceiverTensor &&
+           Receiver.Classes.empty())
+    Out.Kinds = VCpuTensor; // a library object's (a generator's get_state)
   else if (Ctx.Cat.methodReturnsNonTensor(Method))
     Out.Kinds = VNotTensor;
   else if (ReceiverTensor ||

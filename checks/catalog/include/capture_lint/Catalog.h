@@ -232,18 +232,13 @@ std::string withoutTemplateArguments(std::string_view Name);
 /// Lists of names that are knowledge but not one API's behaviour (the
 /// "name_lists" section; each file may add to each list).
 enum class NameList {
-  StreamWorkPrefixes, // runtime calls, by prefix, that enqueue stream work
-  Queries,            // runtime calls that query a stream's or event's state
-  DefaultDeviceFactories, // torch factories that follow the default device
-  NonTensorFunctions,     // torch.* functions that return no tensor
-  NonTensorMethods,       // tensor methods that return a Python value
-  TensorOnlyMethods,      // methods only a tensor has (x.sum() on unknown x)
-  SelfReturningMethods,   // nn.Module methods that return the module
-  Collectives,   // calls every rank of a communicator must make together
-  Frees,         // calls that free memory given as their first argument
-  GraphLaunches, // calls that launch an instantiated graph
+#define NAME_LIST(Enumerator, Key) Enumerator,
+#include "capture_lint/NameLists.def"
 };
-constexpr size_t NumNameLists = 10;
+constexpr size_t NumNameLists = 0
+#define NAME_LIST(Enumerator, Key) +1
+#include "capture_lint/NameLists.def"
+    ;
 /// "stream_work_prefixes", "queries", ...: the section's keys.
 std::string_view nameListName(NameList L);
 std::optional<NameList> parseNameList(std::string_view S);
