@@ -77,9 +77,7 @@ struct PyValue {
   bool tensor() const { return Kinds & (VTensor | VCpuTensor | VBoolMask); }
   /// A tensor known to be on the host: reading it on the host copies
   /// nothing back from the device.
-  bool hostTensor() const {
-    return (Kinds & VCpuTensor) && !(Kinds & VTensor);
-  }
+  bool hostTensor() const { return (Kinds & VCpuTensor) && !(Kinds & VTensor); }
   /// A tensor that may be on the device.
   bool deviceTensor() const { return tensor() && !hostTensor(); }
   void merge(const PyValue &O);

@@ -89,7 +89,7 @@ struct PyParamCall {
 /// a caller passes a CPU tensor; `x[mask]` sizes its result from data when
 /// it passes a boolean mask): resolved at the call sites (PyParamCalls.cpp).
 struct PyParamHazard {
-  PyHazard Hazard; // with the chain from the function down to it
+  PyHazard Hazard;                // with the chain from the function down to it
   std::vector<PyParamNeed> Needs; // every one must hold
 };
 
