@@ -159,8 +159,9 @@ GraphUse graphUse(const FunctionDecl *Def, const Catalog &Cat,
       return true;
     }
     // An end or instantiate call's pointer-to-graph argument.
-    if (llvm::StringRef(Name).contains("EndCapture") ||
-        llvm::StringRef(Name).contains("GraphInstantiate"))
+    const RegionApi *Region = Cat.findRegionApi(catalogName(Callee));
+    if ((Region && Region->Kind == RegionApi::End) ||
+        Cat.listed(NameList::GraphInstantiations, Name))
       for (const Expr *Arg : Call->arguments())
         if (QualType T = Arg->getType();
             T->isPointerType() && T->getPointeeType()->isPointerType() &&

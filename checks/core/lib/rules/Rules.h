@@ -28,6 +28,7 @@
 //   capture-unjoined-stream     UnjoinedStream.cpp
 //   capture-collective          CatalogCall.cpp, Collective.cpp
 //   capture-dangling-buffer     DanglingBuffer.cpp
+//   capture-unchecked-end       UncheckedEnd.cpp
 //
 //===----------------------------------------------------------------------===//
 
@@ -170,12 +171,13 @@ std::vector<ClangFinding> collective(const FunctionRuleInput &In);
 //--- capture-dangling-buffer (DanglingBuffer)
 std::vector<ClangFinding> danglingBuffer(const FunctionRuleInput &In);
 
+//--- capture-unchecked-end (UncheckedEnd)
+std::vector<ClangFinding> uncheckedEnd(const FunctionRuleInput &In);
+
 /// The rules over whole functions, in the order their findings are reported.
 inline constexpr FunctionRule FunctionRules[] = {
-    &unendedOnError,
-    &unjoinedStreams,
-    &collective,
-    &danglingBuffer,
+    &unendedOnError, &unjoinedStreams, &collective,
+    &danglingBuffer, &uncheckedEnd,
 };
 
 } // namespace capture_lint::rules
