@@ -738,6 +738,7 @@ PyValue Walker::callResult(TSNode N) {
   EvaluatedCall C;
   evaluateCall(N, C);
   checkUnevenCollective(N, C);
+  noteContainerUpdate(N, C);
   if (C.Method == "replay")
     checkReplay(N, S.text(field(C.Function, "object")).str());
   if (std::optional<PyValue> Decided = catalogResult(N, C))

@@ -57,7 +57,8 @@ struct PyHazard {
     FrozenArg,
     Unended,
     UnevenCollective,
-    Rebound
+    Rebound,
+    HostUpdate
   } Kind = ApiCall;
   std::string Check;
   const ApiEntry *Entry = nullptr;

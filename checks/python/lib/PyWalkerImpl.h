@@ -156,6 +156,8 @@ private:
   // Host state updated in the region and passed to captured work
   // (PyFrozen.cpp).
   void noteUpdate(TSNode Assign);
+  /// `self.lengths.append(n)`: a host value added to persistent state.
+  void noteContainerUpdate(TSNode Call, const EvaluatedCall &C);
   bool persistentState(TSNode Target) const;
   void tagFrozen(PyValue &V, TSNode N) const;
   void noteCarrier(TSNode Local, const PyValue &V);

@@ -20,6 +20,8 @@
 
 #include "capture_lint/CheckWords.h"
 
+#include "llvm/ADT/STLExtras.h"
+
 #include "../PyWalkerImpl.h"
 
 namespace capture_lint::python::detail {
@@ -63,9 +65,34 @@ void Walker::noteUpdate(TSNode Assign) {
   if (!(Old.Kinds & VHostData) && !(Delta.Kinds & VHostData))
     return;
   Updates[Target.str()] = {&S, begin(Assign)};
+  // capture-host-side-effect, unless the value reaches captured work
+  // (then it is this check's, and checkFrozenArguments drops it).
+  record(rules::hostSideEffect("'" + Target.str() + "'", quote(Assign),
+                               {&S, begin(Assign)}));
   // `calls = calls + 1` bound the global as a local: it reads the state.
   if (auto It = Vars.find(Target.str()); It != Vars.end())
     It->second.Frozen = Target.str();
+}
+
+/// Methods that add to or change a Python container in place.
+static bool containerUpdate(llvm::StringRef Method) {
+  return Method == "append" || Method == "extend" || Method == "insert" ||
+         Method == "add" || Method == "appendleft" || Method == "update" ||
+         Method == "setdefault";
+}
+
+void Walker::noteContainerUpdate(TSNode Call, const EvaluatedCall &C) {
+  if (!Active || Quiet || !containerUpdate(C.Method) || C.Receiver.tensor() ||
+      C.ArgValues.empty() || !persistentState(field(C.Function, "object")))
+    return;
+  // Host values only: a tensor appended is a graph's output kept.
+  for (const auto &[Node, V] : C.ArgValues)
+    if (V.tensor() ||
+        !((V.Kinds & (VHostData | VString)) || !V.ShapeRead.empty()))
+      return;
+  std::string Target = S.text(field(C.Function, "object")).str();
+  record(rules::hostSideEffect("'" + Target + "'", quote(Call),
+                               {&S, begin(Call)}));
 }
 
 void Walker::tagFrozen(PyValue &V, TSNode N) const {
@@ -135,6 +162,13 @@ void Walker::checkFrozenArguments(
                                               "' takes its value from " +
                                               H.Subject + " here"});
     }
+    // The update is reported here, as the value it freezes, not twice.
+    if (Active)
+      llvm::erase_if(Active->Hazards, [&](const PyHazard &Old) {
+        return Old.Kind == PyHazard::HostUpdate &&
+               Old.Site.Src == Update->second.Src &&
+               Old.Site.Offset == Update->second.Offset;
+      });
     record(std::move(H));
     return; // one finding per call
   }

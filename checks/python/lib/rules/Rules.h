@@ -20,6 +20,7 @@
 //   capture-unended-on-error    UnendedOnError.cpp
 //   capture-collective          CatalogCall.cpp, Collective.cpp
 //   capture-dangling-buffer     DanglingBuffer.cpp
+//   capture-host-side-effect    HostSideEffect.cpp
 //
 //===----------------------------------------------------------------------===//
 
@@ -74,6 +75,12 @@ Described describeUnevenCollective(const PyHazard &H);
 PyHazard reboundInput(const std::string &Name, const std::string &Graph,
                       PySite At, PySite ReadAt, PySite ReplayAt);
 Described describeReboundInput(const PyHazard &H);
+
+/// capture-host-side-effect (HostSideEffect.cpp)
+/// \p Update (as written, "'self.step += 1'") updates \p Subject
+/// ("'self.step'") at \p At.
+PyHazard hostSideEffect(std::string Subject, std::string Update, PySite At);
+Described describeHostSideEffect(const PyHazard &H);
 
 } // namespace capture_lint::python::rules
 
