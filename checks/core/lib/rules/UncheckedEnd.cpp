@@ -35,7 +35,7 @@ namespace {
 /// \p E without the implicit nodes around it, going up: the parent that
 /// uses its value, and the child of that parent it came through.
 std::pair<const Stmt *, const Stmt *> userOf(const Expr *E,
-                                            const ParentMap &PM) {
+                                             const ParentMap &PM) {
   const Stmt *Child = E;
   const Stmt *P = PM.getParent(E);
   while (P && (isa<ImplicitCastExpr>(P) || isa<ParenExpr>(P) ||
@@ -98,8 +98,7 @@ std::optional<std::string> unchecked(const CallExpr *Call, const Stmt *Body,
       DS && DS->isSingleDecl())
     Stored = dyn_cast<VarDecl>(DS->getSingleDecl());
   if (Stored && Stored->hasLocalStorage() &&
-      !Stored->getType()->isReferenceType() &&
-      !readsVariable(Body, Stored, PM))
+      !Stored->getType()->isReferenceType() && !readsVariable(Body, Stored, PM))
     return "is stored in '" + Stored->getNameAsString() +
            "', which nothing reads";
   return std::nullopt;
@@ -153,8 +152,7 @@ const CaptureRegion &regionOf(const CallExpr *Call,
   return *Best;
 }
 
-std::string message(const std::string &Name, bool End,
-                    const std::string &How) {
+std::string message(const std::string &Name, bool End, const std::string &How) {
   std::string Head = "the result of '" + Name + "' " + How + ": ";
   if (End)
     return Head +

@@ -32,7 +32,8 @@ PyHazard hostSideEffect(std::string Subject, std::string Update, PySite At) {
 Described describeHostSideEffect(const PyHazard &H) {
   MessageParts M;
   M.Subject = H.Detail;
-  M.Predicate = "updates " + H.Subject + ", host state that outlives the "
+  M.Predicate = "updates " + H.Subject +
+                ", host state that outlives the "
                 "region";
   M.Consequence = "a graph records GPU work only, so the update runs once, "
                   "when the graph is captured, and never on replay: after "
