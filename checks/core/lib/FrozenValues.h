@@ -19,6 +19,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace capture_lint {
 
@@ -41,6 +42,14 @@ public:
   /// The updated state an argument passes on (itself, or a local written
   /// from it), or nullopt.
   std::optional<Carried> carriedBy(const clang::Expr *Arg);
+
+  /// The updates noted, as written, with where each is.
+  std::vector<std::pair<std::string, clang::SourceLocation>> updates() const {
+    std::vector<std::pair<std::string, clang::SourceLocation>> Out;
+    for (const auto &[Key, U] : Updates)
+      Out.push_back({U.Text, U.Loc});
+    return Out;
+  }
 
 private:
   struct Update {

@@ -29,6 +29,7 @@
 //   capture-collective          CatalogCall.cpp, Collective.cpp
 //   capture-dangling-buffer     DanglingBuffer.cpp
 //   capture-unchecked-end       UncheckedEnd.cpp
+//   capture-host-side-effect    HostSideEffect.cpp
 //
 //===----------------------------------------------------------------------===//
 
@@ -174,11 +175,21 @@ std::vector<ClangFinding> danglingBuffer(const FunctionRuleInput &In);
 //--- capture-unchecked-end (UncheckedEnd)
 std::vector<ClangFinding> uncheckedEnd(const FunctionRuleInput &In);
 
+//--- capture-host-side-effect (HostSideEffect)
+std::vector<ClangFinding> hostSideEffect(const FunctionRuleInput &In);
+
 /// The rules over whole functions, in the order their findings are reported.
+// One per line, as scripts/add-check appends them.
+// clang-format off
 inline constexpr FunctionRule FunctionRules[] = {
-    &unendedOnError, &unjoinedStreams, &collective,
-    &danglingBuffer, &uncheckedEnd,
+    &unendedOnError,
+    &unjoinedStreams,
+    &collective,
+    &danglingBuffer,
+    &uncheckedEnd,
+    &hostSideEffect,
 };
+// clang-format on
 
 } // namespace capture_lint::rules
 
