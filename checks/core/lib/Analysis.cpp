@@ -127,7 +127,10 @@ void CaptureAnalyzer::Impl::reportHazards(std::vector<RawHazard> &Hazards,
 void CaptureAnalyzer::Impl::analyzeRegions(const FunctionDecl *Def,
                                            const RegionFinder &RF,
                                            const ParamBindings *Bound) {
-  if (!RF.valid() || RF.regions().empty())
+  const FunctionRole *Own = Roles.roleOf(Def);
+  // A closer has no region of its own, but a capture ends in it: the rules
+  // about ends read it too.
+  if (!RF.valid() || (RF.regions().empty() && !(Own && Own->Closes)))
     return;
   Scanner.scanStatements(
       Def, RF, 0, [](const FlowState &St) { return St.inRegion(); },
@@ -135,7 +138,6 @@ void CaptureAnalyzer::Impl::analyzeRegions(const FunctionDecl *Def,
         reportHazards(Hazards, RF.regions()[St.Active.find_first()]);
       },
       Bound);
-  const FunctionRole *Own = Roles.roleOf(Def);
   for (rules::FunctionRule Rule : rules::FunctionRules)
     for (ClangFinding &F : Rule({Def, RF, Cat, Ctx, Own}))
       report(std::move(F));

@@ -75,3 +75,19 @@ void stopOnError(cudaStream_t s, float *p, cudaGraph_t *out) {
   cudaStreamEndCapture(s, out);
   // CHECK: :[[@LINE-1]]:3: warning: the result of 'cudaStreamEndCapture' is discarded
 }
+
+// A closer: it ends the capture its callers begin, so its end is read too.
+struct Graph {
+  cudaGraph_t graph;
+  cudaGraphExec_t exec;
+  void begin(cudaStream_t s) {
+    cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);
+  }
+  void end(cudaStream_t s) {
+    cudaStreamEndCapture(s, &graph);
+    // CHECK: :[[@LINE-1]]:5: warning: the result of 'cudaStreamEndCapture' is discarded
+    // CHECK: :[[@LINE-3]]:8: note: 'Graph::end' ends a capture its callers begin
+    cudaGraphInstantiate(&exec, graph, 0);
+    // CHECK: :[[@LINE-1]]:5: warning: the result of 'cudaGraphInstantiate' is discarded
+  }
+};

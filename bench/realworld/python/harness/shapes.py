@@ -15,8 +15,10 @@ One variant is one copy of the tree and one capture-lint run (all regions
 at once: each region's call is its own finding).  The `function` shape
 (a plain module-level function) also carries each hazard kind: sync, host
 read, pageable staging, a data-dependent size, a shape branch (a remark),
-the RNG state, a collective under a branch on the rank.  A variant that needs `self` and an `__init__` of the
-region's class is not applied to regions without them.
+the RNG state, a collective under a branch on the rank.  The `argument`
+shapes pass a host tensor or a boolean mask to an unannotated parameter of
+a helper that stages or indexes with it.  A variant that needs `self` and an
+`__init__` of the region's class is not applied to regions without them.
 """
 
 import os
@@ -83,7 +85,16 @@ SHAPES = {
     "dispatch-dict": (hazard_def("_cl_f") + "\n\n_CL_TABLE = {'a': _cl_f}\n",
                       "_CL_TABLE['a']()", None),
     "other-file": ("", "_cl_helper()", None),
+    # The hazard depends on what the region passes for an unannotated
+    # parameter: a host tensor staged, a boolean mask indexing.
+    "argument": ("def _cl_stage(ids):\n    return ids.to('cuda')%s\n" % MARK,
+                 "_cl_stage(%s.arange(4, device='cpu'))" % T, None),
+    "argument-mask": ("def _cl_pick(x, m):\n    return x[m]%s\n" % MARK,
+                      "_cl_pick(%s.ones(4, device='cuda'), %s.ones(4, "
+                      "device='cuda') > 0)" % (T, T), None),
 }
+# The hazard kind of a shape whose definitions carry their own hazard.
+SHAPE_KINDS = {"argument": "pageable", "argument-mask": "data-size"}
 HELPER = "import torch as %s\n\n\n%s" % (T, hazard_def("cl_helper"))
 
 
@@ -91,7 +102,8 @@ def variants():
     """[(variant name, shape, kind)]: every kind through a plain function,
     then every shape with the sync hazard."""
     out = [("function/" + k, "function", k) for k in KINDS]
-    return out + [(s + "/sync", s, "sync") for s in SHAPES]
+    return out + [(s + "/" + SHAPE_KINDS.get(s, "sync"), s,
+                   SHAPE_KINDS.get(s, "sync")) for s in SHAPES]
 
 
 def init_of(ctx):

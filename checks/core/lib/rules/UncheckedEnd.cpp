@@ -152,6 +152,21 @@ const CaptureRegion &regionOf(const CallExpr *Call,
   return *Best;
 }
 
+/// A finding in a closer (a function that ends the capture its callers
+/// begin), whose note names the function instead of a begin.
+ClangFinding closerFinding(const FunctionRuleInput &In, SourceLocation Loc,
+                           std::string Message) {
+  ClangFinding F;
+  F.Check = CheckKind::UncheckedEnd;
+  F.Loc = Loc;
+  F.Message = std::move(Message);
+  // The part of the capture this function runs starts where it does.
+  F.RegionBegin = fileLoc(In.Def->getLocation(), In.Ctx.getSourceManager());
+  F.Notes.push_back({F.RegionBegin, "'" + displayName(In.Def) +
+                                        "' ends a capture its callers begin"});
+  return F;
+}
+
 std::string message(const std::string &Name, bool End, const std::string &How) {
   std::string Head = "the result of '" + Name + "' " + How + ": ";
   if (End)
@@ -175,7 +190,8 @@ std::vector<ClangFinding> uncheckedEnd(const FunctionRuleInput &In) {
   std::vector<ClangFinding> Out;
   const auto &Regions = In.RF.regions();
   const Stmt *Body = In.Def->getBody();
-  if (Regions.empty() || !Body)
+  bool Closer = In.Own && In.Own->Closes;
+  if ((Regions.empty() && !Closer) || !Body)
     return Out;
   ParentMap PM(const_cast<Stmt *>(Body));
   walkStatements(Body, [&](const Stmt *S) {
@@ -191,10 +207,15 @@ std::vector<ClangFinding> uncheckedEnd(const FunctionRuleInput &In) {
     std::optional<std::string> How = unchecked(Call, Body, PM);
     if (!How || !resultUsedAfter(Call, Body, In.Ctx.getSourceManager()))
       return true;
-    ClangFinding F = regionFinding(
-        CheckKind::UncheckedEnd,
-        regionOf(Call, Regions, In.Ctx.getSourceManager()), callLoc(Call),
-        message(Callee->getNameAsString(), End, *How), In.Ctx);
+    ClangFinding F =
+        Regions.empty()
+            ? closerFinding(In, callLoc(Call),
+                            message(Callee->getNameAsString(), End, *How))
+            : regionFinding(CheckKind::UncheckedEnd,
+                            regionOf(Call, Regions, In.Ctx.getSourceManager()),
+                            callLoc(Call),
+                            message(Callee->getNameAsString(), End, *How),
+                            In.Ctx);
     F.Level = Severity::Warning; // the graph may still be right
     Out.push_back(std::move(F));
     return true;
