@@ -91,3 +91,15 @@ struct Graph {
     // CHECK: :[[@LINE-1]]:5: warning: the result of 'cudaGraphInstantiate' is discarded
   }
 };
+
+// In code no path reaches: nothing ends there.
+constexpr bool kUseGraphs = false;
+void disabled(cudaStream_t s, float *p, cudaGraphExec_t *exec) {
+  if (kUseGraphs) {
+    cudaGraph_t g;
+    cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);
+    k<<<1, 1, 0, s>>>(p);
+    cudaStreamEndCapture(s, &g);
+    cudaGraphInstantiate(exec, g, 0);
+  }
+}

@@ -194,10 +194,14 @@ std::vector<ClangFinding> uncheckedEnd(const FunctionRuleInput &In) {
   if ((Regions.empty() && !Closer) || !Body)
     return Out;
   ParentMap PM(const_cast<Stmt *>(Body));
+  // Code no path reaches (`if (ENABLE_GRAPHS)` on a constant false) ends
+  // nothing.
+  auto Unreached = In.RF.unreachedStatements();
   walkStatements(Body, [&](const Stmt *S) {
     const auto *Call = dyn_cast<CallExpr>(S);
     const FunctionDecl *Callee = Call ? directCallee(Call) : nullptr;
-    if (!Callee || Callee->getReturnType()->isVoidType())
+    if (!Callee || Callee->getReturnType()->isVoidType() ||
+        Unreached.count(Call))
       return true;
     std::string Name = catalogName(Callee);
     const RegionApi *Api = In.Cat.findRegionApi(Name);
@@ -217,6 +221,7 @@ std::vector<ClangFinding> uncheckedEnd(const FunctionRuleInput &In) {
                             message(Callee->getNameAsString(), End, *How),
                             In.Ctx);
     F.Level = Severity::Warning; // the graph may still be right
+    F.Api = Name;
     Out.push_back(std::move(F));
     return true;
   });
