@@ -14,6 +14,10 @@ using capture_lint::hazardName;
 // cudaErrorStreamCaptureInvalidated, CUDA_ERROR_STREAM_CAPTURE_INVALIDATED
 // and hipErrorStreamCaptureInvalidated share the number.
 static constexpr int InvalidatedCode = 901;
+// The stream-capture errors (cudaErrorStreamCaptureUnsupported, 900, to
+// cudaErrorStreamCaptureWrongThread, 908), the same numbers in the driver
+// API and in HIP.
+static constexpr int FirstCaptureCode = 900, LastCaptureCode = 908;
 
 bool reportsLastError(const std::string &Api) {
   std::string B = baseApiName(Api);
@@ -63,10 +67,17 @@ CallRecord CaptureTracker::classify(const Event &E, const CaptureRecord &C,
     R.ReportsEarlierError = true;
     return R;
   }
-  if (!Ok)
+  const ApiEntry *Info = Catalog.lookup(E.Api);
+  // A failure is the capture's when it is a capture error (900-908: the
+  // call was illegal under capture, or the capture is broken) or a call
+  // the catalog knows fails; a call the catalog does not know that returns
+  // an error (PyTorch asking cuMemRetainAllocationHandle about memory that
+  // is no virtual-memory allocation) answers a question, and the capture
+  // goes on.
+  bool CaptureError = E.Result >= FirstCaptureCode && E.Result <= LastCaptureCode;
+  if (!Ok && (CaptureError || Info))
     R.Classes.insert(E.Result == InvalidatedCode ? classes::Invalidated
                                                  : classes::Error);
-  const ApiEntry *Info = Catalog.lookup(E.Api);
   if (Info) {
     R.Hazard = hazardName(Info->Class);
     R.Expected = behaviourName(Info->behaviourIn(Effective));
@@ -258,7 +269,7 @@ void CaptureTracker::consumeLifecycle(const Event &E) {
     X->second.Capture = G == GraphCapture.end() ? 0 : G->second;
     if (CaptureRecord *C =
             X->second.Capture ? done(X->second.Capture) : nullptr)
-      ++C->Instantiations; // updated into an executable graph: used
+      ++C->Updates; // updated into an executable graph: used, not made
     return;
   }
   case EventKind::Launches: {
@@ -395,12 +406,17 @@ void CaptureTracker::consume(const Event &E) {
   }
 
   // A call: it belongs to the captures of its own thread, or, from another
-  // thread, to the global-mode captures it can invalidate.
+  // thread, to the global-mode captures it can invalidate. Only a thread in
+  // global mode (the default) is bound by other threads' global captures;
+  // one that switched itself to thread-local or relaxed mode
+  // (cudaThreadExchangeStreamCaptureMode, as PyTorch's NCCL watchdog does
+  // around its event queries) ignores them.
   std::vector<CaptureRecord *> Targets;
   for (CaptureRecord &C : Active)
     if (C.Thread == E.Thread)
       Targets.push_back(&C);
-  if (Targets.empty())
+  if (Targets.empty() &&
+      ThreadMode(E.Thread, CaptureMode::Global) == CaptureMode::Global)
     for (CaptureRecord &C : Active)
       if (C.Mode == "global")
         Targets.push_back(&C);

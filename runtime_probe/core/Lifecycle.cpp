@@ -29,7 +29,7 @@ void analyzeLifecycle(std::vector<CaptureRecord> &Captures,
     return; // a backend that does not follow the lifecycle (HIP)
   struct Site {
     std::vector<CaptureRecord *> Captures;
-    unsigned Instantiations = 0;
+    unsigned Instantiations = 0, Updates = 0;
     uint64_t Launches = 0;
   };
   std::map<std::string, Site> Sites;
@@ -39,6 +39,7 @@ void analyzeLifecycle(std::vector<CaptureRecord> &Captures,
     Site &S = Sites[siteKey(C)];
     S.Captures.push_back(&C);
     S.Instantiations += C.Instantiations;
+    S.Updates += C.Updates;
     S.Launches += C.Launches;
   }
   for (auto &KV : Sites) {
@@ -53,7 +54,11 @@ void analyzeLifecycle(std::vector<CaptureRecord> &Captures,
         Empty &= KV.second == 0;
       if (S.Launches == 0 && !C->ToGraph && !Empty)
         C->Classes.insert(classes::NeverLaunched);
-      if (N >= ChurnCaptures && S.Launches > 0 && S.Launches <= N)
+      // Re-capturing and updating an executable graph with the new graph
+      // (cudaGraphExecUpdate) is the recommended way to change a graph, so
+      // a site whose captures are applied by updates is no churn.
+      if (N >= ChurnCaptures && S.Launches > 0 && S.Launches <= N &&
+          S.Updates == 0)
         C->Classes.insert(classes::CaptureChurn);
       if (C->Instantiations >= ChurnCaptures &&
           C->Launches <= C->Instantiations)
@@ -116,6 +121,7 @@ void aggregateIdentical(std::vector<CaptureRecord> &Captures) {
     First.Repeats += C.Repeats;
     First.LastId = C.LastId;
     First.Instantiations += C.Instantiations;
+    First.Updates += C.Updates;
     First.Launches += C.Launches;
   }
   // A group's lowest capture keeps its calls and is first in its own fold;

@@ -161,6 +161,8 @@ json toJson(const ProbeReport &R) {
     if (!C.Collectives.empty())
       J["collectives"] = C.Collectives;
     J["instantiations"] = C.Instantiations;
+    if (C.Updates)
+      J["updates"] = C.Updates;
     J["launches"] = C.Launches;
     json Unjoined = json::array();
     for (const CallRecord &K : C.Unjoined)
@@ -237,6 +239,7 @@ bool fromJson(const json &J, ProbeReport &R, std::string &Error) {
       C.CallsFrom = CJ.value("calls_from", 0u);
       C.Collectives = CJ.value("collectives", std::vector<std::string>());
       C.Instantiations = CJ.value("instantiations", 0u);
+      C.Updates = CJ.value("updates", 0u);
       C.Launches = CJ.value("launches", uint64_t(0));
       for (const json &K : CJ.value("unjoined_streams", json::array()))
         C.Unjoined.push_back(callFrom(K));
@@ -340,8 +343,10 @@ static void summarizeCapture(std::ostringstream &OS, const CaptureRecord &C) {
     OS << "captured " << Nodes << " node" << (Nodes == 1 ? "" : "s");
     if (!Types.empty())
       OS << " (" << Types << ")";
-    OS << "; instantiated " << C.Instantiations << ", launched " << C.Launches
-       << "\n";
+    OS << "; instantiated " << C.Instantiations;
+    if (C.Updates)
+      OS << ", updated into an executable graph " << C.Updates;
+    OS << ", launched " << C.Launches << "\n";
   } else
     OS << "failed: end returned " << C.End->ResultName << " (" << C.End->Result
        << ")\n";

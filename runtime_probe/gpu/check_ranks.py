@@ -16,8 +16,12 @@ here = os.path.dirname(os.path.abspath(__file__))
 failures = []
 
 
-def launch(mode, probed, tag, extra_env=None, limit=90):
-    """Runs the two ranks (under the probe if probed); returns the reports."""
+def launch(mode, probed, tag, extra_env=None, limit=90, fail_on_any=False):
+    """Runs the two ranks (under the probe if probed); returns the reports.
+    With fail_on_any, each probed rank must exit 0 under `--fail-on any`:
+    a correct program raises no alarm (issue 29: PyTorch's own
+    cuMemRetainAllocationHandle error and the NCCL watchdog's event queries
+    in thread-local mode are no finding)."""
     procs, reports = [], []
     for rank in range(2):
         report = os.path.join(out_dir, f"rank{rank}-{tag}.json")
@@ -29,7 +33,9 @@ def launch(mode, probed, tag, extra_env=None, limit=90):
                    PYTHONUNBUFFERED="1", **(extra_env or {}))
         cmd = [sys.executable, os.path.join(here, "nccl_capture.py"), mode]
         if probed:
-            cmd = [probe, "run", "--quiet", "--report", report, "--"] + cmd
+            cmd = ([probe, "run", "--quiet", "--report", report] +
+                   (["--fail-on", "any"] if fail_on_any else []) + ["--"] +
+                   cmd)
         procs.append(subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE,
                                       stderr=subprocess.STDOUT, text=True))
     deadline = time.time() + limit
@@ -42,6 +48,9 @@ def launch(mode, probed, tag, extra_env=None, limit=90):
             out, _ = p.communicate()
             failures.append(f"{tag}: rank {rank} did not finish in {limit} s")
         print(f"--- {tag} rank {rank}: exit {p.returncode}\n{out[-1200:]}", flush=True)
+        if fail_on_any and p.returncode != 0:
+            failures.append(f"{tag}: rank {rank} exit {p.returncode} under "
+                            "--fail-on any (a correct program)")
     return reports
 
 
@@ -52,7 +61,7 @@ else:
     for mode, env in [("same", {"CAPTURE_PROBE_PYTHON_GIL": "0"}),
                       ("same", {}), ("diverge", {})]:
         tag = mode + ("-nogil" if env else "")
-        reports = launch(mode, True, tag, env)
+        reports = launch(mode, True, tag, env, fail_on_any=mode == "same")
         if not all(os.path.exists(r) for r in reports):
             continue
         for rank, report in enumerate(reports):

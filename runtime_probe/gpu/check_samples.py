@@ -7,7 +7,12 @@ coverage).
 
 usage: check_samples.py CAPTURE_PROBE SAMPLES_ROOT OUT_DIR
   SAMPLES_ROOT holds Common/ and Samples/ of cuda-samples (pinned commit in
-  docs/runtime-probe.md: commit c94ff366)."""
+  docs/runtime-probe.md: commit c94ff366).
+
+Each sample runs at every method it has: jacobiCudaGraphs at -gpumethod=0
+(capture and instantiate once), 1 (capture again at every iteration and
+update the executable graph with cudaGraphExecUpdate: no churn) and 2 (no
+graph)."""
 import json
 import os
 import subprocess
@@ -24,6 +29,9 @@ samples = [
      ["conjugateGradientCudaGraphs.cu"], ["-lcublas", "-lcusparse"]),
     ("cudaGraphsPerfScaling", "6_Performance/cudaGraphsPerfScaling", ["cudaGraphPerfScaling.cu"], []),
 ]
+# Arguments of each run of a sample (one run with none by default).
+METHODS = {"jacobiCudaGraphs": [["-gpumethod=0"], ["-gpumethod=1"],
+                                ["-gpumethod=2"]]}
 build = os.path.join(out_dir, "samples-build")
 os.makedirs(build, exist_ok=True)
 failures = []
@@ -38,17 +46,24 @@ for name, rel, sources, libs in samples:
         failures.append(f"{name}: build failed")
         print(f"--- {name}: build failed\n{b.stderr[-2000:]}")
         continue
-    report = os.path.join(out_dir, f"sample-{name}.json")
-    p = subprocess.run([probe, "run", "--fail-on", "any", "--report", report,
-                        "--", exe], capture_output=True, text=True,
-                       timeout=300, cwd=src)
-    r = json.load(open(report))
-    nodes = [c["graph_nodes"] for c in r["captures"]]
-    print(f"--- {name}: exit {p.returncode}; {len(r['captures'])} capture records; "
-          f"classes {r['classes']}; nodes {nodes[:4]}; coverage {r.get('graph_coverage')}")
-    print(p.stderr[-1500:])
-    if p.returncode != 0:
-        failures.append(f"{name}: --fail-on any exit {p.returncode}, classes {r['classes']}")
+    for args in METHODS.get(name, [[]]):
+        tag = name + "".join(args)
+        report = os.path.join(out_dir, f"sample-{tag}.json")
+        p = subprocess.run([probe, "run", "--fail-on", "any", "--report",
+                            report, "--", exe] + args, capture_output=True,
+                           text=True, timeout=300, cwd=src)
+        r = json.load(open(report))
+        nodes = [c["graph_nodes"] for c in r["captures"]]
+        life = [(c.get("instantiations"), c.get("updates", 0),
+                 c.get("launches"), c.get("repeats")) for c in r["captures"]]
+        print(f"--- {tag}: exit {p.returncode}; {len(r['captures'])} capture "
+              f"records; classes {r['classes']}; nodes {nodes[:4]}; "
+              f"(instantiations, updates, launches, repeats) {life[:4]}; "
+              f"coverage {r.get('graph_coverage')}")
+        print(p.stderr[-1500:])
+        if p.returncode != 0:
+            failures.append(f"{tag}: --fail-on any exit {p.returncode}, "
+                            f"classes {r['classes']}")
 for f in failures:
     print("FAIL:", f)
 print(f"cuda-samples graph samples: {len(samples)} run, {len(failures)} failures")

@@ -1,6 +1,7 @@
 """One rank of a two-rank program that captures NCCL all-reduces in CUDA
 graphs (check_ranks.py starts two, each under capture-probe).
-  same     both ranks capture the same collectives, then replay them
+  same     both ranks capture the same collectives (all-reduces and an
+           all-gather), then replay them: a correct program
   diverge  rank 1 captures an all-gather where rank 0 captures an
            all-reduce (the graphs are not replayed: they would hang)
   uneven   only rank 0 captures the second all-reduce (a collective under
@@ -40,6 +41,8 @@ with torch.cuda.graph(g2):
             dist.all_reduce(x)  # UNEVEN: rank 1's graph lacks it
     else:
         dist.all_reduce(x)
+        if mode == "same":
+            dist.all_gather_into_tensor(gathered, x)
 torch.cuda.synchronize()
 if mode == "same":
     for _ in range(3):

@@ -135,8 +135,10 @@ struct CaptureRecord {
   bool CallsShared = false;
   /// The graph's collective (NCCL) kernels in node order.
   std::vector<std::string> Collectives;
-  /// Lifecycle: instantiations of its graph, and launches of those.
+  /// Lifecycle: instantiations of its graph, updates of an existing
+  /// executable graph to it (cudaGraphExecUpdate), and launches of those.
   unsigned Instantiations = 0;
+  unsigned Updates = 0;
   uint64_t Launches = 0;
   uint64_t Graph = 0; // handle, for the lifecycle (not in the report)
   /// Streams forked into the capture (waited on one of its events) and not

@@ -163,6 +163,48 @@ TEST(CaptureTracker, OtherThreadsReachOnlyGlobalCaptures) {
   EXPECT_TRUE(Caps[1].Succeeded);
 }
 
+TEST(CaptureTracker, AThreadInThreadLocalModeIgnoresOtherGlobalCaptures) {
+  // PyTorch's NCCL watchdog switches its thread to thread-local mode
+  // around its event queries while another thread captures in global mode.
+  auto Caps = Script()
+                  .begin(10, CaptureMode::Global, /*Thread=*/1)
+                  .exchange(CaptureMode::ThreadLocal, /*Thread=*/2)
+                  .call("cudaEventQuery", 0, /*Thread=*/2)
+                  .exchange(CaptureMode::Global, /*Thread=*/2)
+                  .call("cudaEventQuery", 0, /*Thread=*/2)
+                  .end(10, 0, {}, 1)
+                  .run();
+  ASSERT_EQ(Caps.size(), 1u);
+  // Only the query made after the thread went back to global mode.
+  std::vector<const CallRecord *> Queries;
+  for (const CallRecord &R : Caps[0].Calls)
+    if (R.Api == "cudaEventQuery")
+      Queries.push_back(&R);
+  ASSERT_EQ(Queries.size(), 1u);
+  EXPECT_EQ(Queries[0]->Seq, 5u);
+  EXPECT_TRUE(Queries[0]->OtherThread);
+  EXPECT_TRUE(has(*Queries[0], classes::Query));
+}
+
+TEST(CaptureTracker, AFailingCallTheCatalogDoesNotKnowIsNoCaptureError) {
+  // PyTorch asks cuMemRetainAllocationHandle about ordinary memory during
+  // capture: CUDA_ERROR_INVALID_VALUE (1) is its answer, and the capture
+  // goes on; a capture error (900-908) of any call is the capture's.
+  auto Caps = Script()
+                  .begin(10, CaptureMode::Global)
+                  .call("cuMemRetainAllocationHandle", 1)
+                  .call("cudaLaunchKernel", 0, 1, 1)
+                  .call("cuSomethingNew", 900)
+                  .end(10, 901)
+                  .run();
+  ASSERT_EQ(Caps.size(), 1u);
+  ASSERT_EQ(Caps[0].Calls.size(), 3u);
+  EXPECT_FALSE(has(Caps[0].Calls[0], classes::Error));
+  EXPECT_FALSE(Caps[0].Calls[0].FirstError);
+  EXPECT_TRUE(has(Caps[0].Calls[2], classes::Error));
+  EXPECT_TRUE(Caps[0].Calls[2].FirstError);
+}
+
 TEST(CaptureTracker, CapturesEndByStream) {
   auto Caps = Script()
                   .begin(10, CaptureMode::Global)

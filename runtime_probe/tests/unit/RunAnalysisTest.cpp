@@ -399,6 +399,44 @@ TEST(RunAnalysis, ExecUpdateCreditsLaunchesToTheRightCapture) {
   EXPECT_EQ(Caps[1].Launches, 3u);
 }
 
+TEST(RunAnalysis, RecaptureAndExecUpdateIsNoChurn) {
+  // NVIDIA's jacobiCudaGraphs -gpumethod=1: one instantiation, then every
+  // iteration captures again and updates the executable graph with it.
+  Log L;
+  for (uint64_t I = 0; I < 5; ++I) {
+    L.begin(10);
+    L.launch("/p+0x20");
+    L.end(10, 0x100 + I);
+    if (I == 0) {
+      L.instantiate(0x100, 0x200);
+      L.add(EventKind::FirstLaunch, "cudaGraphLaunch").Exec = 0x200;
+    } else {
+      Event &U = L.add(EventKind::ExecUpdate, "cudaGraphExecUpdate");
+      U.Exec = 0x200;
+      U.Graph = 0x100 + I;
+      U.Count = I; // one launch of each graph before it
+    }
+  }
+  Event &N = L.add(EventKind::Launches, "(exit)");
+  N.Exec = 0x200;
+  N.Count = 5;
+  L.totals(0);
+  auto Caps = L.run();
+  ASSERT_EQ(Caps.size(), 5u);
+  EXPECT_EQ(Caps[0].Instantiations, 1u);
+  EXPECT_EQ(Caps[0].Updates, 0u);
+  for (size_t I = 1; I < Caps.size(); ++I) {
+    EXPECT_EQ(Caps[I].Instantiations, 0u); // updates are no instantiations
+    EXPECT_EQ(Caps[I].Updates, 1u);
+  }
+  for (const CaptureRecord &C : Caps) {
+    EXPECT_EQ(C.Launches, 1u);
+    EXPECT_FALSE(C.Classes.count(classes::CaptureChurn));
+    EXPECT_FALSE(C.Classes.count(classes::InstantiatePerLaunch));
+    EXPECT_FALSE(C.Classes.count(classes::NeverLaunched));
+  }
+}
+
 TEST(RunAnalysis, AFreeOfAGraphsBufferThenALaunch) {
   Log L;
   L.begin(10);
