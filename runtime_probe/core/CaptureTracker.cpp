@@ -74,7 +74,8 @@ CallRecord CaptureTracker::classify(const Event &E, const CaptureRecord &C,
   // an error (PyTorch asking cuMemRetainAllocationHandle about memory that
   // is no virtual-memory allocation) answers a question, and the capture
   // goes on.
-  bool CaptureError = E.Result >= FirstCaptureCode && E.Result <= LastCaptureCode;
+  bool CaptureError =
+      E.Result >= FirstCaptureCode && E.Result <= LastCaptureCode;
   if (!Ok && (CaptureError || Info))
     R.Classes.insert(E.Result == InvalidatedCode ? classes::Invalidated
                                                  : classes::Error);
