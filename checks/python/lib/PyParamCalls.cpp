@@ -63,12 +63,19 @@ const PyValue *Walker::passedFor(const PyFunction &Callee, unsigned Index,
                                                          : &It->second;
 }
 
+/// What \p Callee's summary keeps in \p Per, copied: following it may
+/// summarize other functions, which adds to the map.
+template <typename T>
+static std::vector<T>
+summaryPart(const std::map<const PyFunction *, std::vector<T>> &Per,
+            const PyFunction *Callee) {
+  auto Found = Per.find(Callee);
+  return Found == Per.end() ? std::vector<T>() : Found->second;
+}
+
 void Walker::followParamCalls(PyFunction *Callee, TSNode Site,
                               const EvaluatedCall &Call) {
-  auto Found = Ctx.ParamCalls.find(Callee);
-  if (Found == Ctx.ParamCalls.end())
-    return;
-  std::vector<PyParamCall> Calls = Found->second; // summaries may grow
+  std::vector<PyParamCall> Calls = summaryPart(Ctx.ParamCalls, Callee);
   PyStep Here{{&S, begin(Site)}, Callee->Display};
   for (const PyParamCall &P : Calls) {
     const PyValue *Arg = passedFor(*Callee, P.Index, Call);
@@ -130,11 +137,7 @@ static std::string kindWords(llvm::StringRef Kind) {
 
 void Walker::followParamHazards(PyFunction *Callee, TSNode Site,
                                 const EvaluatedCall &Call) {
-  auto Found = Ctx.ParamHazards.find(Callee);
-  if (Found == Ctx.ParamHazards.end())
-    return;
-  std::vector<PyParamHazard> Hazards = Found->second; // summaries may grow
-  for (const PyParamHazard &P : Hazards) {
+  for (const PyParamHazard &P : summaryPart(Ctx.ParamHazards, Callee)) {
     std::vector<PyParamNeed> Left; // needs on this function's parameters
     std::vector<std::string> Passed;
     bool Holds = true;
