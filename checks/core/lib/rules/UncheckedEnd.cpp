@@ -11,7 +11,9 @@
 // work without an error.
 //
 // Not reported: a result cast to void (discarded on purpose), one passed to
-// anything (a check macro, EXPECT_EQ, a function), returned, or tested; and
+// anything (a check macro, EXPECT_EQ, a function), returned, or tested, or
+// read through the thread's last error by the next statement
+// (`cudaCheckErrors("...")` around cudaGetLastError); and
 // an end whose graph (an instantiation whose exec) is a local that nothing
 // names after the call: an end made only to stop the capture on an error
 // path, whose result does not matter.
@@ -136,6 +138,41 @@ bool resultUsedAfter(const CallExpr *Call, const Stmt *Body,
   return !Written || Used;
 }
 
+/// The statement after the one \p Call is in, in their block, if any.
+const Stmt *nextStatement(const CallExpr *Call, const ParentMap &PM) {
+  const Stmt *Child = Call;
+  for (const Stmt *P = PM.getParent(Call); P; Child = P, P = PM.getParent(P)) {
+    const auto *Block = dyn_cast<CompoundStmt>(P);
+    if (!Block)
+      continue;
+    for (auto It = Block->body_begin(); It != Block->body_end(); ++It)
+      if (*It == Child)
+        return std::next(It) == Block->body_end() ? nullptr : *std::next(It);
+    return nullptr;
+  }
+  return nullptr;
+}
+
+/// Whether the statement after \p Call reads the thread's last error and
+/// uses it (`cudaCheckErrors("...")`, a macro around cudaGetLastError): the
+/// runtime's last error is the result of \p Call then, so it is checked.
+bool lastErrorReadAfter(const CallExpr *Call, const Stmt *Body,
+                        const ParentMap &PM, const Catalog &Cat) {
+  const Stmt *Next = nextStatement(Call, PM);
+  if (!Next)
+    return false;
+  bool Read = false;
+  walkStatements(Next, [&](const Stmt *S) {
+    const auto *C = dyn_cast<CallExpr>(S);
+    const FunctionDecl *F = C ? directCallee(C) : nullptr;
+    if (F && Cat.listed(NameList::LastErrorReads, catalogName(F)) &&
+        !unchecked(C, Body, PM))
+      Read = true;
+    return !Read;
+  });
+  return Read;
+}
+
 /// The region \p Call belongs to: the one it ends, else the last one begun
 /// before it.
 const CaptureRegion &regionOf(const CallExpr *Call,
@@ -209,7 +246,8 @@ std::vector<ClangFinding> uncheckedEnd(const FunctionRuleInput &In) {
     if (!End && !In.Cat.listed(NameList::GraphInstantiations, Name))
       return true;
     std::optional<std::string> How = unchecked(Call, Body, PM);
-    if (!How || !resultUsedAfter(Call, Body, In.Ctx.getSourceManager()))
+    if (!How || !resultUsedAfter(Call, Body, In.Ctx.getSourceManager()) ||
+        lastErrorReadAfter(Call, Body, PM, In.Cat))
       return true;
     ClangFinding F =
         Regions.empty()
