@@ -38,6 +38,7 @@ void PyValue::merge(const PyValue &O) {
     if (std::find(Functions.begin(), Functions.end(), F) == Functions.end())
       Functions.push_back(F);
   Container |= O.Container;
+  Fresh |= O.Fresh; // may be made here: not taken for outside state
   Library |= O.Library;
   if (Param < 0)
     Param = O.Param;
@@ -158,6 +159,8 @@ static bool hasKind(const PyValue &V, llvm::StringRef Kind, bool Keyword) {
     return V.Kinds & VEvent;
   if (Kind == "bool-mask")
     return V.Kinds & VBoolMask;
+  if (Kind == "persistent") // an object from outside the caller
+    return !V.Fresh;
   return false;
 }
 

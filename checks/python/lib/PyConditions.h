@@ -60,6 +60,9 @@ struct PyValue {
   std::vector<PyClass *> Classes;      // instances of these classes
   std::vector<PyFunction *> Functions; // callables
   bool Container = false; // a ModuleList/Sequential/list of Classes
+  /// Instances this function made (a constructor call here), not state
+  /// from outside it: what their methods update dies with them.
+  bool Fresh = false;
   /// Made by calling a library callable (`nn.Linear(4, 4)`): calling it runs
   /// library code, which the catalog covers, not program code left unseen.
   bool Library = false;

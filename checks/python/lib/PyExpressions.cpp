@@ -39,6 +39,7 @@ void Walker::bind(TSNode Target, const PyValue &V) {
     Elem.Kinds = V.tensor() ? VTensor : 0;
     Elem.ShapeRead = V.ShapeRead;
     Elem.Classes = V.Classes;
+    Elem.Fresh = V.Fresh;
     for (TSNode Child : namedChildren(Target))
       bind(Child, Elem);
   }
@@ -145,6 +146,7 @@ PyValue Walker::selfAttribute(PyClass *C, const std::string &Name) {
     auto Bases = Ctx.Prog.bases(K);
     K = Bases.empty() ? nullptr : Bases.front();
   }
+  V.Fresh = false; // held by the object: it outlives the call that made it
   Ctx.AttrCache[Key] = V;
   return V;
 }
@@ -678,6 +680,7 @@ PyValue Walker::programResult(TSNode N, EvaluatedCall &C) {
     Sym = Ctx.Prog.resolve(M, Dotted, Fn);
   if (Sym.Class) {
     Out.Classes.push_back(Sym.Class); // a constructor call
+    Out.Fresh = true;
     return Out;
   }
   for (PyFunction *T : Targets) {

@@ -55,6 +55,8 @@ const PyValue *Walker::passedFor(const PyFunction &Callee, unsigned Index,
   // first parameter; the call's arguments start at the second.
   unsigned Bound =
       Callee.Owner && is(stripParens(Call.Function), "attribute") ? 1 : 0;
+  if (Bound && Index == 0)
+    return &Call.Receiver; // self
   if (Index >= Bound && Index - Bound < Call.Facts.Args.size())
     return &Call.Facts.Args[Index - Bound];
   std::string Name = parameterName(*Callee.Module->Src, Callee.Node, Index);
@@ -135,6 +137,12 @@ static std::string kindWords(llvm::StringRef Kind) {
   return "a " + Kind.str();
 }
 
+bool Walker::callsOwnSelf(const EvaluatedCall &Call) const {
+  TSNode F = stripParens(Call.Function);
+  return Summary && Fn && Fn->Owner && is(F, "attribute") &&
+         S.text(stripParens(field(F, "object"))) == "self";
+}
+
 void Walker::followParamHazards(PyFunction *Callee, TSNode Site,
                                 const EvaluatedCall &Call) {
   for (const PyParamHazard &P : summaryPart(Ctx.ParamHazards, Callee)) {
@@ -151,6 +159,8 @@ void Walker::followParamHazards(PyFunction *Callee, TSNode Site,
       }
       if (Arg && unknownParameter(*Arg))
         Left.push_back({static_cast<unsigned>(Arg->Param), N.Kind});
+      else if (N.Kind == "persistent" && callsOwnSelf(Call))
+        Left.push_back({0, N.Kind}); // whatever this method's self is
       else
         Holds = false;
     }

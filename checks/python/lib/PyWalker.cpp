@@ -387,6 +387,7 @@ void Walker::walkFor(TSNode N) {
   PyValue Elem;
   if (Seq.Container || !Seq.Classes.empty())
     Elem.Classes = Seq.Classes;
+  Elem.Fresh = Seq.Fresh;
   if (Seq.tensor())
     Elem.Kinds = VTensor;
   bind(field(N, "left"), Elem);

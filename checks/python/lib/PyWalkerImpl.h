@@ -193,6 +193,12 @@ private:
   /// \p Call passes; a need on this function's own parameter is passed on.
   void followParamHazards(PyFunction *Callee, TSNode Site,
                           const EvaluatedCall &Call);
+  /// Whether \p Call is a method call on this method's own `self`.
+  bool callsOwnSelf(const EvaluatedCall &Call) const;
+  /// Records a host-side-effect hazard on \p Target: in a method's summary,
+  /// an update of `self.X` is one only for callers whose object is not one
+  /// they made themselves.
+  void recordHostUpdate(TSNode Target, PyHazard H);
   /// Records what the names here hold as \p Nested's closure.
   void noteClosure(const PyFunction *Nested);
   /// For `self.NAME = PARAM` in \p C's `__init__`: what the constructor's

@@ -10,6 +10,19 @@ calls = 0
 log = logging.getLogger(__name__)
 
 
+class Worker:
+    def __init__(self):
+        self.count = 0
+        self.scale = 1.0
+
+    def step(self):
+        self.count += 1  # legal where the worker is made in the region
+
+    def scaled(self, y):
+        self.scale *= 2.0  # passed to captured work: frozen-host-value's
+        return y.mul(self.scale)
+
+
 class Runner:
     def __init__(self, model):
         self.model = model
@@ -19,6 +32,7 @@ class Runner:
         self.outputs = []
         self.scale = 1.0
         self.captured = False
+        self.worker = Worker()
 
     def _count(self):
         self.step += 1
@@ -35,6 +49,15 @@ class Runner:
             # CHECK: [[#@LINE+1]]:13: warning: call to 'Runner._count' reaches 'self.step += 1'
             self._count()
             y = self.model(x)
+            worker = Worker()  # made in the region: its state dies with it
+            worker.step()
+            workers = [Worker() for _ in range(2)]
+            for w in workers:
+                w.step()
+            # CHECK: [[#@LINE+1]]:13: warning: call to 'Worker.step' reaches 'self.count += 1'
+            self.worker.step()  # a worker from outside the region
+            # CHECK: [[#@LINE+1]]:17: warning: call to 'Worker.scaled' reaches 'self.scale'
+            y = self.worker.scaled(y)
             self.outputs.append(y)  # a graph output kept: legal
             self.static_out = y  # a plain store: legal
             self.captured = True  # a plain store: legal

@@ -67,8 +67,9 @@ void Walker::noteUpdate(TSNode Assign) {
   Updates[Target.str()] = {&S, begin(Assign)};
   // capture-host-side-effect, unless the value reaches captured work
   // (then it is this check's, and checkFrozenArguments drops it).
-  record(rules::hostSideEffect("'" + Target.str() + "'", quote(Assign),
-                               {&S, begin(Assign)}));
+  recordHostUpdate(Left,
+                   rules::hostSideEffect("'" + Target.str() + "'",
+                                         quote(Assign), {&S, begin(Assign)}));
   // `calls = calls + 1` bound the global as a local: it reads the state.
   if (auto It = Vars.find(Target.str()); It != Vars.end())
     It->second.Frozen = Target.str();
@@ -91,8 +92,19 @@ void Walker::noteContainerUpdate(TSNode Call, const EvaluatedCall &C) {
         !((V.Kinds & (VHostData | VString)) || !V.ShapeRead.empty()))
       return;
   std::string Target = S.text(field(C.Function, "object")).str();
-  record(rules::hostSideEffect("'" + Target + "'", quote(Call),
-                               {&S, begin(Call)}));
+  recordHostUpdate(field(C.Function, "object"),
+                   rules::hostSideEffect("'" + Target + "'", quote(Call),
+                                         {&S, begin(Call)}));
+}
+
+void Walker::recordHostUpdate(TSNode Target, PyHazard H) {
+  std::string Head = llvm::StringRef(dottedName(S, stripParens(Target)))
+                         .split('.')
+                         .first.str();
+  if (Summary && Fn && Fn->Owner && Head == "self")
+    recordIf(std::move(H), {{0, "persistent"}});
+  else
+    record(std::move(H));
 }
 
 void Walker::tagFrozen(PyValue &V, TSNode N) const {
@@ -163,12 +175,16 @@ void Walker::checkFrozenArguments(
                                               H.Subject + " here"});
     }
     // The update is reported here, as the value it freezes, not twice.
+    auto AtUpdate = [&](const PyHazard &Old) {
+      return Old.Kind == PyHazard::HostUpdate &&
+             Old.Site.Src == Update->second.Src &&
+             Old.Site.Offset == Update->second.Offset;
+    };
     if (Active)
-      llvm::erase_if(Active->Hazards, [&](const PyHazard &Old) {
-        return Old.Kind == PyHazard::HostUpdate &&
-               Old.Site.Src == Update->second.Src &&
-               Old.Site.Offset == Update->second.Offset;
-      });
+      llvm::erase_if(Active->Hazards, AtUpdate);
+    llvm::erase_if(SummaryParamHazards, [&](const PyParamHazard &Old) {
+      return AtUpdate(Old.Hazard);
+    });
     record(std::move(H));
     return; // one finding per call
   }
