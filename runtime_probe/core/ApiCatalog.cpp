@@ -85,4 +85,8 @@ bool ApiCatalog::isQuery(const std::string &Api) const {
   return Cat.listed(capture_lint::NameList::Queries, baseApiName(Api));
 }
 
+bool ApiCatalog::readsLastError(const std::string &Api) const {
+  return Cat.listed(capture_lint::NameList::LastErrorReads, baseApiName(Api));
+}
+
 } // namespace capture_probe

@@ -19,12 +19,6 @@ static constexpr int InvalidatedCode = 901;
 // API and in HIP.
 static constexpr int FirstCaptureCode = 900, LastCaptureCode = 908;
 
-bool reportsLastError(const std::string &Api) {
-  std::string B = baseApiName(Api);
-  return B == "cudaGetLastError" || B == "cudaPeekAtLastError" ||
-         B == "hipGetLastError" || B == "hipPeekAtLastError";
-}
-
 /// The caching allocator of PyTorch (c10) grows a graph's private pool with
 /// cudaMalloc after switching the thread to relaxed mode: the first frame
 /// past the CUDA runtime is in libc10_cuda.
@@ -61,7 +55,7 @@ CallRecord CaptureTracker::classify(const Event &E, const CaptureRecord &C,
   bool Ok = E.Result == 0;
   bool MadeNodes = E.NodesCreated && *E.NodesCreated > 0;
   bool MadeNone = E.NodesCreated && *E.NodesCreated == 0;
-  if (!Ok && reportsLastError(E.Api)) {
+  if (!Ok && Catalog.readsLastError(E.Api)) {
     // The sticky error of an earlier call (900 after the first error), not
     // a failure of its own.
     R.ReportsEarlierError = true;

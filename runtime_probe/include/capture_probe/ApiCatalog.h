@@ -42,6 +42,9 @@ public:
   bool issuesStreamWork(const std::string &Api) const;
   /// cudaStreamQuery, cuEventQuery, hipStreamQuery, ... (its queries).
   bool isQuery(const std::string &Api) const;
+  /// cudaGetLastError and the like: they return an earlier call's error
+  /// (the catalog's last_error_reads).
+  bool readsLastError(const std::string &Api) const;
 
   const capture_lint::Catalog &catalog() const { return Cat; }
 

@@ -78,10 +78,6 @@ std::vector<CaptureRecord> trackCaptures(const std::vector<Event> &Events,
                                          const ApiCatalog &Catalog,
                                          Coverage *Cover = nullptr);
 
-/// Whether an API call returns the thread's last error rather than failing
-/// itself (cudaGetLastError, cudaPeekAtLastError and the HIP twins).
-bool reportsLastError(const std::string &Api);
-
 } // namespace capture_probe
 
 #endif // CAPTURE_PROBE_CAPTURETRACKER_H

@@ -15,7 +15,8 @@ One variant is one copy of the tree and one capture-lint run (all regions
 at once: each region's call is its own finding).  The `function` shape
 (a plain module-level function) also carries each hazard kind: sync, host
 read, pageable staging, a data-dependent size, a shape branch (a remark),
-the RNG state, a collective under a branch on the rank.  The `argument`
+the RNG state, a collective under a branch on the rank, a global counter
+updated (host state replays do not update).  The `argument`
 shapes pass a host tensor or a boolean mask to an unannotated parameter of
 a helper that stages or indexes with it.  A variant that needs `self` and an
 `__init__` of the region's class is not applied to regions without them.
@@ -40,6 +41,9 @@ KINDS = {
     # A collective only rank 0 captures (capture-collective).
     "collective": "if " + T + ".distributed.get_rank() == 0: " + T +
                   ".distributed.all_reduce(" + T + ".ones(1, device='cuda'))",
+    # A counter of module state bumped at capture only
+    # (capture-host-side-effect).
+    "host-update": "global _cl_calls; _cl_calls += 1",
 }
 MARK = "  # cl-hazard"
 
