@@ -265,8 +265,10 @@ PyValue Walker::subscript(TSNode N) {
     Out.ShapeRead = V.ShapeRead;
     Out.Kinds = VNotTensor;
   }
-  if (V.Container || !V.Classes.empty())
+  if (V.Container || !V.Classes.empty()) {
     Out.Classes = V.Classes;
+    Out.Fresh = V.Fresh; // an element of a list this function made
+  }
   if (V.Container) // an element of a list or dict of callables
     Out.Functions = V.Functions;
   return Out;

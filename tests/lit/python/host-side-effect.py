@@ -54,6 +54,7 @@ class Runner:
             workers = [Worker() for _ in range(2)]
             for w in workers:
                 w.step()
+            workers[0].step()
             # CHECK: [[#@LINE+1]]:13: warning: call to 'Worker.step' reaches 'self.count += 1'
             self.worker.step()  # a worker from outside the region
             # CHECK: [[#@LINE+1]]:17: warning: call to 'Worker.scaled' reaches 'self.scale'
