@@ -152,9 +152,10 @@ void Walker::followParamHazards(PyFunction *Callee, TSNode Site,
     for (const PyParamNeed &N : P.Needs) {
       const PyValue *Arg = passedFor(*Callee, N.Index, Call);
       if (Arg && hasKind(*Arg, N.Kind)) {
-        Passed.push_back(
-            kindWords(N.Kind) + " for '" +
-            parameterName(*Callee->Module->Src, Callee->Node, N.Index) + "'");
+        if (N.Kind != "persistent") // the object itself: nothing to name
+          Passed.push_back(
+              kindWords(N.Kind) + " for '" +
+              parameterName(*Callee->Module->Src, Callee->Node, N.Index) + "'");
         continue;
       }
       if (Arg && unknownParameter(*Arg))

@@ -48,6 +48,7 @@ class Runner:
             self.lengths.append(x.shape[0])
             # CHECK: [[#@LINE+1]]:13: warning: call to 'Runner._count' reaches 'self.step += 1'
             self._count()
+            # CHECK: :[[#@LINE-13]]:9: note: the update is here
             y = self.model(x)
             worker = Worker()  # made in the region: its state dies with it
             worker.step()

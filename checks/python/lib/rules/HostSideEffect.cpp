@@ -32,6 +32,7 @@ PyHazard hostSideEffect(std::string Subject, std::string Update, PySite At) {
 Described describeHostSideEffect(const PyHazard &H) {
   MessageParts M;
   M.Subject = H.Detail;
+  M.HereNote = "the update is here";
   M.Predicate = "updates " + H.Subject +
                 ", host state that outlives the "
                 "region";
