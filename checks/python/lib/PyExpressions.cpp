@@ -624,9 +624,24 @@ std::optional<PyValue> Walker::catalogResult(TSNode N, EvaluatedCall &C) {
       return Out;
     }
   }
-  // Catalog entries: module functions by dotted name, methods by name.
-  std::vector<const ApiEntry *> Entries;
   bool Recorded = false;
+  if (std::optional<PyValue> Shape = catalogEntries(N, C, Recorded))
+    return Shape;
+  if (!Recorded && !Updates.empty()) {
+    std::string Work = capturedWork(C.Function, C.Full, C.Method, C.Receiver);
+    if (!Work.empty())
+      checkFrozenArguments(N, Work, C.ArgValues);
+  }
+  if (C.Method == "wait_stream" && Active && !C.Facts.Args.empty() &&
+      namedCount(C.Arguments))
+    Active->Joined.insert(S.text(named(C.Arguments, 0)).str());
+  return std::nullopt;
+}
+
+std::optional<PyValue> Walker::catalogEntries(TSNode N, const EvaluatedCall &C,
+                                              bool &Recorded) {
+  // Module functions by dotted name, methods by name.
+  std::vector<const ApiEntry *> Entries;
   if (!C.Full.empty())
     Entries = Ctx.Cat.function(C.Full);
   else if (!C.Method.empty() && C.FnValue.Functions.empty())
@@ -649,6 +664,7 @@ std::optional<PyValue> Walker::catalogResult(TSNode N, EvaluatedCall &C) {
       continue;
     }
     if (E->Class == Hazard::ShapeQuery) {
+      PyValue Out;
       Out.ShapeRead = S.text(N).str();
       Out.Kinds = VNotTensor;
       return Out;
@@ -659,14 +675,6 @@ std::optional<PyValue> Walker::catalogResult(TSNode N, EvaluatedCall &C) {
     Recorded = true;
     break;
   }
-  if (!Recorded && !Updates.empty()) {
-    std::string Work = capturedWork(C.Function, C.Full, C.Method, C.Receiver);
-    if (!Work.empty())
-      checkFrozenArguments(N, Work, C.ArgValues);
-  }
-  if (C.Method == "wait_stream" && Active && !C.Facts.Args.empty() &&
-      namedCount(C.Arguments))
-    Active->Joined.insert(S.text(named(C.Arguments, 0)).str());
   return std::nullopt;
 }
 

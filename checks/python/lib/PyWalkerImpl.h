@@ -124,6 +124,10 @@ private:
   /// What the catalog makes of the call (a guard, a wrapper, an entry's
   /// hazard or a shape read): its value when that decides it.
   std::optional<PyValue> catalogResult(TSNode N, EvaluatedCall &C);
+  /// The catalog entries the call matches: the first hazard is recorded
+  /// (\p Recorded), a shape query gives the call's value.
+  std::optional<PyValue> catalogEntries(TSNode N, const EvaluatedCall &C,
+                                        bool &Recorded);
   /// Calls into the program followed; the value the call has.
   PyValue programResult(TSNode N, EvaluatedCall &C);
   /// Notes \p N when it calls a callable the analysis cannot see.
