@@ -1042,11 +1042,25 @@ void RegionFinder::forEachNormalExit(
   }
 }
 
+/// Whether \p Ret reports a failure: it returns a nonzero constant of an
+/// enumeration (a status such as cudaErrorIllegalState; success is zero in
+/// every runtime and library capture-lint knows).
+static bool returnsErrorStatus(const ReturnStmt *Ret, const ASTContext &Ctx) {
+  const Expr *V = Ret ? Ret->getRetValue() : nullptr;
+  if (!V || !V->IgnoreParenImpCasts()->getType()->isEnumeralType())
+    return false;
+  auto Value = constantInt(V, Ctx);
+  return Value && *Value != 0;
+}
+
 std::optional<FlowState> RegionFinder::lastExitState() const {
   const SourceManager &SM = Ctx.getSourceManager();
   std::optional<FlowState> Last;
   SourceLocation LastLoc;
   forEachNormalExit([&](const NormalExit &X, const FlowState &State) {
+    // A path that returns an error status is an error path, not the main.
+    if (returnsErrorStatus(X.At, Ctx))
+      return;
     // The end of the body comes after every return.
     SourceLocation L =
         X.At ? fileLoc(X.At->getBeginLoc(), SM) : SourceLocation();

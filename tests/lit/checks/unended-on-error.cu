@@ -114,6 +114,19 @@ int severalExits(cudaStream_t s, cudaGraph_t *g, int n) {
   return 0;
 }
 
+// The last return reports an error status: an error path, not the main
+// path of an opener, though it comes last.
+cudaError_t endsOnlyWhenDone(cudaStream_t s, cudaGraph_t *g, bool done) {
+  cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);
+  fill(s);
+  if (done)
+    return cudaStreamEndCapture(s, g);
+  return cudaErrorIllegalState;
+  // CHECK: :[[@LINE-1]]:3: warning: 'endsOnlyWhenDone' returns here with the capture of stream 's' still open (begun at line [[@LINE-5]])
+  // CHECK: note: the capture begins here
+  // CHECK: note: it is ended here on other paths
+}
+
 //===--- Not reported -----------------------------------------------------===//
 
 // The error path ends the capture before it returns.

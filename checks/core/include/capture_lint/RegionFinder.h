@@ -211,7 +211,8 @@ public:
   /// The state at the normal exit written last in the function (its final
   /// `return`, or the end of its body), when a path reaches one: what the
   /// function leaves its callers on its main path. An earlier return is
-  /// typically an error path.
+  /// typically an error path, and so is one that returns an error status
+  /// (a nonzero enumerator), wherever it is written.
   std::optional<FlowState> lastExitState() const;
 
   /// Whether unwinding the stack past region \p I's function may end it: a

@@ -1,7 +1,7 @@
 //===- LegacyStreamFixIts.h - Fixes of legacy-stream findings --*- C++ -*-===//
 //
-// The one fix capture-lint applies by itself: passing the capturing stream to
-// a call or kernel launch that uses the legacy default stream. A defaulted
+// The fix of capture-legacy-stream: passing the capturing stream to a call or
+// kernel launch that uses the legacy default stream. A defaulted
 // stream argument gets the stream inserted (with the defaults of any
 // parameters before it spelled out); an explicit 0, nullptr, NULL or
 // cudaStreamLegacy is replaced. No fix is offered when any location involved

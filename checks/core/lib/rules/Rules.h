@@ -23,7 +23,7 @@
 //   capture-frozen-host-value   FrozenHostValue.cpp
 //   capture-shape-branch        ShapeBranch.cpp
 //   capture-unended-region      UnendedRegion.cpp
-//   capture-unended-on-error    UnendedOnError.cpp
+//   capture-unended-on-error    UnendedOnError.cpp, UnendedOnErrorFixIts.cpp
 //   capture-rng-state           Python only (checks/python)
 //   capture-unjoined-stream     UnjoinedStream.cpp
 //   capture-collective          CatalogCall.cpp, Collective.cpp
@@ -160,6 +160,14 @@ std::string endCallName(const RegionApi &Api, const Catalog &Cat);
 /// Not for a function that leaves its capture open on purpose (an opener),
 /// one that pauses its caller's capture and resumes it, or main.
 std::vector<ClangFinding> unendedOnError(const FunctionRuleInput &In);
+/// The fix that ends \p R's capture before \p Ret, an exit of \p Def that
+/// leaves it open, where the shape allows (UnendedOnErrorFixIts.cpp);
+/// empty otherwise.
+std::vector<clang::FixItHint> endOnPathFixIts(const CaptureRegion &R,
+                                              const clang::ReturnStmt *Ret,
+                                              const clang::FunctionDecl *Def,
+                                              const Catalog &Cat,
+                                              const clang::ASTContext &Ctx);
 
 //--- capture-unjoined-stream (UnjoinedStream)
 /// Streams forked into \p Def's captures and not joined back before the

@@ -38,6 +38,7 @@ struct OpenExit {
   const char *Verb;    // "returns", "throws", "ends"
   std::string Who;     // the function, or the macro the exit is written in
   std::string Through; // the function that throws, when a call does
+  const ReturnStmt *Ret = nullptr; // the return, for "returns"
 };
 
 /// The function through which \p S leaves by an exception instead of
@@ -84,7 +85,8 @@ std::string macroAt(SourceLocation Loc, const ASTContext &Ctx) {
 
 /// The finding for \p R, left open at \p Exits (sorted, at least one).
 ClangFinding describe(const CaptureRegion &R, std::vector<OpenExit> &Exits,
-                      const Catalog &Cat, const ASTContext &Ctx) {
+                      const FunctionDecl *Def, const Catalog &Cat,
+                      const ASTContext &Ctx) {
   const SourceManager &SM = Ctx.getSourceManager();
   const OpenExit &First = Exits.front();
   SourceLocation Begin = fileLoc(R.BeginLoc, SM);
@@ -116,6 +118,9 @@ ClangFinding describe(const CaptureRegion &R, std::vector<OpenExit> &Exits,
   F.RegionBegin = Begin;
   F.Mode = R.Mode;
   F.Stream = R.Stream;
+  for (const OpenExit &X : Exits)
+    for (FixItHint &Fix : endOnPathFixIts(R, X.Ret, Def, Cat, Ctx))
+      F.Fixes.push_back(std::move(Fix));
   return F;
 }
 
@@ -134,8 +139,8 @@ std::string endCallName(const RegionApi &Api, const Catalog &Cat) {
 /// place).
 static std::vector<ClangFinding>
 findingsOf(const std::vector<CaptureRegion> &Regions,
-           std::vector<std::vector<OpenExit>> &Exits, const Catalog &Cat,
-           ASTContext &Ctx) {
+           std::vector<std::vector<OpenExit>> &Exits, const FunctionDecl *Def,
+           const Catalog &Cat, ASTContext &Ctx) {
   const SourceManager &SM = Ctx.getSourceManager();
   std::vector<ClangFinding> Out;
   for (unsigned I = 0; I < Regions.size(); ++I) {
@@ -150,7 +155,7 @@ findingsOf(const std::vector<CaptureRegion> &Regions,
                           return A.Loc == B.Loc;
                         }),
             E.end());
-    Out.push_back(describe(Regions[I], E, Cat, Ctx));
+    Out.push_back(describe(Regions[I], E, Def, Cat, Ctx));
   }
   return Out;
 }
@@ -190,7 +195,7 @@ std::vector<ClangFinding> unendedOnError(const FunctionRuleInput &In) {
         for (unsigned I = 0; I < Regions.size(); ++I)
           if (Open(State, I))
             Exits[I].push_back({fileLoc(L, SM), X.At ? "returns" : "ends",
-                                X.At ? Who(L) : Fn, ""});
+                                X.At ? Who(L) : Fn, "", X.At});
       });
   std::optional<ParentMap> PM;
   RF.forEachStatement([&](const Stmt *S, const FlowState &State, bool) {
@@ -207,7 +212,7 @@ std::vector<ClangFinding> unendedOnError(const FunctionRuleInput &In) {
                             Who(S->getBeginLoc()),
                             *Thrower ? displayName(*Thrower) : ""});
   });
-  return findingsOf(Regions, Exits, Cat, Ctx);
+  return findingsOf(Regions, Exits, Def, Cat, Ctx);
 }
 
 } // namespace capture_lint::rules

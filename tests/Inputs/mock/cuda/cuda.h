@@ -18,6 +18,7 @@ typedef enum CUstreamCaptureMode_enum {
 extern "C" {
 CUresult cuStreamBeginCapture_v2(CUstream s, CUstreamCaptureMode mode);
 CUresult cuStreamEndCapture(CUstream s, CUgraph *g);
+CUresult cuGraphDestroy(CUgraph g);
 CUresult cuMemAlloc_v2(CUdeviceptr *p, size_t n);
 CUresult cuMemFree_v2(CUdeviceptr p);
 CUresult cuMemAllocAsync(CUdeviceptr *p, size_t n, CUstream s);

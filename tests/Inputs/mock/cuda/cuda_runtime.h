@@ -24,6 +24,7 @@ typedef struct CUmemPoolHandle_st *cudaMemPool_t;
 
 enum cudaError {
   cudaSuccess = 0,
+  cudaErrorInvalidValue = 1,
   cudaErrorIllegalState = 401,
   cudaErrorNotReady = 600,
   cudaErrorStreamCaptureUnsupported = 900,
@@ -92,6 +93,7 @@ cudaError_t cudaLaunchHostFunc(cudaStream_t s, void (*fn)(void *), void *data);
 cudaError_t cudaGraphInstantiate(cudaGraphExec_t *e, cudaGraph_t g,
                                  unsigned long long flags = 0);
 cudaError_t cudaGraphLaunch(cudaGraphExec_t e, cudaStream_t s);
+cudaError_t cudaGraphDestroy(cudaGraph_t g);
 cudaError_t cudaGetLastError(void);
 const char *cudaGetErrorString(cudaError_t e);
 unsigned __cudaPushCallConfiguration(dim3 g, dim3 b, size_t shm = 0,

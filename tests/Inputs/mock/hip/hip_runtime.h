@@ -11,7 +11,7 @@ struct dim3 {
 };
 typedef struct ihipStream_t *hipStream_t;
 typedef struct ihipGraph *hipGraph_t;
-typedef enum hipError_t { hipSuccess = 0 } hipError_t;
+typedef enum hipError_t { hipSuccess = 0, hipErrorInvalidValue = 1 } hipError_t;
 typedef enum hipStreamCaptureMode {
   hipStreamCaptureModeGlobal = 0,
   hipStreamCaptureModeThreadLocal,
@@ -32,6 +32,7 @@ typedef enum hipMemcpyKind {
 hipError_t hipStreamCreate(hipStream_t *s);
 hipError_t hipStreamBeginCapture(hipStream_t s, hipStreamCaptureMode mode);
 hipError_t hipStreamEndCapture(hipStream_t s, hipGraph_t *g);
+hipError_t hipGraphDestroy(hipGraph_t g);
 hipError_t hipStreamIsCapturing(hipStream_t s, hipStreamCaptureStatus *st);
 hipError_t hipMalloc(void **p, size_t n);
 hipError_t hipFree(void *p);
