@@ -112,10 +112,7 @@ CaptureRecord *CaptureTracker::done(unsigned Id) {
 
 /// What two captures' calls must share for one list to stand for both.
 static std::string callsKey(const CaptureRecord &C) {
-  std::string K = C.Mode + (C.Succeeded ? "|ok|" : "|failed|");
-  for (const CallRecord &R : C.Calls)
-    K += callKey(R) + std::to_string(R.Repeats);
-  return K;
+  return C.Mode + (C.Succeeded ? "|ok|" : "|failed|") + callsKey(C.Calls);
 }
 
 /// A long run captures the same code thousands of times: a capture whose

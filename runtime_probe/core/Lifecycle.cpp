@@ -1,6 +1,8 @@
 //===- Lifecycle.cpp - Graph lifecycle findings and identical captures ----===//
 
 #include "capture_probe/Lifecycle.h"
+
+#include <algorithm>
 #include <map>
 
 namespace capture_probe {
@@ -67,7 +69,7 @@ void analyzeLifecycle(std::vector<CaptureRecord> &Captures,
   }
 }
 
-std::string callKey(const CallRecord &R) {
+std::string callKey(const CallRecord &R, bool WithStack) {
   std::string K = R.Api + "," + std::to_string(R.Result) + "," + R.ResultName +
                   "," + R.Hazard + "," + R.Expected + "," + R.EffectiveMode +
                   "," + std::to_string(R.Kernel) + (R.FirstError ? "F" : "") +
@@ -77,11 +79,31 @@ std::string callKey(const CallRecord &R) {
                   (R.CudaEvent ? "e" : "") + ",";
   for (const std::string &X : R.Classes)
     K += X + " ";
+  if (!WithStack)
+    return K + ";";
   for (const std::string &F : R.Frames)
     K += F + " ";
   for (const std::string &F : R.PyFrames)
     K += F + " ";
   return K + ";";
+}
+
+std::string callsKey(const std::vector<CallRecord> &Calls) {
+  std::vector<std::pair<std::string, uint64_t>> Parts;
+  for (const CallRecord &R : Calls) {
+    bool Clean = R.Classes.empty() && R.Result == 0;
+    std::string K = callKey(R, !Clean);
+    auto It = std::find_if(Parts.begin(), Parts.end(),
+                           [&](const auto &P) { return P.first == K; });
+    if (Clean && It != Parts.end())
+      It->second += R.Repeats;
+    else
+      Parts.push_back({std::move(K), R.Repeats});
+  }
+  std::string Out;
+  for (const auto &[K, N] : Parts)
+    Out += K + std::to_string(N);
+  return Out;
 }
 
 /// What makes two captures the same, ids and handles left out.
@@ -93,8 +115,7 @@ static std::string signature(const CaptureRecord &C) {
   if (C.CallsGroup) // the tracker compared the calls already
     S += "calls#" + std::to_string(C.CallsGroup) + ";";
   else
-    for (const CallRecord &K : C.Calls)
-      S += callKey(K) + std::to_string(K.Repeats);
+    S += callsKey(C.Calls);
   for (const auto &KV : C.GraphNodes)
     S += KV.first + "=" + std::to_string(KV.second) + ",";
   for (const std::string &X : C.Classes)

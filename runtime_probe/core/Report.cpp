@@ -196,6 +196,8 @@ json toJson(const ProbeReport &R) {
   J["exit_status"] = R.ExitStatus ? json(*R.ExitStatus) : json(nullptr);
   if (!R.Note.empty())
     J["note"] = R.Note;
+  if (!R.ProbeVersion.empty())
+    J["probe_version"] = R.ProbeVersion;
   return J;
 }
 
@@ -215,6 +217,7 @@ bool fromJson(const json &J, ProbeReport &R, std::string &Error) {
     if (J.contains("exit_status") && !J["exit_status"].is_null())
       R.ExitStatus = J["exit_status"].get<int>();
     R.Note = J.value("note", "");
+    R.ProbeVersion = J.value("probe_version", "");
     for (const json &CJ : J.at("captures")) {
       CaptureRecord C;
       C.Id = CJ.at("id").get<unsigned>();

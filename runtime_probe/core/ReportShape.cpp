@@ -120,7 +120,7 @@ std::string checkReportShape(const json &J) {
   if (J.at("version") != 1)
     return "unsupported report version " + J.at("version").dump() +
            " (this reader reads version 1)";
-  for (const char *K : {"backend", "note"})
+  for (const char *K : {"backend", "note", "probe_version"})
     S.optional(J, K, T::String, "");
   S.optionalArrayOf(J, "program", T::String, "");
   S.optional(J, "exit_status", T::Int, "", /*NullOk=*/true);

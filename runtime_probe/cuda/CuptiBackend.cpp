@@ -45,6 +45,7 @@ namespace {
 
 std::atomic<EventSink *> TheSink{nullptr};
 ActiveCaptures Active;
+FirstCaptures First;
 
 struct ThreadState {
   int Depth = 0;
@@ -748,10 +749,12 @@ void onApi(CUpti_CallbackDomain Domain, CUpti_CallbackId Id,
     E.Kernel = launchedKernel(Domain, Id, Data->functionParams);
   // Work the capture took in cleanly has nothing to report, nor has an end
   // that succeeded (a capture is known by its begin): no stack, the
-  // dearest part of an event (a capture-heavy program makes thousands).
+  // dearest part of an event (a capture-heavy program makes thousands);
+  // but in the first capture begun at a call chain, clean work keeps its
+  // stack, to show how far the capture went (FirstCaptures).
   bool Clean = Kind == EventKind::Call && Result == 0 && MadeNodes && !Fallback;
   bool EndedCleanly = Kind == EventKind::EndCapture && Result == 0;
-  if (!Clean && !EndedCleanly)
+  if ((!Clean || First.any()) && !EndedCleanly)
     E.Frames = timedFrames();
   if (Kind == EventKind::Call && Domain == CUPTI_CB_DOMAIN_DRIVER_API &&
       madeByRuntimeLibrary(E.Frames))
@@ -769,6 +772,7 @@ void onApi(CUpti_CallbackDomain Domain, CUpti_CallbackId Id,
     E.NonBlocking = streamIsNonBlocking(*E.Stream);
     if (E.Result == 0) {
       Active.begin(*E.Stream);
+      First.begin(*E.Stream, E.Frames);
       if (E.ToGraph) {
         std::lock_guard<std::mutex> G(StateLock);
         CaptureTarget[*E.Stream] = E.Graph;
@@ -785,6 +789,7 @@ void onApi(CUpti_CallbackDomain Domain, CUpti_CallbackId Id,
         static_cast<const cuStreamEndCapture_params *>(Data->functionParams);
     E.Stream = uint64_t(uintptr_t(P->hStream));
     Active.end(*E.Stream);
+    First.end(*E.Stream);
     uint64_t Target = 0;
     {
       std::lock_guard<std::mutex> G(StateLock);

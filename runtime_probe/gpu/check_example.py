@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """Builds examples/decode_loop with line info, runs it under capture-probe and
 checks the report; the report is kept (OUT_DIR/decode_loop.probe.json) for
-`capture-lint --confirm` (tests/lit/cli/confirm.test checks the verdicts on
-a copy recorded on an H100).
+`capture-lint --confirm` (tests/lit/cli/confirm-example.test checks the
+verdicts on a copy of the one this probe version wrote,
+tests/lit/cli/Inputs/confirm/decode_loop.<version>.json).
 
 usage: check_example.py CAPTURE_PROBE REPO_ROOT OUT_DIR"""
 import json
@@ -58,6 +59,17 @@ else:
                  ["error", "sync"])
     if first and not first.get("first_error"):
         failures.append("cudaDeviceSynchronize is not the first error")
+    # The first capture begun here keeps the stacks of its clean work: the
+    # cache append's copies show the capture went past `cache.reserve`
+    # (what `capture-lint --confirm` says of the cudaMalloc behind it).
+    append = line_of("decoder.cu", "cache.append(")
+    step = line_of("decoder.cu", "  step();")
+    if not any(k["classes"] == [] and len(k.get("stack", [])) > 2 and
+               k["stack"][1].get("file", "").endswith("decoder.cu") and
+               k["stack"][1].get("line") == append and
+               k["stack"][2].get("line") == step for k in c["calls"]):
+        failures.append("no clean call with a stack through decoder.cu:%d "
+                        "from decoder.cu:%d" % (append, step))
     if c["ended"] or c["stream_kind"] != "non-blocking":
         failures.append(f"ended={c['ended']} stream={c['stream_kind']}")
     if not r.get("note", "").startswith("killed by signal 6"):

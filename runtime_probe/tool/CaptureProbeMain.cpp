@@ -288,6 +288,7 @@ int run(const RunOptions &O) {
 
   ProbeReport R;
   R.Backend = O.Backend;
+  R.ProbeVersion = CAPTURE_PROBE_VERSION;
   R.Program = O.Program;
   int ProgramExit = 0;
   if (WIFEXITED(Status)) {

@@ -34,6 +34,26 @@ private:
   std::vector<uint64_t> Streams;
 };
 
+/// The first capture begun at each call chain, while it lasts: its cleanly
+/// captured calls keep their stacks too, so that a report shows how far the
+/// capture went (capture-lint --confirm: "went on past line 57"); a later
+/// capture begun at the same chain does not (a capture-heavy loop pays
+/// once).
+class FirstCaptures {
+public:
+  /// A capture of \p Stream begun at \p Frames.
+  void begin(uint64_t Stream, const std::vector<std::string> &Frames);
+  void end(uint64_t Stream);
+  /// Whether such a first capture is open.
+  bool any() const { return Count.load(std::memory_order_relaxed) > 0; }
+
+private:
+  std::atomic<int> Count{0};
+  mutable std::atomic_flag Lock = ATOMIC_FLAG_INIT;
+  std::vector<uint64_t> Streams;
+  std::vector<std::string> Seen; // the chains begun at, joined
+};
+
 } // namespace capture_probe
 
 #endif // CAPTURE_PROBE_INPROCESS_H

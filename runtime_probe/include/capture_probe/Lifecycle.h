@@ -27,7 +27,14 @@ void analyzeLifecycle(std::vector<CaptureRecord> &Captures,
 /// What two calls must share to count as the same call of two identical
 /// captures: everything the report says of a call but its sequence number,
 /// thread and handles.
-std::string callKey(const CallRecord &R);
+std::string callKey(const CallRecord &R, bool WithStack = true);
+
+/// What two captures' calls must share for one list to stand for both: the
+/// calls' keys in order, with their repeats. A cleanly captured call's
+/// stack is left out (only the first capture begun at a call chain keeps
+/// those: FirstCaptures), and its repeats are summed over the records that
+/// differ only by it.
+std::string callsKey(const std::vector<CallRecord> &Calls);
 
 /// Folds identical captures into the first, with Repeats and LastId set and
 /// lifecycle counts summed.

@@ -173,6 +173,8 @@ struct ProbeReport {
   std::vector<CaptureRecord> Captures;
   std::vector<Divergence> Divergences;
   Coverage Graphs;
+  /// The capture-probe release that wrote it ("0.1.0"); "" when unknown.
+  std::string ProbeVersion;
 
   /// Every class seen, at call, capture and harness level.
   std::set<std::string> allClasses() const;

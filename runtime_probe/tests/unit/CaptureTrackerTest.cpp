@@ -1,6 +1,7 @@
 //===- CaptureTrackerTest.cpp - The capture state machine -----------------===//
 
 #include "capture_probe/CaptureTracker.h"
+#include "capture_probe/Lifecycle.h"
 #include <gtest/gtest.h>
 
 using namespace capture_probe;
@@ -24,6 +25,11 @@ public:
     Event E = make(EventKind::Call, Api, Thread, Result);
     E.NodesCreated = Nodes;
     Events.push_back(E);
+    return *this;
+  }
+  /// The last event's call stack.
+  Script &at(std::vector<std::string> Frames) {
+    Events.back().Frames = std::move(Frames);
     return *this;
   }
   Script &exchange(CaptureMode M, uint64_t Thread = 1) {
@@ -263,4 +269,26 @@ TEST(CaptureTracker, CallsOutsideEveryCaptureAreIgnored) {
                   .run();
   ASSERT_EQ(Caps.size(), 1u);
   EXPECT_TRUE(Caps[0].Calls.empty());
+}
+
+// The first capture begun at a call chain keeps its clean calls' stacks
+// (FirstCaptures), later ones do not: the captures are still the same, one
+// record with their count, and it keeps the stacks.
+TEST(CaptureTracker, CleanStacksOfAFirstCaptureDoNotSetItApart) {
+  Script S;
+  S.begin(10, CaptureMode::Global).at({"app+0x10"});
+  S.call("cudaLaunchKernel", 0, 1, 1).at({"app+0x20", "app+0x30"});
+  S.call("cudaLaunchKernel", 0, 1, 1).at({"app+0x40", "app+0x30"});
+  S.end(10, 0, {{"kernel", 2}});
+  for (int I = 0; I < 3; ++I) {
+    S.begin(10, CaptureMode::Global).at({"app+0x10"});
+    S.call("cudaLaunchKernel", 0, 1, 1).call("cudaLaunchKernel", 0, 1, 1);
+    S.end(10, 0, {{"kernel", 2}});
+  }
+  auto Caps = S.run();
+  aggregateIdentical(Caps);
+  ASSERT_EQ(Caps.size(), 1u);
+  EXPECT_EQ(Caps[0].Repeats, 4u);
+  ASSERT_EQ(Caps[0].Calls.size(), 2u);
+  EXPECT_EQ(Caps[0].Calls[1].Frames.front(), "app+0x40");
 }

@@ -245,7 +245,8 @@ TEST(RunAnalysis, DifferentCapturesAreNotFolded) {
   L.launch("/p+0x20");
   L.end(10, 0x100);
   L.begin(10);
-  L.launch("/p+0x30"); // another launch site
+  L.launch("/p+0x20");
+  L.launch("/p+0x30"); // one more launch
   L.end(10, 0x101);
   auto Caps = L.run();
   aggregateIdentical(Caps);
