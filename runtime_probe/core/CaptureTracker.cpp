@@ -301,8 +301,25 @@ void CaptureTracker::consumeLifecycle(const Event &E) {
   }
 }
 
+/// Whether kernel \p E made after capture \p C failed completes an eager
+/// run of C's kernels: every distinct kernel C launched (two at least, so
+/// that one common kernel, a fill, says nothing) has now run eagerly on its
+/// thread, from whatever lines.
+bool CaptureTracker::completesEagerRun(const Event &E, const CaptureRecord &C) {
+  std::set<uint64_t> Captured;
+  for (const CallRecord &K : callsOf(C))
+    if (K.Kernel)
+      Captured.insert(K.Kernel);
+  if (Captured.size() < 2 || !Captured.count(E.Kernel))
+    return false;
+  std::set<uint64_t> &Seen = EagerAfterFailure[C.Id];
+  Seen.insert(E.Kernel);
+  return Seen.size() == Captured.size();
+}
+
 /// A work call made after the thread's capture failed, at the same place
-/// as a call made during that capture: the work ran eagerly instead.
+/// as a call made during that capture, or the last of the capture's kernels
+/// to run again eagerly: the work ran eagerly instead.
 void CaptureTracker::matchFallback(const Event &E) {
   auto F = FailedOnThread.find(E.Thread);
   if (F == FailedOnThread.end())
@@ -324,15 +341,16 @@ void CaptureTracker::matchFallback(const Event &E) {
   auto PyLine = [](const std::vector<std::string> &Py) {
     return Py.empty() ? std::string() : Py.front();
   };
+  bool Same = E.Kernel && completesEagerRun(E, *C);
   for (const CallRecord &K : callsOf(*C))
-    if (K.Api == E.Api && PyLine(K.PyFrames) == PyLine(E.PyFrames) &&
-        (E.Kernel ? K.Kernel == E.Kernel : FirstOwnFrame(K.Frames) == Here)) {
-      CallRecord R = classify(E, *C, CaptureMode::Global);
-      R.Classes.clear();
-      C->Fallback = std::move(R);
-      C->Classes.insert(classes::SilentFallback);
-      return;
-    }
+    Same |= K.Api == E.Api && PyLine(K.PyFrames) == PyLine(E.PyFrames) &&
+            (E.Kernel ? K.Kernel == E.Kernel : FirstOwnFrame(K.Frames) == Here);
+  if (!Same)
+    return;
+  CallRecord R = classify(E, *C, CaptureMode::Global);
+  R.Classes.clear();
+  C->Fallback = std::move(R);
+  C->Classes.insert(classes::SilentFallback);
 }
 
 void CaptureTracker::consume(const Event &E) {

@@ -20,10 +20,19 @@ if p.returncode != 0:
 r = json.load(open(report))
 caps = r["captures"]
 print(f"{len(caps)} captures")
-if len(caps) != 3:
-    failures.append(f"expected 3 captures, got {len(caps)}")
+if len(caps) != 4:
+    failures.append(f"expected 4 captures, got {len(caps)}")
 else:
-    item, empty, clean = caps
+    item, empty, clean, fallback = caps
+    # The same kernels run eagerly from other Python lines: the fallback.
+    fb_line = next(n for n, t in enumerate(open(os.path.join(here, "torch_capture.py")), 1)
+                   if "# FALLBACK" in t)
+    fb_site = (fallback.get("fallback") or {}).get("site", {})
+    if "silent-fallback" not in fallback["classes"] or fb_site.get("line") != fb_line:
+        failures.append(f"fallback: classes {fallback['classes']}, fallback at "
+                        f"{fb_site.get('file')}:{fb_site.get('line')}, expected line {fb_line}")
+    else:
+        print("fallback: silent-fallback at torch_capture.py:%d" % fb_line)
     first = [c for c in item["calls"] if c.get("first_error")]
     if item["succeeded"] or not first:
         failures.append(f"item: succeeded={item['succeeded']} first error {first}")

@@ -1,8 +1,9 @@
-"""Three PyTorch regions for capture-probe: `.item()` inside torch.cuda.graph
+"""Four PyTorch regions for capture-probe: `.item()` inside torch.cuda.graph
 (a D2H copy and a stream sync: the capture fails), `torch.empty` of a new
 size inside a region (the caching allocator switches the thread to relaxed
-mode and calls cudaMalloc), and a clean region. check_torch.py checks the
-report capture-probe writes for this script."""
+mode and calls cudaMalloc), a clean region, and a failed capture whose work
+then runs eagerly from other lines (a silent fallback). check_torch.py
+checks the report capture-probe writes for this script."""
 import torch
 
 x = torch.randn(1 << 16, device="cuda")
@@ -38,3 +39,26 @@ g3.replay()
 torch.cuda.synchronize()
 print("clean: captured, max error",
       (static_out - (static_in * 3 + 1)).abs().max().item())
+
+# 4. A capture fails (a synchronize in it), and the program falls back to
+# running the same work eagerly through another function: other Python
+# lines, the same kernels.
+def captured_step(t):
+    u = torch.sin(t)
+    return torch.cos(u)
+
+
+def eager_step(t):
+    return torch.cos(torch.sin(t))  # FALLBACK
+
+
+g4 = torch.cuda.CUDAGraph()
+try:
+    with torch.cuda.graph(g4):
+        out = captured_step(x)
+        torch.cuda.synchronize()
+except RuntimeError as e:
+    print("fallback: capture failed:", str(e).splitlines()[0])
+    out = eager_step(x)
+torch.cuda.synchronize()
+print("fallback: eager result", float(out[0]))

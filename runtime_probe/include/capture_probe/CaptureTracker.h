@@ -38,6 +38,7 @@ private:
   void followStreams(CaptureRecord &C, const CallRecord &R, size_t Index);
   void consumeLifecycle(const Event &E);
   void matchFallback(const Event &E);
+  bool completesEagerRun(const Event &E, const CaptureRecord &C);
   CaptureRecord *done(unsigned Id);
   void keepCallsOnce(CaptureRecord &C);
   const std::vector<CallRecord> &callsOf(const CaptureRecord &C);
@@ -59,6 +60,9 @@ private:
   std::map<uint64_t, unsigned> GraphCapture; // graph handle -> capture id
   std::map<uint64_t, Exec> Execs;
   std::map<uint64_t, unsigned> FailedOnThread; // thread -> failed capture
+  // Per failed capture: the distinct kernels it launched that have run
+  // eagerly on its thread since (matchFallback).
+  std::map<unsigned, std::set<uint64_t>> EagerAfterFailure;
   // Per active capture id: streams forked in (stream -> index of the forking
   // call), events recorded on its streams (event -> stream).
   std::map<unsigned, std::map<uint64_t, size_t>> Forked;

@@ -484,6 +484,48 @@ TEST(RunAnalysis, OtherWorkAfterAFailedCaptureIsNoFallback) {
   EXPECT_FALSE(Caps[0].Classes.count(classes::SilentFallback));
 }
 
+// In a Python program a call matches only from the same Python line (the
+// native launch site is every operator's). The failed capture's kernels all
+// running again eagerly, from other lines (a fallback path calling the same
+// model through another wrapper), are the fallback too.
+TEST(RunAnalysis, TheSameKernelsFromAnotherPythonLineAreTheFallback) {
+  Log L;
+  L.begin(10);
+  Event &A = L.launch("/p+0x20");
+  A.Kernel = 0xa, A.PyFrames = {"model.py:10:forward"};
+  Event &B = L.launch("/p+0x20");
+  B.Kernel = 0xb, B.PyFrames = {"model.py:11:forward"};
+  L.add(EventKind::Call, "cudaStreamSynchronize", 900);
+  L.end(10, 0, 901);
+  Event &First = L.launch("/p+0x20", 0);
+  First.Kernel = 0xa, First.AfterFailedCapture = true;
+  First.PyFrames = {"eager.py:5:run"};
+  auto Partial = L.run();
+  EXPECT_FALSE(Partial[0].Classes.count(classes::SilentFallback));
+  Event &Second = L.launch("/p+0x20", 0);
+  Second.Kernel = 0xb, Second.AfterFailedCapture = true;
+  Second.PyFrames = {"eager.py:6:run"};
+  auto Caps = L.run();
+  EXPECT_TRUE(Caps[0].Classes.count(classes::SilentFallback));
+  ASSERT_TRUE(Caps[0].Fallback.has_value());
+  EXPECT_EQ(Caps[0].Fallback->PyFrames.front(), "eager.py:6:run");
+}
+
+// One kernel (a fill) run again from another Python line says nothing:
+// ordinary work uses it too.
+TEST(RunAnalysis, OneKernelFromAnotherPythonLineIsNoFallback) {
+  Log L;
+  L.begin(10);
+  Event &A = L.launch("/p+0x20");
+  A.Kernel = 0xa, A.PyFrames = {"model.py:10:forward"};
+  L.end(10, 0, 904);
+  Event &Eager = L.launch("/p+0x20", 0);
+  Eager.Kernel = 0xa, Eager.AfterFailedCapture = true;
+  Eager.PyFrames = {"train.py:40:step"};
+  auto Caps = L.run();
+  EXPECT_FALSE(Caps[0].Classes.count(classes::SilentFallback));
+}
+
 namespace {
 ProbeReport rankReport(std::vector<std::vector<std::string>> Captures) {
   ProbeReport R;
