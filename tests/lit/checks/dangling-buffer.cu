@@ -78,6 +78,24 @@ void scoped(cudaStream_t s, float *d_in, int n) {
     cudaGraphLaunch(exec, s);
 }
 
+// An opener: it returns with the capture open and its callers end it, so
+// its locals are gone before the graph exists.
+bool beginWithHeader(cudaStream_t s, float *d_in) {
+  float header[2] = {0, 1};
+  if (cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal) != cudaSuccess)
+    return false;
+  cudaMemcpyAsync(d_in, header, sizeof(header), cudaMemcpyHostToDevice, s);
+  // CHECK: :[[@LINE-1]]:25: error: 'header' points into 'header', a local of 'beginWithHeader' whose storage ends with its scope, but the capture bakes the address into the graph and the graph outlives it ('beginWithHeader' returns with the capture open, and its callers end it after 'header' is gone)
+  // CHECK: :[[@LINE-5]]:9: note: 'header' is declared here
+  // CHECK: :[[@LINE-5]]:7: note: the capture of stream 's' begins here
+  return true;
+}
+
+void usesOpener(cudaStream_t s, float *d_in, cudaGraph_t *graph) {
+  if (beginWithHeader(s, d_in))
+    cudaStreamEndCapture(s, graph);
+}
+
 // Legal: the buffers live as long as the graph, which this function
 // launches and destroys; a free after the last launch.
 void alive(cudaStream_t s, float *d_out, float *d_in, int n) {

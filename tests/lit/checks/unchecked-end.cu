@@ -33,6 +33,18 @@ void storedUnread(cudaStream_t s, float *p, cudaGraphExec_t *exec) {
   // CHECK: :[[@LINE-1]]:9: warning: the result of 'cudaGraphInstantiate' is stored in 'err', which nothing reads
 }
 
+// The left side of a comma is discarded too (what is left of a check
+// macro's first argument when the macro is taken away).
+void commaDiscards(cudaStream_t s, float *p, cudaGraphExec_t *exec) {
+  cudaGraph_t g;
+  cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);
+  k<<<1, 1, 0, s>>>(p);
+  (cudaStreamEndCapture(s, &g), "after the capture");
+  // CHECK: :[[@LINE-1]]:4: warning: the result of 'cudaStreamEndCapture' is discarded
+  cudaGraphInstantiate(exec, g, 0) == cudaSuccess ? (void)0 : (void)1;
+  cudaGraphLaunch(*exec, s);
+}
+
 cudaError_t checked(cudaStream_t s, float *p, cudaGraphExec_t *exec) {
   cudaGraph_t g;
   CUDA_CHECK(cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal));

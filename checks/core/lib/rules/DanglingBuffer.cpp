@@ -10,7 +10,8 @@
 //    given to captured work, where the graph outlives the local: the graph
 //    (or the exec instantiated from it) is kept beyond the function (a
 //    member, a global, an out-parameter, returned), or launched after the
-//    local's scope ends;
+//    local's scope ends, or the function is an opener that returns with
+//    the capture open (its callers end it after its locals are gone);
 //  - a buffer given to captured work, freed after the capture (the
 //    catalog's `frees`) and before a launch of a graph later in the
 //    function (the catalog's `graph_launches`).
@@ -108,6 +109,9 @@ struct GraphUse {
   /// A graph (or exec) kept beyond the function, and where.
   const Stmt *Kept = nullptr;
   std::string KeptText;
+  /// The function returns with the capture open, for its callers to end
+  /// (an opener): the graph is made after every local of it is gone.
+  bool LeftOpen = false;
   /// The launches of graphs, in source order.
   std::vector<const CallExpr *> Launches;
 };
@@ -222,14 +226,19 @@ void danglingLocals(const CaptureRegion &R,
       for (const CallExpr *L : Use.Launches)
         if (SM.isBeforeInTranslationUnit(Scope->getEndLoc(), L->getBeginLoc()))
           Late = L;
-      if (!Use.Kept && !Late)
+      if (!Use.Kept && !Late && !Use.LeftOpen)
         continue;
       std::string Name = Local->getNameAsString();
       std::string Why =
           Late ? "a graph is launched after '" + Name + "' goes out of scope"
-               : "the graph outlives it (" +
-                     (Use.KeptText.empty() ? "it" : "'" + Use.KeptText + "'") +
-                     " is kept beyond '" + displayName(Def) + "')";
+          : Use.LeftOpen
+              ? "the graph outlives it ('" + displayName(Def) +
+                    "' returns with the capture open, and its callers end "
+                    "it after '" +
+                    Name + "' is gone)"
+              : "the graph outlives it (" +
+                    (Use.KeptText.empty() ? "it" : "'" + Use.KeptText + "'") +
+                    " is kept beyond '" + displayName(Def) + "')";
       ClangFinding F = finding(
           R, fileLoc(Arg->getBeginLoc(), SM),
           "'" + sourceText(Arg, Ctx) + "' points into '" + Name +
@@ -244,10 +253,12 @@ void danglingLocals(const CaptureRegion &R,
           Ctx);
       F.Notes.insert(F.Notes.begin(), {fileLoc(Local->getLocation(), SM),
                                        "'" + Name + "' is declared here"});
-      const Stmt *At = Late ? static_cast<const Stmt *>(Late) : Use.Kept;
-      F.Notes.push_back(
-          {fileLoc(At->getBeginLoc(), SM),
-           Late ? "the graph is launched here" : "the graph is kept here"});
+      if (Late || Use.Kept) {
+        const Stmt *At = Late ? static_cast<const Stmt *>(Late) : Use.Kept;
+        F.Notes.push_back(
+            {fileLoc(At->getBeginLoc(), SM),
+             Late ? "the graph is launched here" : "the graph is kept here"});
+      }
       Out.push_back(std::move(F));
     }
 }
@@ -318,14 +329,19 @@ std::vector<ClangFinding> danglingBuffer(const FunctionRuleInput &In) {
   std::optional<GraphUse> Use;
   for (unsigned I = 0; I < Regions.size(); ++I) {
     const CaptureRegion &R = Regions[I];
-    // Judged where the capture begins and ends in this function.
-    if (Work[I].empty() || !R.Reached || R.Ends.empty() ||
+    // Judged where the capture begins and ends in this function, or begins
+    // in an opener that returns with it open.
+    bool LeftOpen = R.Ends.empty() && In.Own && In.Own->Opens;
+    if (Work[I].empty() || !R.Reached || (R.Ends.empty() && !LeftOpen) ||
         R.BeginLoc.isInvalid())
       continue;
     if (!Use)
       Use = graphUse(In.Def, In.Cat, In.Ctx);
-    danglingLocals(R, Work[I], *Use, In.Def, In.Ctx, Out);
-    freedBeforeLaunch(R, Work[I], *Use, In.Def, In.Cat, In.Ctx, Out);
+    GraphUse Here = *Use;
+    Here.LeftOpen = LeftOpen;
+    danglingLocals(R, Work[I], Here, In.Def, In.Ctx, Out);
+    if (!LeftOpen)
+      freedBeforeLaunch(R, Work[I], Here, In.Def, In.Cat, In.Ctx, Out);
   }
   return Out;
 }

@@ -88,6 +88,10 @@ bool readsVariable(const Stmt *Body, const VarDecl *V, const ParentMap &PM) {
 std::optional<std::string> unchecked(const CallExpr *Call, const Stmt *Body,
                                      const ParentMap &PM) {
   auto [User, Child] = userOf(Call, PM);
+  // The left side of a comma is evaluated for its effect only.
+  if (const auto *Comma = dyn_cast_or_null<BinaryOperator>(User);
+      Comma && Comma->getOpcode() == BO_Comma && Child == Comma->getLHS())
+    return std::string("is discarded");
   if (statementOf(User, Child))
     return std::string("is discarded");
   const VarDecl *Stored = nullptr;
