@@ -6,6 +6,8 @@
 #include <cstdio>
 #include <fstream>
 #include <sstream>
+#include <stdexcept>
+#include <unordered_map>
 
 namespace capture_probe {
 
@@ -54,7 +56,46 @@ static SourceFrame frameFrom(const json &J) {
   return F;
 }
 
-static json callJson(const CallRecord &C) {
+static json framesJson(const std::vector<SourceFrame> &Frames) {
+  json Out = json::array();
+  for (const SourceFrame &F : Frames)
+    Out.push_back(frameJson(F));
+  return Out;
+}
+
+namespace {
+/// Each distinct native call stack once (the report's "stacks": its raw
+/// frames and the frames they resolve to); calls name theirs by
+/// "stack_ref". A capture-heavy program makes the same few stacks
+/// thousands of times.
+class StackTable {
+public:
+  size_t ref(const CallRecord &C) {
+    json Row = {{"frames", C.Frames}, {"stack", framesJson(C.Stack)}};
+    auto [It, New] = Index.try_emplace(Row.dump(), Rows.size());
+    if (New)
+      Rows.push_back(std::move(Row));
+    return It->second;
+  }
+  json Rows = json::array();
+
+private:
+  std::unordered_map<std::string, size_t> Index;
+};
+
+/// The rows of a report's "stacks", for calls that name one.
+struct StackRow {
+  std::vector<std::string> Frames;
+  std::vector<SourceFrame> Stack;
+};
+
+/// A "stack_ref" that names no row of "stacks".
+struct BadStackRef : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+} // namespace
+
+static json callJson(const CallRecord &C, StackTable &Stacks) {
   json J = {{"seq", C.Seq},         {"thread", C.Thread},
             {"api", C.Api},         {"result", C.Result},
             {"classes", C.Classes}, {"effective_mode", C.EffectiveMode}};
@@ -82,22 +123,16 @@ static json callJson(const CallRecord &C) {
     J["event"] = *C.CudaEvent;
   if (C.Site)
     J["site"] = frameJson(*C.Site);
-  json Stack = json::array();
-  for (const SourceFrame &F : C.Stack)
-    Stack.push_back(frameJson(F));
-  J["stack"] = Stack;
-  J["frames"] = C.Frames;
+  if (!C.Frames.empty() || !C.Stack.empty())
+    J["stack_ref"] = Stacks.ref(C);
   if (!C.PyFrames.empty()) {
-    json Py = json::array();
-    for (const SourceFrame &F : C.PyStack)
-      Py.push_back(frameJson(F));
-    J["python_stack"] = Py;
+    J["python_stack"] = framesJson(C.PyStack);
     J["py_frames"] = C.PyFrames;
   }
   return J;
 }
 
-static CallRecord callFrom(const json &J) {
+static CallRecord callFrom(const json &J, const std::vector<StackRow> &Rows) {
   CallRecord C;
   C.Seq = J.at("seq").get<uint64_t>();
   C.Repeats = J.value("repeats", uint64_t(1));
@@ -124,6 +159,17 @@ static CallRecord callFrom(const json &J) {
   C.PyFrames = J.value("py_frames", std::vector<std::string>());
   if (J.contains("site"))
     C.Site = frameFrom(J["site"]);
+  // A stack in the table, or (reports before it) written in the call.
+  if (J.contains("stack_ref")) {
+    uint64_t Ref = J["stack_ref"].get<uint64_t>();
+    if (Ref >= Rows.size())
+      throw BadStackRef("'stack_ref' " + std::to_string(Ref) +
+                        " names no row of 'stacks' (" +
+                        std::to_string(Rows.size()) + " rows)");
+    C.Frames = Rows[Ref].Frames;
+    C.Stack = Rows[Ref].Stack;
+    return C;
+  }
   if (J.contains("stack"))
     for (const json &F : J["stack"])
       C.Stack.push_back(frameFrom(F));
@@ -131,52 +177,57 @@ static CallRecord callFrom(const json &J) {
   return C;
 }
 
+static json captureJson(const CaptureRecord &C, StackTable &Stacks) {
+  auto Call = [&](const CallRecord &K) { return callJson(K, Stacks); };
+  json Calls = json::array();
+  for (const CallRecord &K : C.Calls)
+    Calls.push_back(Call(K));
+  json J = {{"id", C.Id},
+            {"stream", C.Stream},
+            {"thread", C.Thread},
+            {"mode", C.Mode},
+            {"to_graph", C.ToGraph},
+            {"begin", Call(C.Begin)},
+            {"end", C.End ? Call(*C.End) : json(nullptr)},
+            {"ended", C.End.has_value()},
+            {"succeeded", C.Succeeded},
+            {"graph_nodes", C.GraphNodes},
+            {"classes", C.Classes},
+            {"calls", Calls}};
+  if (C.NonBlocking)
+    J["stream_kind"] = *C.NonBlocking ? "non-blocking" : "blocking";
+  if (C.FirstErrorSeq)
+    J["first_error_seq"] = *C.FirstErrorSeq;
+  J["repeats"] = C.Repeats;
+  if (C.Repeats > 1)
+    J["last_id"] = C.LastId;
+  if (C.CallsFrom)
+    J["calls_from"] = C.CallsFrom;
+  if (!C.Collectives.empty())
+    J["collectives"] = C.Collectives;
+  J["instantiations"] = C.Instantiations;
+  if (C.Updates)
+    J["updates"] = C.Updates;
+  J["launches"] = C.Launches;
+  json Unjoined = json::array();
+  for (const CallRecord &K : C.Unjoined)
+    Unjoined.push_back(Call(K));
+  if (!C.Unjoined.empty())
+    J["unjoined_streams"] = Unjoined;
+  if (C.Fallback)
+    J["fallback"] = Call(*C.Fallback);
+  if (C.StaleFree)
+    J["stale_free"] = Call(*C.StaleFree);
+  if (C.StaleLaunch)
+    J["stale_launch"] = Call(*C.StaleLaunch);
+  return J;
+}
+
 json toJson(const ProbeReport &R) {
+  StackTable Stacks;
   json Captures = json::array();
-  for (const CaptureRecord &C : R.Captures) {
-    json Calls = json::array();
-    for (const CallRecord &K : C.Calls)
-      Calls.push_back(callJson(K));
-    json J = {{"id", C.Id},
-              {"stream", C.Stream},
-              {"thread", C.Thread},
-              {"mode", C.Mode},
-              {"to_graph", C.ToGraph},
-              {"begin", callJson(C.Begin)},
-              {"end", C.End ? callJson(*C.End) : json(nullptr)},
-              {"ended", C.End.has_value()},
-              {"succeeded", C.Succeeded},
-              {"graph_nodes", C.GraphNodes},
-              {"classes", C.Classes},
-              {"calls", Calls}};
-    if (C.NonBlocking)
-      J["stream_kind"] = *C.NonBlocking ? "non-blocking" : "blocking";
-    if (C.FirstErrorSeq)
-      J["first_error_seq"] = *C.FirstErrorSeq;
-    J["repeats"] = C.Repeats;
-    if (C.Repeats > 1)
-      J["last_id"] = C.LastId;
-    if (C.CallsFrom)
-      J["calls_from"] = C.CallsFrom;
-    if (!C.Collectives.empty())
-      J["collectives"] = C.Collectives;
-    J["instantiations"] = C.Instantiations;
-    if (C.Updates)
-      J["updates"] = C.Updates;
-    J["launches"] = C.Launches;
-    json Unjoined = json::array();
-    for (const CallRecord &K : C.Unjoined)
-      Unjoined.push_back(callJson(K));
-    if (!C.Unjoined.empty())
-      J["unjoined_streams"] = Unjoined;
-    if (C.Fallback)
-      J["fallback"] = callJson(*C.Fallback);
-    if (C.StaleFree)
-      J["stale_free"] = callJson(*C.StaleFree);
-    if (C.StaleLaunch)
-      J["stale_launch"] = callJson(*C.StaleLaunch);
-    Captures.push_back(J);
-  }
+  for (const CaptureRecord &C : R.Captures)
+    Captures.push_back(captureJson(C, Stacks));
   json Divergences = json::array();
   for (const Divergence &D : R.Divergences)
     Divergences.push_back({{"capture", D.Capture},
@@ -185,10 +236,10 @@ json toJson(const ProbeReport &R) {
                            {"first_byte", D.FirstByte},
                            {"bytes", D.Bytes},
                            {"differing_bytes", D.DifferingBytes}});
-  json J = {{"format", Format},         {"version", Version},
-            {"backend", R.Backend},     {"program", R.Program},
-            {"captures", Captures},     {"divergences", Divergences},
-            {"classes", R.allClasses()}};
+  json J = {{"format", Format},          {"version", Version},
+            {"backend", R.Backend},      {"program", R.Program},
+            {"captures", Captures},      {"divergences", Divergences},
+            {"classes", R.allClasses()}, {"stacks", Stacks.Rows}};
   if (R.Graphs.Known)
     J["graph_coverage"] = {{"graph_launches", R.Graphs.GraphLaunches},
                            {"kernels_in_graphs", R.Graphs.GraphKernels},
@@ -218,6 +269,15 @@ bool fromJson(const json &J, ProbeReport &R, std::string &Error) {
       R.ExitStatus = J["exit_status"].get<int>();
     R.Note = J.value("note", "");
     R.ProbeVersion = J.value("probe_version", "");
+    std::vector<StackRow> Rows;
+    for (const json &SJ : J.value("stacks", json::array())) {
+      StackRow Row;
+      Row.Frames = SJ.value("frames", std::vector<std::string>());
+      for (const json &F : SJ.value("stack", json::array()))
+        Row.Stack.push_back(frameFrom(F));
+      Rows.push_back(std::move(Row));
+    }
+    auto Call = [&](const json &K) { return callFrom(K, Rows); };
     for (const json &CJ : J.at("captures")) {
       CaptureRecord C;
       C.Id = CJ.at("id").get<unsigned>();
@@ -227,16 +287,16 @@ bool fromJson(const json &J, ProbeReport &R, std::string &Error) {
       C.ToGraph = CJ.value("to_graph", false);
       if (CJ.contains("stream_kind"))
         C.NonBlocking = CJ["stream_kind"] == "non-blocking";
-      C.Begin = callFrom(CJ.at("begin"));
+      C.Begin = Call(CJ.at("begin"));
       if (CJ.contains("end") && !CJ["end"].is_null())
-        C.End = callFrom(CJ["end"]);
+        C.End = Call(CJ["end"]);
       C.Succeeded = CJ.value("succeeded", false);
       C.GraphNodes = CJ.value("graph_nodes", std::map<std::string, int>());
       C.Classes = CJ.value("classes", std::set<std::string>());
       if (CJ.contains("first_error_seq"))
         C.FirstErrorSeq = CJ["first_error_seq"].get<uint64_t>();
       for (const json &K : CJ.value("calls", json::array()))
-        C.Calls.push_back(callFrom(K));
+        C.Calls.push_back(Call(K));
       C.Repeats = CJ.value("repeats", 1u);
       C.LastId = CJ.value("last_id", C.Id);
       C.CallsFrom = CJ.value("calls_from", 0u);
@@ -245,13 +305,13 @@ bool fromJson(const json &J, ProbeReport &R, std::string &Error) {
       C.Updates = CJ.value("updates", 0u);
       C.Launches = CJ.value("launches", uint64_t(0));
       for (const json &K : CJ.value("unjoined_streams", json::array()))
-        C.Unjoined.push_back(callFrom(K));
+        C.Unjoined.push_back(Call(K));
       if (CJ.contains("fallback"))
-        C.Fallback = callFrom(CJ["fallback"]);
+        C.Fallback = Call(CJ["fallback"]);
       if (CJ.contains("stale_free"))
-        C.StaleFree = callFrom(CJ["stale_free"]);
+        C.StaleFree = Call(CJ["stale_free"]);
       if (CJ.contains("stale_launch"))
-        C.StaleLaunch = callFrom(CJ["stale_launch"]);
+        C.StaleLaunch = Call(CJ["stale_launch"]);
       R.Captures.push_back(std::move(C));
     }
     if (J.contains("graph_coverage")) {
@@ -272,6 +332,9 @@ bool fromJson(const json &J, ProbeReport &R, std::string &Error) {
       R.Divergences.push_back(D);
     }
   } catch (const json::exception &Ex) { // checkReportShape missed a field
+    Error = std::string("malformed report: ") + Ex.what();
+    return false;
+  } catch (const BadStackRef &Ex) {
     Error = std::string("malformed report: ") + Ex.what();
     return false;
   }

@@ -53,7 +53,8 @@ void checkCall(JsonShape &S, const json &J, const std::string &P) {
   S.required(J, "seq", T::Unsigned, P);
   S.required(J, "api", T::String, P);
   S.required(J, "result", T::Int, P);
-  for (const char *K : {"repeats", "last_seq", "thread", "stream", "event"})
+  for (const char *K :
+       {"repeats", "last_seq", "thread", "stream", "event", "stack_ref"})
     S.optional(J, K, T::Unsigned, P);
   for (const char *K : {"result_name", "hazard", "expected", "effective_mode"})
     S.optional(J, K, T::String, P);
@@ -94,6 +95,11 @@ void checkCapture(JsonShape &S, const json &J, const std::string &P) {
            JsonShape::field(JsonShape::field(P, "graph_nodes"), Kind.c_str()));
 }
 
+void checkStackRow(JsonShape &S, const json &J, const std::string &P) {
+  S.optionalArrayOf(J, "frames", T::String, P);
+  objectsAt(S, J, "stack", P, checkFrame);
+}
+
 void checkCoverage(JsonShape &S, const json &J, const std::string &P) {
   for (const char *K :
        {"graph_launches", "kernels_in_graphs", "kernels_outside_graphs"})
@@ -128,6 +134,7 @@ std::string checkReportShape(const json &J) {
     objectsAt(S, J, "captures", "", checkCapture);
   objectAt(S, J, "graph_coverage", "", checkCoverage);
   objectsAt(S, J, "divergences", "", checkDivergence);
+  objectsAt(S, J, "stacks", "", checkStackRow);
   return S.error();
 }
 

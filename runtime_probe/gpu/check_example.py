@@ -64,10 +64,14 @@ else:
     # (what `capture-lint --confirm` says of the cudaMalloc behind it).
     append = line_of("decoder.cu", "cache.append(")
     step = line_of("decoder.cu", "  step();")
-    if not any(k["classes"] == [] and len(k.get("stack", [])) > 2 and
-               k["stack"][1].get("file", "").endswith("decoder.cu") and
-               k["stack"][1].get("line") == append and
-               k["stack"][2].get("line") == step for k in c["calls"]):
+    def stack(k):
+        """A call's native stack: a row of the report's table."""
+        return r["stacks"][k["stack_ref"]]["stack"] if "stack_ref" in k else []
+
+    if not any(k["classes"] == [] and len(stack(k)) > 2 and
+               stack(k)[1].get("file", "").endswith("decoder.cu") and
+               stack(k)[1].get("line") == append and
+               stack(k)[2].get("line") == step for k in c["calls"]):
         failures.append("no clean call with a stack through decoder.cu:%d "
                         "from decoder.cu:%d" % (append, step))
     if c["ended"] or c["stream_kind"] != "non-blocking":

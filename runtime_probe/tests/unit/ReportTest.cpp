@@ -66,6 +66,40 @@ TEST(Report, RoundTripsThroughJson) {
   EXPECT_TRUE(Back.allClasses().count(classes::Divergence));
 }
 
+// Each distinct stack is written once and named by the calls that share it;
+// a report from before the table (stacks written in the calls) still reads.
+TEST(Report, SharedStacksAreWrittenOnce) {
+  ProbeReport R = sampleReport();
+  CallRecord Again = R.Captures[0].Calls[0];
+  Again.Seq = 9;
+  R.Captures[0].Calls.push_back(Again);
+  nlohmann::json J = toJson(R);
+  ASSERT_EQ(J["stacks"].size(), 1u);
+  EXPECT_EQ(J["captures"][0]["calls"][0]["stack_ref"], 0);
+  EXPECT_EQ(J["captures"][0]["calls"].back()["stack_ref"], 0);
+  EXPECT_FALSE(J["captures"][0]["calls"][0].contains("stack"));
+  ProbeReport Back;
+  std::string Error;
+  ASSERT_TRUE(fromJson(J, Back, Error)) << Error;
+  EXPECT_EQ(Back.Captures[0].Calls.back().Stack[0].Line, 12u);
+  EXPECT_EQ(Back.Captures[0].Calls.back().Frames,
+            std::vector<std::string>{"/x/prog+0x1234"});
+
+  nlohmann::json Inline = J;
+  nlohmann::json &Call = Inline["captures"][0]["calls"][0];
+  Call.erase("stack_ref");
+  Call["stack"] = J["stacks"][0]["stack"];
+  Call["frames"] = J["stacks"][0]["frames"];
+  ASSERT_TRUE(fromJson(Inline, Back, Error)) << Error;
+  EXPECT_EQ(Back.Captures[0].Calls[0].Stack[0].File, "/src/step.cu");
+
+  J["captures"][0]["calls"][0]["stack_ref"] = 5u;
+  EXPECT_FALSE(fromJson(J, Back, Error));
+  EXPECT_NE(Error.find("'stack_ref' 5 names no row of 'stacks' (1 rows)"),
+            std::string::npos)
+      << Error;
+}
+
 TEST(Report, RejectsWhatIsNotAReport) {
   ProbeReport R;
   std::string Error;
