@@ -177,11 +177,24 @@ static CallRecord callFrom(const json &J, const std::vector<StackRow> &Rows) {
   return C;
 }
 
+/// Whether a report leaves \p K out: work the capture took in cleanly, with
+/// no flag and no stack (a compiled model's capture makes thousands; only
+/// the first capture begun at a call chain keeps their stacks).
+static bool omitted(const CallRecord &K) {
+  return K.Classes.empty() && K.Result == 0 && K.Frames.empty() &&
+         K.Stack.empty() && !K.PoolGrowth && !K.OtherThread && !K.CudaEvent &&
+         !K.FirstError && !K.ReportsEarlierError && K.Hazard.empty();
+}
+
 static json captureJson(const CaptureRecord &C, StackTable &Stacks) {
   auto Call = [&](const CallRecord &K) { return callJson(K, Stacks); };
   json Calls = json::array();
+  uint64_t Omitted = C.CleanCallsOmitted;
   for (const CallRecord &K : C.Calls)
-    Calls.push_back(Call(K));
+    if (omitted(K))
+      Omitted += K.Repeats;
+    else
+      Calls.push_back(Call(K));
   json J = {{"id", C.Id},
             {"stream", C.Stream},
             {"thread", C.Thread},
@@ -203,6 +216,8 @@ static json captureJson(const CaptureRecord &C, StackTable &Stacks) {
     J["last_id"] = C.LastId;
   if (C.CallsFrom)
     J["calls_from"] = C.CallsFrom;
+  if (Omitted)
+    J["clean_calls_omitted"] = Omitted;
   if (!C.Collectives.empty())
     J["collectives"] = C.Collectives;
   J["instantiations"] = C.Instantiations;
@@ -300,6 +315,7 @@ bool fromJson(const json &J, ProbeReport &R, std::string &Error) {
       C.Repeats = CJ.value("repeats", 1u);
       C.LastId = CJ.value("last_id", C.Id);
       C.CallsFrom = CJ.value("calls_from", 0u);
+      C.CleanCallsOmitted = CJ.value("clean_calls_omitted", uint64_t(0));
       C.Collectives = CJ.value("collectives", std::vector<std::string>());
       C.Instantiations = CJ.value("instantiations", 0u);
       C.Updates = CJ.value("updates", 0u);

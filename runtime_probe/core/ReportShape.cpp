@@ -70,9 +70,9 @@ void checkCall(JsonShape &S, const json &J, const std::string &P) {
 
 void checkCapture(JsonShape &S, const json &J, const std::string &P) {
   S.required(J, "id", T::Unsigned, P);
-  for (const char *K :
-       {"stream", "thread", "first_error_seq", "repeats", "last_id",
-        "calls_from", "instantiations", "updates", "launches"})
+  for (const char *K : {"stream", "thread", "first_error_seq", "repeats",
+                        "last_id", "calls_from", "instantiations", "updates",
+                        "launches", "clean_calls_omitted"})
     S.optional(J, K, T::Unsigned, P);
   for (const char *K : {"mode", "stream_kind"})
     S.optional(J, K, T::String, P);

@@ -17,6 +17,8 @@
 #            compared with capture-probe compare (same, and diverging)
 #   example  examples/decode_loop under the probe (report kept for --confirm)
 #   bench    (with --bench) the probe's overhead vs plain and compute-sanitizer
+#   report-size (with --bench) the report of a 12-layer model under
+#            torch.compile and per-layer torch.cuda.graph (report_size.py)
 # ONLY=suite,suite runs a subset. Reports and logs go to $OUT (the device tool's folder) or build-gpu/out.
 set -uo pipefail
 ROOT="$(cd "$(dirname "$0")/../.." && pwd)"
@@ -71,6 +73,9 @@ fi
 suite example python3 "$ROOT/runtime_probe/gpu/check_example.py" "$PROBE" "$ROOT" "$OUTDIR"
 if [ "$BENCH" = 1 ]; then
   suite bench python3 "$ROOT/runtime_probe/gpu/bench_probe.py" "$PROBE" "$BUILD/gpu/probe-bench" "$OUTDIR"
+  if python3 -c 'import torch; assert torch.cuda.is_available()' 2>/dev/null; then
+    suite report-size python3 "$ROOT/runtime_probe/gpu/report_size.py" "$PROBE" "$OUTDIR"
+  fi
 fi
 echo "== GPU test summary"
 printf '%s\n' "${RESULTS[@]}"

@@ -128,6 +128,9 @@ struct CaptureRecord {
   /// when captures with the same calls were kept once while the log was
   /// read and this one stayed apart from the others (0: its own calls).
   unsigned CallsFrom = 0;
+  /// Calls the report leaves out: work captured cleanly, with nothing to
+  /// say of it (no class, no flag, no stack kept), counted with repeats.
+  uint64_t CleanCallsOmitted = 0;
   /// While reading (not in the report): captures with the same calls share
   /// a group, and only its capture with the lowest id keeps them; the
   /// others have CallsShared set and no Calls.

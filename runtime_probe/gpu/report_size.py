@@ -1,0 +1,60 @@
+#!/usr/bin/env python3
+"""The probe's report size on a real multi-layer model (torch_layers.py:
+torch.compile reduce-overhead and a torch.cuda.graph per layer and length),
+against the same report with every stack written in its call (how reports
+were written before the 'stacks' table): one run, both sizes, the number of
+captures and the classes (the verdicts: the same report, so the same).
+Target: under 5 MB with hundreds of captures.
+usage: report_size.py CAPTURE_PROBE OUT_DIR [LAYERS LENGTHS]"""
+import json
+import os
+import subprocess
+import sys
+
+probe, out_dir = sys.argv[1:3]
+layers = sys.argv[3] if len(sys.argv) > 3 else "12"
+lengths = sys.argv[4] if len(sys.argv) > 4 else "16"
+here = os.path.dirname(os.path.abspath(__file__))
+report = os.path.join(out_dir, "torch_layers.json")
+p = subprocess.run([probe, "run", "--quiet", "--fail-on", "any", "--report",
+                    report, "--", sys.executable,
+                    os.path.join(here, "torch_layers.py"), layers, lengths],
+                   capture_output=True, text=True, timeout=540)
+print(p.stdout[-1000:])
+print(p.stderr[-3000:])
+r = json.load(open(report))
+size = os.path.getsize(report)
+
+
+def inline(doc):
+    """The report with each call's stack written in the call."""
+    rows = doc.get("stacks", [])
+    for c in doc["captures"]:
+        calls = c["calls"] + c.get("unjoined_streams", []) + [
+            c[k] for k in ("begin", "end", "fallback", "stale_free",
+                           "stale_launch") if c.get(k)]
+        for k in calls:
+            row = rows[k.pop("stack_ref")] if "stack_ref" in k else \
+                {"frames": [], "stack": []}
+            k["stack"], k["frames"] = row["stack"], row["frames"]
+    doc.pop("stacks", None)
+    return doc
+
+
+inline_size = len(json.dumps(inline(json.loads(open(report).read())),
+                             indent=2))
+captures = sum(c.get("repeats", 1) for c in r["captures"])
+print(f"report: {size / 1e6:.2f} MB for {captures} captures in "
+      f"{len(r['captures'])} records, {len(r.get('stacks', []))} distinct "
+      f"stacks; with stacks in the calls: {inline_size / 1e6:.2f} MB "
+      f"({inline_size / max(size, 1):.1f}x); classes {r['classes']}")
+failures = []
+if p.returncode != 0:
+    failures.append(f"exit {p.returncode} under --fail-on any")
+if captures < 100:
+    failures.append(f"only {captures} captures")
+if size >= 5e6:
+    failures.append(f"report {size / 1e6:.2f} MB, target under 5 MB")
+for f in failures:
+    print("FAIL:", f)
+sys.exit(1 if failures else 0)
