@@ -3,7 +3,8 @@
 torch.compile reduce-overhead and a torch.cuda.graph per layer and length),
 against the same report with every stack written in its call (how reports
 were written before the 'stacks' table): one run, both sizes, the number of
-captures and the classes (the verdicts: the same report, so the same).
+captures, the clean calls left out, and the classes (the verdicts: the same
+report, so the same).
 Target: under 5 MB with hundreds of captures.
 usage: report_size.py CAPTURE_PROBE OUT_DIR [LAYERS LENGTHS]"""
 import json
@@ -44,10 +45,12 @@ def inline(doc):
 inline_size = len(json.dumps(inline(json.loads(open(report).read())),
                              indent=2))
 captures = sum(c.get("repeats", 1) for c in r["captures"])
+omitted = sum(c.get("clean_calls_omitted", 0) for c in r["captures"])
 print(f"report: {size / 1e6:.2f} MB for {captures} captures in "
       f"{len(r['captures'])} records, {len(r.get('stacks', []))} distinct "
       f"stacks; with stacks in the calls: {inline_size / 1e6:.2f} MB "
-      f"({inline_size / max(size, 1):.1f}x); classes {r['classes']}")
+      f"({inline_size / max(size, 1):.1f}x); {omitted} cleanly captured "
+      f"calls left out; classes {r['classes']}")
 failures = []
 if p.returncode != 0:
     failures.append(f"exit {p.returncode} under --fail-on any")
