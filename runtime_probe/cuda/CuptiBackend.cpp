@@ -750,19 +750,20 @@ void onApi(CUpti_CallbackDomain Domain, CUpti_CallbackId Id,
   // Work the capture took in cleanly has nothing to report, nor has an end
   // that succeeded (a capture is known by its begin): no stack, the
   // dearest part of an event (a capture-heavy program makes thousands);
-  // but in the first capture begun at a call chain, clean work keeps its
-  // stack, to show how far the capture went (FirstCaptures).
+  // but in the first capture begun at a call chain, clean work of a native
+  // program keeps its stack, to show how far the capture went
+  // (FirstCaptures); in a Python program that stack is the interpreter's.
   bool Clean = Kind == EventKind::Call && Result == 0 && MadeNodes && !Fallback;
   bool EndedCleanly = Kind == EventKind::EndCapture && Result == 0;
-  if ((!Clean || First.any()) && !EndedCleanly)
-    E.Frames = timedFrames();
-  if (Kind == EventKind::Call && Domain == CUPTI_CB_DOMAIN_DRIVER_API &&
-      madeByRuntimeLibrary(E.Frames))
-    return;
   {
     PhaseTimer T(PhasePython);
     E.PyFrames = pythonStack();
   }
+  if ((!Clean || (First.any() && E.PyFrames.empty())) && !EndedCleanly)
+    E.Frames = timedFrames();
+  if (Kind == EventKind::Call && Domain == CUPTI_CB_DOMAIN_DRIVER_API &&
+      madeByRuntimeLibrary(E.Frames))
+    return;
   if (Kind == EventKind::Call && Data->functionParams)
     readEventCall(Domain, Id, Data->functionParams, E);
 

@@ -51,6 +51,23 @@ print(f"report: {size / 1e6:.2f} MB for {captures} captures in "
       f"stacks; with stacks in the calls: {inline_size / 1e6:.2f} MB "
       f"({inline_size / max(size, 1):.1f}x); {omitted} cleanly captured "
       f"calls left out; classes {r['classes']}")
+# Where the bytes are: the top fields, and each record's calls.
+parts = {}
+for c in r["captures"]:
+    for k in c["calls"]:
+        for key, v in k.items():
+            parts["calls." + key] = parts.get("calls." + key, 0) + \
+                len(json.dumps(v, indent=2))
+for row in r.get("stacks", []):
+    for key in ("frames", "stack"):
+        parts["stacks." + key] = parts.get("stacks." + key, 0) + \
+            len(json.dumps(row[key], indent=2))
+print("largest parts:", ", ".join("%s %.2f MB" % (k, v / 1e6) for k, v in
+                                  sorted(parts.items(),
+                                         key=lambda kv: -kv[1])[:6]))
+print("records (repeats, calls listed, clean calls left out):",
+      [(c.get("repeats", 1), len(c["calls"]), c.get("clean_calls_omitted", 0))
+       for c in r["captures"]])
 failures = []
 if p.returncode != 0:
     failures.append(f"exit {p.returncode} under --fail-on any")
