@@ -177,13 +177,16 @@ static CallRecord callFrom(const json &J, const std::vector<StackRow> &Rows) {
   return C;
 }
 
-/// Whether a report leaves \p K out: work the capture took in cleanly, with
-/// no flag and no stack (a compiled model's capture makes thousands; only
-/// the first capture begun at a call chain keeps their stacks).
+/// Whether a report leaves \p K out: a call with no class and no flag, and
+/// no native stack that says how far the capture went (a native program's
+/// first capture at a call chain keeps those; a Python program's calls
+/// carry the interpreter's frames only): a compiled model's capture makes
+/// thousands of such calls.
 static bool omitted(const CallRecord &K) {
-  return K.Classes.empty() && K.Result == 0 && K.Frames.empty() &&
-         K.Stack.empty() && !K.PoolGrowth && !K.OtherThread && !K.CudaEvent &&
-         !K.FirstError && !K.ReportsEarlierError && K.Hazard.empty();
+  bool Evidence = !K.Stack.empty() && K.PyFrames.empty();
+  return K.Classes.empty() && K.Result == 0 && !Evidence && !K.PoolGrowth &&
+         !K.OtherThread && !K.CudaEvent && !K.FirstError &&
+         !K.ReportsEarlierError && K.Hazard.empty();
 }
 
 static json captureJson(const CaptureRecord &C, StackTable &Stacks) {
