@@ -103,7 +103,8 @@ c = one_capture(r, "legacy-launch-nonblocking")
 m = problem_calls(c)
 check(len(m) == 1 and m[0]["classes"] == ["uncaptured-work"] and m[0]["result"] == 0,
       "legacy-launch-nonblocking", str(m))
-check(m and m[0]["stack"][1]["line"] == sites["legacy-launch"],
+check(m and r["stacks"][m[0]["stack_ref"]]["stack"][1]["line"] ==
+      sites["legacy-launch"],
       "legacy-launch-nonblocking", "caller frame of launch()")
 check(c["succeeded"] and c["graph_nodes"] == {"kernel": 1} and
       c["stream_kind"] == "non-blocking", "legacy-launch-nonblocking", str(c["graph_nodes"]))

@@ -78,6 +78,33 @@ void scoped(cudaStream_t s, float *d_in, int n) {
     cudaGraphLaunch(exec, s);
 }
 
+// The graph ends in a local, then goes to a member: kept all the same.
+struct Holder {
+  cudaGraph_t graph_;
+  void make(cudaStream_t s, float *d_in) {
+    float bias[2] = {0, 1};
+    cudaGraph_t g = nullptr;
+    cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);
+    cudaMemcpyAsync(d_in, bias, sizeof(bias), cudaMemcpyHostToDevice, s);
+    // CHECK: :[[@LINE-1]]:27: error: 'bias' points into 'bias', a local of 'Holder::make' whose storage ends with its scope, but the capture bakes the address into the graph and the graph outlives it ('graph_' is kept beyond 'Holder::make')
+    // CHECK: :[[@LINE-5]]:11: note: 'bias' is declared here
+    // CHECK: :[[@LINE-4]]:5: note: the capture of stream 's' begins here
+    // CHECK: :[[@LINE+2]]:5: note: the graph is kept here
+    cudaStreamEndCapture(s, &g);
+    graph_ = g;
+  }
+  // Legal: the graph stays in a local and is destroyed unlaunched.
+  void probe(cudaStream_t s, float *d_in) {
+    float bias[2] = {0, 1};
+    cudaGraph_t g = nullptr, copy = nullptr;
+    cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);
+    cudaMemcpyAsync(d_in, bias, sizeof(bias), cudaMemcpyHostToDevice, s);
+    cudaStreamEndCapture(s, &g);
+    copy = g;
+    cudaGraphDestroy(copy);
+  }
+};
+
 // An opener: it returns with the capture open and its callers end it, so
 // its locals are gone before the graph exists.
 bool beginWithHeader(cudaStream_t s, float *d_in) {

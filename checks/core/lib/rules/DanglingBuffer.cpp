@@ -135,11 +135,55 @@ bool outlivesFunction(const Expr *E) {
   return !localVar(E); // a pointer parameter or member: the caller's
 }
 
+/// The local a graph out-argument (`&g`) writes, or null.
+const VarDecl *graphLocal(const Expr *Arg) {
+  const auto *Addr = dyn_cast<UnaryOperator>(Arg->IgnoreParenImpCasts());
+  return Addr && Addr->getOpcode() == UO_AddrOf ? localVar(Addr->getSubExpr())
+                                                : nullptr;
+}
+
+/// Where a graph local of \p Locals is handed to storage the function does
+/// not own: `graph_ = g`, `graph_.reset(g, deleter)`, `graphs_.emplace(k,
+/// g)`, `*out = g`. Null when nowhere.
+const Stmt *storedBeyond(const FunctionDecl *Def,
+                         const llvm::SmallPtrSetImpl<const VarDecl *> &Locals,
+                         std::string &Into, const ASTContext &Ctx) {
+  const Stmt *Found = nullptr;
+  auto Names = [&](const Expr *E) {
+    const auto *Ref = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
+    return Ref && Locals.count(dyn_cast<VarDecl>(Ref->getDecl()));
+  };
+  auto Outside = [&](const Expr *Dest) {
+    return !localVar(Dest) && !ownedLocal(Dest);
+  };
+  walkStatements(Def->getBody(), [&](const Stmt *S) {
+    const Expr *Dest = nullptr;
+    if (const auto *B = dyn_cast<BinaryOperator>(S);
+        B && B->getOpcode() == BO_Assign && Names(B->getRHS()))
+      Dest = B->getLHS();
+    else if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(S);
+             Op && Op->getOperator() == OO_Equal && Op->getNumArgs() == 2 &&
+             Names(Op->getArg(1)))
+      Dest = Op->getArg(0);
+    else if (const auto *M = dyn_cast<CXXMemberCallExpr>(S);
+             M && M->getImplicitObjectArgument() &&
+             llvm::any_of(M->arguments(), Names))
+      Dest = M->getImplicitObjectArgument();
+    if (Dest && Outside(Dest)) {
+      Found = S;
+      Into = sourceText(Dest, Ctx);
+    }
+    return !Found;
+  });
+  return Found;
+}
+
 /// The graphs \p Def's end calls and instantiations write, and its
 /// launches: whether one of them is kept beyond the function.
 GraphUse graphUse(const FunctionDecl *Def, const Catalog &Cat,
                   const ASTContext &Ctx) {
   GraphUse Use;
+  llvm::SmallPtrSet<const VarDecl *, 4> Written; // graph locals written
   walkStatements(Def->getBody(), [&](const Stmt *S) {
     if (const auto *Ret = dyn_cast<ReturnStmt>(S);
         Ret && Ret->getRetValue() && !Use.Kept &&
@@ -175,9 +219,14 @@ GraphUse graphUse(const FunctionDecl *Def, const Catalog &Cat,
             outlivesFunction(Arg)) {
           Use.Kept = Call, Use.KeptText = sourceText(Arg, Ctx);
           break;
+        } else if (const VarDecl *Local = graphLocal(Arg);
+                   Local && namesGraph(T)) {
+          Written.insert(Local);
         }
     return true;
   });
+  if (!Use.Kept && !Written.empty())
+    Use.Kept = storedBeyond(Def, Written, Use.KeptText, Ctx);
   return Use;
 }
 
