@@ -270,6 +270,58 @@ json toJson(const ProbeReport &R) {
   return J;
 }
 
+static std::vector<StackRow> stackRowsFrom(const json &J) {
+  std::vector<StackRow> Rows;
+  for (const json &SJ : J.value("stacks", json::array())) {
+    StackRow Row;
+    Row.Frames = SJ.value("frames", std::vector<std::string>());
+    for (const json &F : SJ.value("stack", json::array()))
+      Row.Stack.push_back(frameFrom(F));
+    Rows.push_back(std::move(Row));
+  }
+  return Rows;
+}
+
+static CaptureRecord captureFrom(const json &CJ,
+                                 const std::vector<StackRow> &Rows) {
+  auto Call = [&](const json &K) { return callFrom(K, Rows); };
+  CaptureRecord C;
+  C.Id = CJ.at("id").get<unsigned>();
+  C.Stream = CJ.value("stream", uint64_t(0));
+  C.Thread = CJ.value("thread", uint64_t(0));
+  C.Mode = CJ.value("mode", "global");
+  C.ToGraph = CJ.value("to_graph", false);
+  if (CJ.contains("stream_kind"))
+    C.NonBlocking = CJ["stream_kind"] == "non-blocking";
+  C.Begin = Call(CJ.at("begin"));
+  if (CJ.contains("end") && !CJ["end"].is_null())
+    C.End = Call(CJ["end"]);
+  C.Succeeded = CJ.value("succeeded", false);
+  C.GraphNodes = CJ.value("graph_nodes", std::map<std::string, int>());
+  C.Classes = CJ.value("classes", std::set<std::string>());
+  if (CJ.contains("first_error_seq"))
+    C.FirstErrorSeq = CJ["first_error_seq"].get<uint64_t>();
+  for (const json &K : CJ.value("calls", json::array()))
+    C.Calls.push_back(Call(K));
+  C.Repeats = CJ.value("repeats", 1u);
+  C.LastId = CJ.value("last_id", C.Id);
+  C.CallsFrom = CJ.value("calls_from", 0u);
+  C.CleanCallsOmitted = CJ.value("clean_calls_omitted", uint64_t(0));
+  C.Collectives = CJ.value("collectives", std::vector<std::string>());
+  C.Instantiations = CJ.value("instantiations", 0u);
+  C.Updates = CJ.value("updates", 0u);
+  C.Launches = CJ.value("launches", uint64_t(0));
+  for (const json &K : CJ.value("unjoined_streams", json::array()))
+    C.Unjoined.push_back(Call(K));
+  if (CJ.contains("fallback"))
+    C.Fallback = Call(CJ["fallback"]);
+  if (CJ.contains("stale_free"))
+    C.StaleFree = Call(CJ["stale_free"]);
+  if (CJ.contains("stale_launch"))
+    C.StaleLaunch = Call(CJ["stale_launch"]);
+  return C;
+}
+
 bool fromJson(const json &J, ProbeReport &R, std::string &Error) {
   Error = checkReportShape(J);
   if (!Error.empty())
@@ -287,52 +339,9 @@ bool fromJson(const json &J, ProbeReport &R, std::string &Error) {
       R.ExitStatus = J["exit_status"].get<int>();
     R.Note = J.value("note", "");
     R.ProbeVersion = J.value("probe_version", "");
-    std::vector<StackRow> Rows;
-    for (const json &SJ : J.value("stacks", json::array())) {
-      StackRow Row;
-      Row.Frames = SJ.value("frames", std::vector<std::string>());
-      for (const json &F : SJ.value("stack", json::array()))
-        Row.Stack.push_back(frameFrom(F));
-      Rows.push_back(std::move(Row));
-    }
-    auto Call = [&](const json &K) { return callFrom(K, Rows); };
-    for (const json &CJ : J.at("captures")) {
-      CaptureRecord C;
-      C.Id = CJ.at("id").get<unsigned>();
-      C.Stream = CJ.value("stream", uint64_t(0));
-      C.Thread = CJ.value("thread", uint64_t(0));
-      C.Mode = CJ.value("mode", "global");
-      C.ToGraph = CJ.value("to_graph", false);
-      if (CJ.contains("stream_kind"))
-        C.NonBlocking = CJ["stream_kind"] == "non-blocking";
-      C.Begin = Call(CJ.at("begin"));
-      if (CJ.contains("end") && !CJ["end"].is_null())
-        C.End = Call(CJ["end"]);
-      C.Succeeded = CJ.value("succeeded", false);
-      C.GraphNodes = CJ.value("graph_nodes", std::map<std::string, int>());
-      C.Classes = CJ.value("classes", std::set<std::string>());
-      if (CJ.contains("first_error_seq"))
-        C.FirstErrorSeq = CJ["first_error_seq"].get<uint64_t>();
-      for (const json &K : CJ.value("calls", json::array()))
-        C.Calls.push_back(Call(K));
-      C.Repeats = CJ.value("repeats", 1u);
-      C.LastId = CJ.value("last_id", C.Id);
-      C.CallsFrom = CJ.value("calls_from", 0u);
-      C.CleanCallsOmitted = CJ.value("clean_calls_omitted", uint64_t(0));
-      C.Collectives = CJ.value("collectives", std::vector<std::string>());
-      C.Instantiations = CJ.value("instantiations", 0u);
-      C.Updates = CJ.value("updates", 0u);
-      C.Launches = CJ.value("launches", uint64_t(0));
-      for (const json &K : CJ.value("unjoined_streams", json::array()))
-        C.Unjoined.push_back(Call(K));
-      if (CJ.contains("fallback"))
-        C.Fallback = Call(CJ["fallback"]);
-      if (CJ.contains("stale_free"))
-        C.StaleFree = Call(CJ["stale_free"]);
-      if (CJ.contains("stale_launch"))
-        C.StaleLaunch = Call(CJ["stale_launch"]);
-      R.Captures.push_back(std::move(C));
-    }
+    std::vector<StackRow> Rows = stackRowsFrom(J);
+    for (const json &CJ : J.at("captures"))
+      R.Captures.push_back(captureFrom(CJ, Rows));
     if (J.contains("graph_coverage")) {
       const json &G = J["graph_coverage"];
       R.Graphs.Known = true;
