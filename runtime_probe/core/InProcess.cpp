@@ -54,24 +54,16 @@ void FirstCaptures::begin(uint64_t Stream,
   std::string Chain;
   for (const std::string &F : Frames)
     Chain += F + "\n";
-  SpinGuard G(Lock);
-  // Past a thousand chains, a program that begins captures everywhere is
-  // reported as the others are.
-  if (Seen.size() >= 1024 ||
-      std::find(Seen.begin(), Seen.end(), Chain) != Seen.end())
-    return;
-  Seen.push_back(std::move(Chain));
-  Streams.push_back(Stream);
-  Count.store(int(Streams.size()), std::memory_order_relaxed);
-}
-
-void FirstCaptures::end(uint64_t Stream) {
-  SpinGuard G(Lock);
-  auto It = std::find(Streams.begin(), Streams.end(), Stream);
-  if (It == Streams.end())
-    return;
-  Streams.erase(It);
-  Count.store(int(Streams.size()), std::memory_order_relaxed);
+  {
+    SpinGuard G(Lock);
+    // Past a thousand chains, a program that begins captures everywhere is
+    // reported as the others are.
+    if (Seen.size() >= 1024 ||
+        std::find(Seen.begin(), Seen.end(), Chain) != Seen.end())
+      return;
+    Seen.push_back(std::move(Chain));
+  }
+  Open.begin(Stream);
 }
 
 } // namespace capture_probe

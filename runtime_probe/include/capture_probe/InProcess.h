@@ -43,14 +43,13 @@ class FirstCaptures {
 public:
   /// A capture of \p Stream begun at \p Frames.
   void begin(uint64_t Stream, const std::vector<std::string> &Frames);
-  void end(uint64_t Stream);
+  void end(uint64_t Stream) { Open.end(Stream); }
   /// Whether such a first capture is open.
-  bool any() const { return Count.load(std::memory_order_relaxed) > 0; }
+  bool any() const { return Open.any(); }
 
 private:
-  std::atomic<int> Count{0};
-  mutable std::atomic_flag Lock = ATOMIC_FLAG_INIT;
-  std::vector<uint64_t> Streams;
+  ActiveCaptures Open; // the first captures not yet ended
+  std::atomic_flag Lock = ATOMIC_FLAG_INIT;
   std::vector<std::string> Seen; // the chains begun at, joined
 };
 

@@ -1,6 +1,7 @@
 //===- CallStackTest.cpp - Chains seen before -----------------------------===//
 
 #include "capture_probe/CallStack.h"
+#include "capture_probe/InProcess.h"
 #include <gtest/gtest.h>
 #include <thread>
 
@@ -110,4 +111,21 @@ TEST(CallStack, MoreChainsThanAreKeptStillGiveTheirOwnFrames) {
       Got[Round].push_back(atDepth(D));
   for (int D = 0; D < 40; ++D)
     EXPECT_EQ(Got[1][D], Got[0][D]) << D;
+}
+
+// The first capture begun at a call chain keeps its clean calls' stacks
+// while it lasts; a later capture begun at the same chain does not, one at
+// another chain does.
+TEST(FirstCaptures, OnlyTheFirstCaptureAtAChainKeepsCleanStacks) {
+  FirstCaptures First;
+  EXPECT_FALSE(First.any());
+  First.begin(10, {"app+0x10", "app+0x20"});
+  EXPECT_TRUE(First.any());
+  First.end(10);
+  EXPECT_FALSE(First.any());
+  First.begin(11, {"app+0x10", "app+0x20"}); // the same chain again
+  EXPECT_FALSE(First.any());
+  First.end(11);
+  First.begin(12, {"app+0x30", "app+0x20"}); // another chain
+  EXPECT_TRUE(First.any());
 }
