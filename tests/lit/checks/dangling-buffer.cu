@@ -105,6 +105,40 @@ struct Holder {
   }
 };
 
+// A closer that launches the graph itself: its call is a launch, after the
+// staging block's end.
+cudaGraphExec_t endAndLaunch(cudaGraph_t &graph, cudaStream_t s, bool launch) {
+  cudaGraphExec_t exec;
+  cudaStreamEndCapture(s, &graph);
+  cudaGraphInstantiate(&exec, graph, 0);
+  if (launch)
+    cudaGraphLaunch(exec, s);
+  return exec;
+}
+
+void viaCloser(cudaStream_t s, float *d_in) {
+  cudaGraph_t graph;
+  cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);
+  {
+    float header[2] = {0, 1};
+    cudaMemcpyAsync(d_in, header, sizeof(header), cudaMemcpyHostToDevice, s);
+    // CHECK: :[[@LINE-1]]:27: error: 'header' points into 'header', a local of 'viaCloser' whose storage ends with its scope, but the capture bakes the address into the graph and a graph is launched after 'header' goes out of scope
+    // CHECK: :[[@LINE-3]]:11: note: 'header' is declared here
+    // CHECK: :[[@LINE-6]]:3: note: the capture of stream 's' begins here
+    // CHECK: :[[@LINE+2]]:3: note: the graph is launched here
+  }
+  endAndLaunch(graph, s, true);
+}
+
+// Legal: the buffer lives until the closer has launched the graph.
+void viaCloserAlive(cudaStream_t s, float *d_in) {
+  float header[2] = {0, 1};
+  cudaGraph_t graph;
+  cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);
+  cudaMemcpyAsync(d_in, header, sizeof(header), cudaMemcpyHostToDevice, s);
+  endAndLaunch(graph, s, true);
+}
+
 // An opener: it returns with the capture open and its callers end it, so
 // its locals are gone before the graph exists.
 bool beginWithHeader(cudaStream_t s, float *d_in) {

@@ -178,8 +178,26 @@ const Stmt *storedBeyond(const FunctionDecl *Def,
   return Found;
 }
 
+/// Whether \p Callee, a function of the program with a body here, launches
+/// a graph itself (a closer such as `end_capture(graph, stream,
+/// /*launch=*/true)`): a call of it is a launch.
+bool launchesGraph(const FunctionDecl *Callee, const Catalog &Cat) {
+  const FunctionDecl *Def = Callee ? Callee->getDefinition() : nullptr;
+  if (!Def || !Def->hasBody() || Cat.findRegionApi(catalogName(Def)))
+    return false;
+  bool Launches = false;
+  walkStatements(Def->getBody(), [&](const Stmt *S) {
+    const auto *Call = dyn_cast<CallExpr>(S);
+    const FunctionDecl *F = Call ? directCallee(Call) : nullptr;
+    Launches |= F && Cat.listed(NameList::GraphLaunches, F->getNameAsString());
+    return !Launches;
+  });
+  return Launches;
+}
+
 /// The graphs \p Def's end calls and instantiations write, and its
-/// launches: whether one of them is kept beyond the function.
+/// launches (its own, and calls of functions that launch one): whether one
+/// of them is kept beyond the function.
 GraphUse graphUse(const FunctionDecl *Def, const Catalog &Cat,
                   const ASTContext &Ctx) {
   GraphUse Use;
@@ -194,7 +212,7 @@ GraphUse graphUse(const FunctionDecl *Def, const Catalog &Cat,
     if (!Callee)
       return true;
     std::string Name = Callee->getNameAsString();
-    if (Cat.listed(NameList::GraphLaunches, Name))
+    if (Cat.listed(NameList::GraphLaunches, Name) || launchesGraph(Callee, Cat))
       Use.Launches.push_back(Call);
     if (Use.Kept)
       return true;
