@@ -180,20 +180,23 @@ def nvcc_version_macros(cuda="/usr/local/cuda"):
 
 
 
-def preprocess(root, path, flags, binary, also=()):
+def preprocess(root, path, flags, binary, also=(), names=()):
     """Runs `clang++-19 -E` with the flags capture-lint would use; returns
-    {file relative to root: set of lines that hold code in this
+    ({file relative to root: set of lines that hold code in this
     configuration} for the files inside root (the file and the headers it
-    really includes), or None with the error text."""
-    active = {}
+    really includes), "", {those of names the preprocessed text holds}),
+    or (None, the error text, set())."""
+    active, declared = {}, set()
     for one in [path] + list(also):
         cmd = [CLANG, "-E"] + flags + essential_flags(flags, binary) + [one]
         proc = subprocess.run(cmd, cwd=root, stdout=subprocess.PIPE,
                               stderr=subprocess.PIPE)
         if proc.returncode != 0 and not proc.stdout:
-            return None, proc.stderr.decode(errors="replace")[-600:]
-        read_line_markers(root, proc.stdout.decode(errors="replace"), active)
-    return active, ""
+            return None, proc.stderr.decode(errors="replace")[-600:], set()
+        text = proc.stdout.decode(errors="replace")
+        read_line_markers(root, text, active)
+        declared.update(n for n in names if n in text)
+    return active, "", declared
 
 
 def read_line_markers(root, text, active):

@@ -50,7 +50,18 @@ def run_inserted(args, repo, root, insertions, check, tag):
     statement) of insertions inserted; a region's insertion counts as found
     when a finding of check is at its line or has a note there. Returns
     ([(region id, file, line)], {region id: how found}, [(entry, error)])."""
-    if not insertions:
+    return run_marked(args, repo, root, [
+        (rid, check, insert.edits_for(point, stmt, rid))
+        for rid, point, stmt in insertions], tag)
+
+
+def run_marked(args, repo, root, items, tag):
+    """Runs the repository in a scratch copy with the edits of each (key,
+    check, [Edit]) of items applied; the edit whose kind is the key marks
+    the line where a finding of check (or one of its notes) counts as
+    finding it. Returns ([(key, file, line)], {key: how found},
+    [(entry, error)])."""
+    if not items:
         return [], {}, []
     scratch = os.path.join(args.src, ".scratch-%s-%d" % (tag, os.getpid()),
                            repo["mirror"])
@@ -58,8 +69,8 @@ def run_inserted(args, repo, root, insertions, check, tag):
     where = {}
     try:
         edits = {}
-        for rid, point, stmt in insertions:
-            for e in insert.edits_for(point, stmt, rid):
+        for _, _, item_edits in items:
+            for e in item_edits:
                 edits.setdefault(e.file, []).append(e)
         for path, file_edits in edits.items():
             where.update(insert.apply_edits(os.path.join(scratch, path),
@@ -67,28 +78,26 @@ def run_inserted(args, repo, root, insertions, check, tag):
         results = evaluate.run_entries(args, scratch, repo, repo["files"])
     finally:
         shutil.rmtree(os.path.dirname(scratch), ignore_errors=True)
-    at = {}
-    for rid, point, _ in insertions:
-        if rid in where:
-            at[(point.file, where[rid][0])] = rid
+    marks = {key: next(e.file for e in item_edits if e.kind == key)
+             for key, _, item_edits in items}
+    at = {(marks[key], where[key][0], check): key
+          for key, check, _ in items if key in where}
     found, errors = {}, []
     for path, (report, err, _) in sorted(results.items()):
         if report is None:
             errors.append((path, err))
             continue
         for f in report["findings"]:
-            if f["check"] != check:
-                continue
             f = evaluate.relative_finding(scratch, f)
             places = [(f["file"], f["line"], "at the insertion")]
             places += [(n["file"], n["line"], "a note at the insertion")
                        for n in f["notes"]]
             for file, line, how in places:
-                rid = at.get((file, line))
-                if rid is not None:
-                    found.setdefault(rid, how)
-    placed = [(rid, point.file, where[rid][0]) for rid, point, _ in insertions
-              if rid in where]
+                key = at.get((file, line, f["check"]))
+                if key is not None:
+                    found.setdefault(key, how)
+    placed = [(key, marks[key], where[key][0]) for key, _, _ in items
+              if key in where]
     return placed, found, errors
 
 

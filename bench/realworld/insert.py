@@ -17,7 +17,10 @@ CONTROL = ("if", "while", "for", "switch")
 
 Point = collections.namedtuple("Point",
                                "file line col wrap_line wrap_col why")
-Edit = collections.namedtuple("Edit", "file line col text kind")
+# An Edit puts text at a 0-based column, in place of the drop characters
+# there (a replacement of the same length keeps every column).
+Edit = collections.namedtuple("Edit", "file line col text kind drop",
+                              defaults=(0,))
 
 
 def statement_start(scan, i):
@@ -236,12 +239,12 @@ def apply_edits(path, edits):
     for line_no, here in by_line.items():
         text = lines[line_no - 1]
         for e in sorted(here, key=lambda e: e.col, reverse=True):
-            text = text[:e.col] + e.text + text[e.col:]
+            text = text[:e.col] + e.text + text[e.col + e.drop:]
         lines[line_no - 1] = text
         for e in here:
             if e.kind is None:
                 continue
-            shift = sum(len(o.text) for o in here if o.col < e.col)
+            shift = sum(len(o.text) - o.drop for o in here if o.col < e.col)
             offset = e.col + shift + 1
             prefix = text[:offset].encode("utf-8", errors="surrogateescape")
             where[e.kind] = (line_no, len(prefix) + 1)

@@ -26,6 +26,8 @@ class Plan:
         self.macro_hazards = set()  # hazards in a #define body
         self.roles = {}
         self.scans = {}            # file -> its token scan (discover)
+        self.runtime = {}          # rid -> "cuda" or "hip": its API prefix
+        self.nccl = set()          # rids whose translation unit has NCCL
 
 
 def hazard_stmt(flags, group):
@@ -56,8 +58,9 @@ def make_plan(repo, root, binary, apis):
         flags = file_flags(repo, entry)
         files = [entry["path"]] + entry.get("with", [])
         analysed.update(files)
-        active, err = preprocess(root, entry["path"], flags, binary,
-                                 entry.get("with", []))
+        active, err, declared = preprocess(
+            root, entry["path"], flags, binary, entry.get("with", []),
+            names=("ncclAllReduce",))
         if active is None:
             plan.errors.append((entry["path"], "clang -E: " + err))
             continue
@@ -69,7 +72,7 @@ def make_plan(repo, root, binary, apis):
         analysed.update(files)
         for rel in files:
             plan_file(plan, index, finder, rel, active, flags, seen_regions,
-                      points)
+                      points, "ncclAllReduce" in declared)
     count_elsewhere(plan, index, analysed)
     plan.scans = index.scans
     return plan
@@ -85,8 +88,9 @@ def region_active(scan, region, active):
 
 
 def plan_file(plan, index, finder, rel, active, flags, seen_regions,
-              points):
-    """Adds one analysed file's regions and hazards to the plan."""
+              points, has_nccl):
+    """Adds one analysed file's regions and hazards to the plan (has_nccl:
+    whether its translation unit declares NCCL's collectives)."""
     scan = index.scan(rel)
     regions, left_out = discover.find_regions(index, rel)
     plan.left_out += [(rel, line, why) for line, why in left_out
@@ -108,6 +112,9 @@ def plan_file(plan, index, finder, rel, active, flags, seen_regions,
         rid = len(plan.regions)
         plan.regions.append(region)
         stmt = hazard_stmt(flags, region.group)
+        plan.runtime[rid] = stmt[:stmt.index("Device")]
+        if has_nccl:
+            plan.nccl.add(rid)
         if region.kind == "macro-region":
             point = macro_point(index, region)
         else:

@@ -27,6 +27,7 @@ import subprocess
 import sys
 
 import baseline
+import checkinserts
 import discover
 import evaluate
 import exits
@@ -122,6 +123,13 @@ def evaluate_repo(cfg, repo, args, verdicts, causes):
     out["insert_errors"] += fork_errors
     row["forks"] = len(out["forks"])
     row["forks_found"] = len(out["forks_found"])
+    out["checks"], out["checks_found"], check_errors = checkinserts.run(
+        args, repo, root, plan)
+    out["insert_errors"] += check_errors
+    for kind in checkinserts.KINDS:
+        name = kind.replace("-", "_")
+        row[name] = sum(k == kind for (_, k), _, _ in out["checks"])
+        row[name + "_found"] = sum(k == kind for _, k in out["checks_found"])
     for bug in repo.get("known_bugs", []):
         out["bugs"].append((bug, knownbugs.check_known_bug(
             cfg, args.binary, repo, bug, args.src, args.update)))
@@ -203,6 +211,9 @@ def print_regions(results):
             print("EXIT-NOT-FOUND %s %s" % (name, text))
         for text in exits.missed_text(plan, res["forks"], res["forks_found"]):
             print("FORK-NOT-FOUND %s %s" % (name, text))
+        for text in checkinserts.missed_text(plan, res["checks"],
+                                             res["checks_found"]):
+            print("CHECK-INSERT-NOT-FOUND %s %s" % (name, text))
         for path, err in res["insert_errors"]:
             print("INSERT-RUN-ERROR %s %s: %s" % (name, path, err[:300]))
         for path, line, why in plan.no_point:
@@ -309,6 +320,8 @@ def baseline_entries(results):
             plan, res["exits"], res["exits_found"])]
         missed += ["fork " + m for m in exits.missed_text(
             plan, res["forks"], res["forks_found"])]
+        missed += checkinserts.missed_text(plan, res["checks"],
+                                           res["checks_found"])
         out[res["repo"]["name"]] = baseline.entry(res["row"], unrec, missed)
     return out
 
@@ -355,6 +368,10 @@ def main():
             total["exits_found"], total["exits"]))
         print("unjoined forks found (capture-unjoined-stream): %d of %d" % (
             total["forks_found"], total["forks"]))
+        for kind, check in checkinserts.KINDS.items():
+            name = kind.replace("-", "_")
+            print("inserted %s found (%s): %d of %d" % (
+                kind, check, total[name + "_found"], total[name]))
         print_regions(results)
         print_known_bugs(results)
     if args.timing:

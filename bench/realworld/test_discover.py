@@ -7,6 +7,7 @@ import shutil
 import tempfile
 import unittest
 
+import checkinserts
 import discover
 import insert
 import plan as planner
@@ -56,6 +57,13 @@ void raii(cudaStream_t s) {
     helper(3);
   }
 }
+void checkedEnd(cudaStream_t s) {
+  cudaGraph_t g;
+  CHECK(cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal));
+  helper(4);
+  CHECK(cudaStreamEndCapture(s, &g))
+  helper(5);
+}
 '''
 
 
@@ -101,6 +109,7 @@ class DiscoverTest(unittest.TestCase):
         """Every region kind is found; comments, strings and #if 0 are not."""
         kinds = sorted((r.func.name, r.kind) for r in self.regions)
         self.assertEqual(kinds, [("Guard", "opener-tail"),
+                                 ("checkedEnd", "begin"),
                                  ("cond", "begin"),
                                  ("opener", "opener-tail"),
                                  ("plain", "begin"),
@@ -144,6 +153,25 @@ class DiscoverTest(unittest.TestCase):
         self.assertTrue(lines[line - 1][col - 1:].startswith(
             "cudaDeviceSynchronize(); }"))
         self.assertIn("{ cudaStreamBeginCapture", lines[line - 1])
+
+    def test_unchecked_end(self):
+        """The check macro around an end is blanked (same columns) and the
+        `;` its statement lacks is added: the status is discarded."""
+        plan = planner.Plan()
+        plan.regions = [self.region("checkedEnd")]
+        plan.scans = self.index.scans
+        edits = checkinserts.unchecked_end(plan, 0)
+        self.assertEqual(len(edits), 3)
+        path = os.path.join(self.root, "c.cu")
+        shutil.copy(os.path.join(self.root, "a.cu"), path)
+        where = insert.apply_edits(path, [e._replace(file="c.cu")
+                                          for e in edits])
+        with open(path) as f:
+            lines = f.read().split("\n")
+        line = self.line_of("  CHECK(cudaStreamEndCapture(s, &g))")
+        self.assertEqual(lines[line - 1],
+                         "       (cudaStreamEndCapture(s, &g));")
+        self.assertEqual(where[(0, "unchecked-end")][0], line)
 
     def test_hazard_by_group(self):
         """The hazard follows the region's API group."""
