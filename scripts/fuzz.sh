@@ -6,7 +6,7 @@
 #
 #   scripts/fuzz.sh [SECONDS_PER_TARGET] [TARGET...]
 #
-# CI runs 15 s per target with a fixed seed (scripts/test.sh), so a run is
+# CI runs 10 s per target with a fixed seed (scripts/test.sh), so a run is
 # repeatable; CAPTURE_LINT_FUZZ_SEED picks another seed (0: libFuzzer draws
 # one). A developer's longer run is described in tests/fuzz/README.md.
 set -euo pipefail

@@ -4,7 +4,7 @@
 # CUDA/HIP headers of this machine, and end-to-end tests of every front door)
 # through ctest; then the same suite on an ASan+UBSan build of capture-lint
 # (build-asan/), unless CAPTURE_LINT_SKIP_SANITIZERS=1; then every libFuzzer
-# target for CAPTURE_LINT_FUZZ_SECONDS (default 15) seconds from seed
+# target for CAPTURE_LINT_FUZZ_SECONDS (default 10) seconds from seed
 # CAPTURE_LINT_FUZZ_SEED (default 1, so CI repeats itself) (scripts/fuzz.sh),
 # unless CAPTURE_LINT_SKIP_FUZZ=1.
 set -euo pipefail
@@ -28,5 +28,5 @@ fi
 if [ "${CAPTURE_LINT_SKIP_FUZZ:-0}" != 1 ]; then
   echo "== fuzzing every reader of untrusted input"
   CAPTURE_LINT_FUZZ_SEED=${CAPTURE_LINT_FUZZ_SEED:-1} \
-    scripts/fuzz.sh "${CAPTURE_LINT_FUZZ_SECONDS:-15}"
+    scripts/fuzz.sh "${CAPTURE_LINT_FUZZ_SECONDS:-10}"
 fi
