@@ -82,7 +82,7 @@ def unchecked_end(plan, rid):
             or i - 1 not in pairs):
         return []
     name, close = toks[i - 2], pairs[i - 1]
-    if (name.kind != "ident" or not insert._macro_like(scan, name.text)
+    if (name.kind != "ident" or not insert.macro_like(scan, name.text)
             or toks[pairs[i + 1] + 1].text not in (")", ",")
             or insert.statement_start(scan, i - 2)[0] != i - 2):
         return []

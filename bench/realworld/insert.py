@@ -121,13 +121,13 @@ def _macro_statement_end(scan, close):
     if opener is None or opener == 0 or close + 1 >= len(toks):
         return False
     name, nxt = toks[opener - 1], toks[close + 1]
-    return (name.kind == "ident" and _macro_like(scan, name.text)
+    return (name.kind == "ident" and macro_like(scan, name.text)
             and nxt.line > toks[close].line
             and (nxt.kind == "ident" or nxt.text in ("}", "{", "::"))
             and nxt.text not in ("and", "or"))
 
 
-def _macro_like(scan, name):
+def macro_like(scan, name):
     """Whether a name is written like a macro (all capitals) or defined as
     one in its file."""
     return (name.upper() == name and any(c.isalpha() for c in name)) or any(
