@@ -196,6 +196,25 @@ static std::optional<unsigned> parameterIndex(const Expr *E) {
   return P->getFunctionScopeIndex();
 }
 
+/// The argument call or construction \p S gives the callee's parameter
+/// \p Param (an operator method's object is no parameter), or null.
+static const Expr *argumentFor(const Stmt *S, std::optional<unsigned> Param) {
+  if (!Param)
+    return nullptr;
+  if (const auto *Construct = dyn_cast<CXXConstructExpr>(S))
+    return *Param < Construct->getNumArgs() ? Construct->getArg(*Param)
+                                            : nullptr;
+  const auto *Call = dyn_cast<CallExpr>(S);
+  if (!Call)
+    return nullptr;
+  unsigned Shift = isa<CXXOperatorCallExpr>(Call) &&
+                           isa_and_nonnull<CXXMethodDecl>(directCallee(Call))
+                       ? 1
+                       : 0;
+  return *Param + Shift < Call->getNumArgs() ? Call->getArg(*Param + Shift)
+                                             : nullptr;
+}
+
 void RegionFinder::addRoleRegion(const Stmt *S, const OpenedCapture &Opened,
                                  const Expr *Object, const VarDecl *Guard) {
   CaptureRegion R;
@@ -205,21 +224,21 @@ void RegionFinder::addRoleRegion(const Stmt *S, const OpenedCapture &Opened,
   // An opener given the mode (`begin_capture(s,
   // cudaStreamCaptureModeRelaxed)`): the argument decides it, or this
   // function's own caller does.
-  if (const auto *Call = dyn_cast<CallExpr>(S);
-      Call && Opened.ModeParam && R.Mode == CaptureMode::Unknown) {
-    unsigned Shift = isa<CXXOperatorCallExpr>(Call) &&
-                             isa_and_nonnull<CXXMethodDecl>(directCallee(Call))
-                         ? 1
-                         : 0;
-    if (*Opened.ModeParam + Shift < Call->getNumArgs()) {
-      const Expr *Arg = Call->getArg(*Opened.ModeParam + Shift);
-      if (auto V = constantValueIn(Arg, FnBody, Ctx); V && *V >= 0 && *V <= 2)
-        R.Mode = static_cast<CaptureMode>(*V);
-      else
-        R.ModeParam = parameterIndex(Arg);
-    }
+  if (const Expr *Arg = argumentFor(S, Opened.ModeParam);
+      Arg && R.Mode == CaptureMode::Unknown) {
+    if (auto V = constantValueIn(Arg, FnBody, Ctx); V && *V >= 0 && *V <= 2)
+      R.Mode = static_cast<CaptureMode>(*V);
+    else
+      R.ModeParam = parameterIndex(Arg);
   }
+  // Its stream: the argument given for the opener's stream parameter.
   R.Stream = Opened.Stream;
+  if (const Expr *Arg = argumentFor(S, Opened.StreamParam)) {
+    R.StreamKey = streamKey(Arg);
+    R.StreamParam = parameterIndex(Arg);
+    if (std::string Text = sourceText(Arg, Ctx); !Text.empty())
+      R.Stream = Text;
+  }
   R.Key = streamKey(Object);
   R.ViaRole = true;
   R.Guard = Guard;
@@ -233,9 +252,9 @@ void RegionFinder::addRoleRegion(const Stmt *S, const OpenedCapture &Opened,
     Callee = "the constructor of '" + Guard->getNameAsString() + "'";
   bool Graph = Opened.Api && Opened.Api->keyedByObject();
   R.Headline = std::string(Graph ? "capture into " : "capture of ") +
-               (Opened.Stream.empty()
+               (R.Stream.empty()
                     ? std::string(Graph ? "a graph" : "a stream")
-                    : (Graph ? "graph '" : "stream '") + Opened.Stream + "'") +
+                    : (Graph ? "graph '" : "stream '") + R.Stream + "'") +
                " begins with this call to " + Callee + ", mode " +
                std::string(modeName(R.Mode));
   R.Origin = Opened.Chain;
@@ -266,6 +285,8 @@ void RegionFinder::catalogBegin(const CallExpr *Call, const RegionApi &Api,
   const Expr *StreamE = regionStreamExpr(Call, Api);
   R.Stream = sourceText(StreamE, Ctx);
   R.Key = streamKey(StreamE);
+  R.StreamKey = R.Key;
+  R.StreamParam = parameterIndex(StreamE);
   R.StreamVar = baseDeclOf(StreamE);
   R.ThisMember = thisMember(StreamE);
   setResult(R, Call, 0, PM);

@@ -153,6 +153,7 @@ static OpenedCapture openedCaptureOf(const CaptureRegion &R,
   O.Api = R.Api;
   O.Mode = R.Mode;
   O.ModeParam = R.ModeParam;
+  O.StreamParam = R.StreamParam;
   O.Stream = R.Stream;
   if (R.Begin) {
     O.BeginLoc = R.Begin->getBeginLoc();

@@ -113,3 +113,36 @@ void wrapped(StreamWrapper &stream, StreamWrapper &side, cudaEvent_t fork,
   cudaStreamEndCapture(stream, g);
   // CHECK: unjoined-stream.cu:[[@LINE-1]]:3: note: the capture ends here
 }
+
+// Begun and ended through an opener and a closer of a graph object: the
+// capturing stream is the caller's argument for the opener's stream
+// parameter, not the object.
+struct GraphHolder {
+  cudaGraph_t graph;
+  void beginCapture(cudaStream_t stream) {
+    cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal);
+  }
+  void endCapture(cudaStream_t stream) {
+    (void)cudaStreamEndCapture(stream, &graph);
+  }
+};
+
+void throughOpener(GraphHolder *holder, cudaStream_t s0, cudaStream_t s1,
+                   float *p) {
+  holder->beginCapture(s0);
+  k<<<1, 1, 0, s0>>>(p); // the capturing stream: legal
+  k<<<1, 1, 0, s1>>>(p);
+  // CHECK: unjoined-stream.cu:[[@LINE-1]]:3: error: kernel launch 'k' is issued on stream 's1', which is not part of the capture of stream 's0'
+  holder->endCapture(s0);
+}
+
+void forkThroughOpener(GraphHolder *holder, cudaStream_t s0, cudaStream_t s1,
+                       cudaEvent_t fork, float *p) {
+  holder->beginCapture(s0);
+  cudaEventRecord(fork, s0);
+  cudaStreamWaitEvent(s1, fork, 0);
+  // CHECK: unjoined-stream.cu:[[@LINE-1]]:3: error: stream 's1' is forked into the capture of stream 's0' here and is not joined back
+  k<<<1, 1, 0, s1>>>(p);
+  holder->endCapture(s0);
+  // CHECK: unjoined-stream.cu:[[@LINE-1]]:11: note: the capture ends here, with 's1' still forked
+}

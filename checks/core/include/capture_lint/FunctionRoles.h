@@ -55,6 +55,9 @@ struct OpenedCapture {
   /// When Mode is unknown because the opener passes one of its parameters
   /// as the mode: that parameter's index (the caller's argument decides).
   std::optional<unsigned> ModeParam;
+  /// When the begin's stream is one of the opener's parameters: its index
+  /// (the caller's argument is the stream it captures).
+  std::optional<unsigned> StreamParam;
   std::string Stream;             // as written at the begin call
   clang::SourceLocation BeginLoc; // the begin call itself
   std::vector<DiagNote> Chain;    // from the function down to the begin

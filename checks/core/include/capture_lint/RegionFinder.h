@@ -93,7 +93,13 @@ struct CaptureRegion {
   /// here (an opener's callers decide it: OpenedCapture::ModeParam).
   std::optional<unsigned> ModeParam;
   std::string Stream; // as written ("stream", "graph")
-  std::string Key;    // see streamKey()
+  std::string Key;    // see streamKey(); a closer on the same key ends it
+  /// The key of the stream the work is captured from: Key for a catalog
+  /// begin; for one begun by an opener, the caller's argument for the
+  /// opener's stream parameter; empty when not known here.
+  std::string StreamKey;
+  /// The function's parameter that StreamKey names, if it names one.
+  std::optional<unsigned> StreamParam;
   /// The value that says whether the capture began: the begin call, a
   /// call to an opener that returns a status, or a converter's call around
   /// either (`check_status(cudaStreamBeginCapture(...))`); the local it is

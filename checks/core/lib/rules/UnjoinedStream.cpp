@@ -283,7 +283,7 @@ void judgeRegion(const CaptureRegion &R, const std::vector<StreamOp> &Ops,
                  const std::set<std::string> &Waiting, const FunctionDecl *Def,
                  const ASTContext &Ctx, std::vector<ClangFinding> &Out) {
   CaptureStreams Streams;
-  Streams.InCapture.insert(R.Key);
+  Streams.InCapture.insert(R.StreamKey);
   for (size_t I = 0; I < Ops.size(); ++I)
     if (!Streams.follow(Ops[I], I + 1) && !Waiting.count(Ops[I].Stream) &&
         !Waiting.count("*"))
@@ -305,8 +305,9 @@ std::vector<ClangFinding> unjoinedStreams(const FunctionRuleInput &In) {
   const std::vector<CaptureRegion> &Regions = RF.regions();
   for (unsigned I = 0; I < Regions.size(); ++I) {
     const CaptureRegion &R = Regions[I];
-    // Judged where the capture begins and ends in this function.
-    if (R.Key.empty() || !R.Reached || R.Ends.empty() || R.BeginLoc.isInvalid())
+    // Judged where the capture begins and ends in this function, on a
+    // stream known here.
+    if (R.StreamKey.empty() || !R.Reached || R.Ends.empty() || R.BeginLoc.isInvalid())
       continue;
     std::vector<StreamOp> Ops = regionOps(RF, I, In.Cat, In.Ctx);
     if (Ops.empty())
