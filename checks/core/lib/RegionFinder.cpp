@@ -251,12 +251,12 @@ void RegionFinder::addRoleRegion(const Stmt *S, const OpenedCapture &Opened,
   else if (Guard)
     Callee = "the constructor of '" + Guard->getNameAsString() + "'";
   bool Graph = Opened.Api && Opened.Api->keyedByObject();
-  R.Headline = std::string(Graph ? "capture into " : "capture of ") +
-               (R.Stream.empty()
-                    ? std::string(Graph ? "a graph" : "a stream")
-                    : (Graph ? "graph '" : "stream '") + R.Stream + "'") +
-               " begins with this call to " + Callee + ", mode " +
-               std::string(modeName(R.Mode));
+  R.Headline =
+      std::string(Graph ? "capture into " : "capture of ") +
+      (R.Stream.empty() ? std::string(Graph ? "a graph" : "a stream")
+                        : (Graph ? "graph '" : "stream '") + R.Stream + "'") +
+      " begins with this call to " + Callee + ", mode " +
+      std::string(modeName(R.Mode));
   R.Origin = Opened.Chain;
   R.Origin.push_back({Opened.BeginLoc, "the capture begins here"});
   Regions.push_back(std::move(R));

@@ -307,7 +307,8 @@ std::vector<ClangFinding> unjoinedStreams(const FunctionRuleInput &In) {
     const CaptureRegion &R = Regions[I];
     // Judged where the capture begins and ends in this function, on a
     // stream known here.
-    if (R.StreamKey.empty() || !R.Reached || R.Ends.empty() || R.BeginLoc.isInvalid())
+    if (R.StreamKey.empty() || !R.Reached || R.Ends.empty() ||
+        R.BeginLoc.isInvalid())
       continue;
     std::vector<StreamOp> Ops = regionOps(RF, I, In.Cat, In.Ctx);
     if (Ops.empty())
