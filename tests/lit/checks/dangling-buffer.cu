@@ -209,3 +209,66 @@ void null_error_node(cudaStream_t s, int *d_data) {
   for (int i = 0; i < 3; i++)
     cudaGraphLaunch(instance, s);
 }
+
+// A graph object whose closer keeps the graph (and its exec) in members:
+// captured through an object the caller does not own, the graph outlives
+// the caller's locals.
+struct GraphRunner {
+  cudaGraph_t graph;
+  cudaGraphExec_t exec;
+  void beginCapture(cudaStream_t s) {
+    cudaStreamBeginCapture(s, cudaStreamCaptureModeThreadLocal);
+  }
+  void endCapture(cudaStream_t s) {
+    (void)cudaStreamEndCapture(s, &graph);
+    (void)cudaGraphInstantiate(&exec, graph, 0);
+  }
+};
+
+void throughRunner(GraphRunner *runner, cudaStream_t s, float *d_in) {
+  runner->beginCapture(s);
+  {
+    float header[2] = {0, 1};
+    cudaMemcpyAsync(d_in, header, sizeof(header), cudaMemcpyHostToDevice, s);
+    // CHECK: :[[@LINE-1]]:27: error: 'header' points into 'header', a local of 'throughRunner' whose storage ends with its scope, but the capture bakes the address into the graph and the graph outlives it ('runner' is kept beyond 'throughRunner')
+    // CHECK: :[[@LINE-3]]:11: note: 'header' is declared here
+    // CHECK: :[[@LINE-6]]:11: note: the capture of stream 's' begins here
+    // CHECK: :[[@LINE+2]]:3: note: the graph is kept here
+  }
+  runner->endCapture(s);
+}
+
+// Legal: the runner is the caller's own local, gone with the buffer.
+void throughLocalRunner(cudaStream_t s, float *d_in) {
+  GraphRunner runner;
+  runner.beginCapture(s);
+  {
+    float header[2] = {0, 1};
+    cudaMemcpyAsync(d_in, header, sizeof(header), cudaMemcpyHostToDevice, s);
+  }
+  runner.endCapture(s);
+}
+
+// A pause and a resume of the caller's capture (warp's
+// insert_child_graph): the function returns with the capture open, so its
+// locals given to work captured after the resume are gone before the
+// caller ends it.
+bool pauseCapture(cudaStream_t s, cudaGraph_t *graph) {
+  return cudaStreamEndCapture(s, graph) == cudaSuccess;
+}
+bool resumeCapture(cudaStream_t s) {
+  return cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal) == cudaSuccess;
+}
+bool addChild(cudaStream_t s, float *d_in) {
+  cudaGraph_t paused;
+  if (!pauseCapture(s, &paused))
+    return false;
+  if (!resumeCapture(s))
+    return false;
+  float header[2] = {0, 1};
+  cudaMemcpyAsync(d_in, header, sizeof(header), cudaMemcpyHostToDevice, s);
+  // CHECK: :[[@LINE-1]]:25: error: 'header' points into 'header', a local of 'addChild' whose storage ends with its scope, but the capture bakes the address into the graph and the graph outlives it ('addChild' returns with the capture open, and its callers end it after 'header' is gone)
+  // CHECK: :[[@LINE-3]]:9: note: 'header' is declared here
+  // CHECK: :[[@LINE-6]]:8: note: the capture of stream 's' begins here
+  return true;
+}

@@ -9,9 +9,11 @@
 //  - a local's storage (`h.data()`, `&x`, a local array, a temporary)
 //    given to captured work, where the graph outlives the local: the graph
 //    (or the exec instantiated from it) is kept beyond the function (a
-//    member, a global, an out-parameter, returned), or launched after the
-//    local's scope ends, or the function is an opener that returns with
-//    the capture open (its callers end it after its locals are gone);
+//    member, a global, an out-parameter, returned, or by a closer that
+//    keeps it in an object the function does not own), or launched after
+//    the local's scope ends, or the function returns with the capture open
+//    (an opener, or a pause and resume: its callers end the capture after
+//    its locals are gone);
 //  - a buffer given to captured work, freed after the capture (the
 //    catalog's `frees`) and before a launch of a graph later in the
 //    function (the catalog's `graph_launches`).
@@ -195,11 +197,67 @@ bool launchesGraph(const FunctionDecl *Callee, const Catalog &Cat) {
   return Launches;
 }
 
+GraphUse graphUse(const FunctionDecl *Def, const Catalog &Cat,
+                  const ASTContext &Ctx, bool FollowClosers = true);
+
+/// Whether \p Callee, a function of the program with a body here, ends a
+/// capture or instantiates a graph itself (a closer).
+bool endsOrInstantiates(const FunctionDecl *Callee, const Catalog &Cat) {
+  const FunctionDecl *Def = Callee ? Callee->getDefinition() : nullptr;
+  if (!Def || !Def->hasBody() || Cat.findRegionApi(catalogName(Def)))
+    return false;
+  bool Found = false;
+  walkStatements(Def->getBody(), [&](const Stmt *S) {
+    const auto *Call = dyn_cast<CallExpr>(S);
+    const FunctionDecl *F = Call ? directCallee(Call) : nullptr;
+    const RegionApi *R = F ? Cat.findRegionApi(catalogName(F)) : nullptr;
+    Found |=
+        (R && R->Kind == RegionApi::End) ||
+        (F && Cat.listed(NameList::GraphInstantiations, F->getNameAsString()));
+    return !Found;
+  });
+  return Found;
+}
+
+/// Whether \p Call, of a closer that keeps the graph it makes beyond
+/// itself (in its object, an out-parameter, returned), keeps it beyond the
+/// caller too: the object is not one the caller owns (`holder->end(s)`,
+/// `member_.end(s)`, not `Graph local; local.end(s)`), and the graph is
+/// not handed back into a local of the caller (`end(s, &g)`: \p Written
+/// gets `g`, whose fate the caller decides).
+bool closerKeeps(const CallExpr *Call, const FunctionDecl *Callee,
+                 const Catalog &Cat, const ASTContext &Ctx,
+                 llvm::SmallPtrSetImpl<const VarDecl *> &Written) {
+  if (!endsOrInstantiates(Callee, Cat))
+    return false;
+  // Kept by returning it: the caller's use of the result decides.
+  const Stmt *Kept =
+      graphUse(Callee->getDefinition(), Cat, Ctx, /*FollowClosers=*/false).Kept;
+  if (!Kept || isa<ReturnStmt>(Kept))
+    return false;
+  bool IntoLocal = false;
+  for (unsigned I = 0; I < Call->getNumArgs(); ++I) {
+    const Expr *Arg = Call->getArg(I);
+    const VarDecl *Local = graphLocal(Arg);
+    // A graph passed by reference (`end(cudaGraph_t &g)`).
+    if (!Local && I < Callee->getNumParams() &&
+        Callee->getParamDecl(I)->getType()->isReferenceType())
+      Local = localVar(Arg);
+    if (Local && namesGraph(Local->getType())) {
+      Written.insert(Local);
+      IntoLocal = true;
+    }
+  }
+  const auto *M = dyn_cast<CXXMemberCallExpr>(Call);
+  return !IntoLocal && (!M || !ownedLocal(M->getImplicitObjectArgument()));
+}
+
 /// The graphs \p Def's end calls and instantiations write, and its
 /// launches (its own, and calls of functions that launch one): whether one
-/// of them is kept beyond the function.
+/// of them is kept beyond the function. With \p FollowClosers, a call of
+/// a closer that keeps its graph beyond the caller keeps it too.
 GraphUse graphUse(const FunctionDecl *Def, const Catalog &Cat,
-                  const ASTContext &Ctx) {
+                  const ASTContext &Ctx, bool FollowClosers) {
   GraphUse Use;
   llvm::SmallPtrSet<const VarDecl *, 4> Written; // graph locals written
   walkStatements(Def->getBody(), [&](const Stmt *S) {
@@ -216,6 +274,13 @@ GraphUse graphUse(const FunctionDecl *Def, const Catalog &Cat,
       Use.Launches.push_back(Call);
     if (Use.Kept)
       return true;
+    if (FollowClosers && closerKeeps(Call, Callee, Cat, Ctx, Written)) {
+      const auto *M = dyn_cast<CXXMemberCallExpr>(Call);
+      Use.Kept = Call;
+      Use.KeptText = M ? sourceText(M->getImplicitObjectArgument(), Ctx)
+                       : sourceText(Call, Ctx);
+      return true;
+    }
     // A libtorch graph that is a member: `graph_.capture_end()`.
     if (const auto *M = dyn_cast<CXXMemberCallExpr>(Call);
         M && Name == "capture_end" &&
@@ -320,7 +385,7 @@ void danglingLocals(const CaptureRegion &R,
           Ctx);
       F.Notes.insert(F.Notes.begin(), {fileLoc(Local->getLocation(), SM),
                                        "'" + Name + "' is declared here"});
-      if (Late || Use.Kept) {
+      if (Late || (Use.Kept && !Use.LeftOpen)) {
         const Stmt *At = Late ? static_cast<const Stmt *>(Late) : Use.Kept;
         F.Notes.push_back(
             {fileLoc(At->getBeginLoc(), SM),
@@ -398,7 +463,8 @@ std::vector<ClangFinding> danglingBuffer(const FunctionRuleInput &In) {
     const CaptureRegion &R = Regions[I];
     // Judged where the capture begins and ends in this function, or begins
     // in an opener that returns with it open.
-    bool LeftOpen = R.Ends.empty() && In.Own && In.Own->Opens;
+    bool LeftOpen =
+        R.Ends.empty() && In.Own && (In.Own->Opens || In.Own->PausesAndResumes);
     if (Work[I].empty() || !R.Reached || (R.Ends.empty() && !LeftOpen) ||
         R.BeginLoc.isInvalid())
       continue;
