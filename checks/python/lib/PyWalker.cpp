@@ -118,6 +118,8 @@ void Walker::walkFunction() {
   }
   if (Active && !Summary)
     closeRegion(end(Fn->Node));
+  if (Summary)
+    settleForks(SummaryRegion);
 }
 
 void Walker::walkModule() {
@@ -463,7 +465,7 @@ bool Walker::enterWithItem(TSNode Item,
       return true;
     }
   PyValue V = expr(Value);
-  if (Full == "torch.cuda.stream" && Active && !Summary && is(Value, "call")) {
+  if (Full == "torch.cuda.stream" && Active && is(Value, "call")) {
     TSNode Args = field(Value, "arguments");
     if (namedCount(Args))
       Forks.push_back({S.text(named(Args, 0)).str(), {&S, begin(Value)}});
@@ -480,7 +482,7 @@ bool Walker::walkWith(TSNode N) {
   if (is(Clause, "with_clause"))
     for (TSNode Item : namedChildren(Clause))
       Opened |= enterWithItem(Item, Forks);
-  if (Active && !Summary)
+  if (Active)
     for (auto &F : Forks)
       Active->Forks.push_back(F);
   // A body that ends the path (a return, or a raise-if-capturing check in
@@ -588,18 +590,31 @@ void Walker::endCapture(TSNode Call) {
     closeRegion(end(Call));
 }
 
+void Walker::settleForks(PyRegion &R) {
+  llvm::erase_if(R.Hazards, [&](const PyHazard &H) {
+    return H.Kind == PyHazard::Unjoined && !H.Chain.empty() &&
+           R.Joined.count(H.Detail);
+  });
+  std::set<std::string> Params;
+  if (Summary)
+    for (TSNode P : namedChildren(field(Fn->Node, "parameters")))
+      Params.insert(S.text(is(P, "identifier") ? P : named(P, 0)).str());
+  for (auto &[Stream, Site] : R.Forks) {
+    if (R.Joined.count(Stream) || Params.count(Stream))
+      continue;
+    if (auto H = rules::unjoinedStream(firstEntry("torch.cuda.stream"), Stream,
+                                       Site))
+      R.Hazards.push_back(std::move(*H));
+  }
+  R.Forks.clear();
+}
+
 void Walker::closeRegion(unsigned EndOffset) {
   if (!Active)
     return;
   Active->EndOffset = EndOffset;
   noteCapturedInputs(EndOffset);
-  for (auto &[Stream, Site] : Active->Forks) {
-    if (Active->Joined.count(Stream))
-      continue;
-    if (auto H = rules::unjoinedStream(firstEntry("torch.cuda.stream"), Stream,
-                                       Site))
-      Active->Hazards.push_back(std::move(*H));
-  }
+  settleForks(*Active);
   // Updates of this region are not those of a later one: that one records
   // the value the state has when it is captured.
   Updates.clear();

@@ -94,6 +94,11 @@ private:
   /// one it did not begin (PyRoles.cpp); true when \p Call was one.
   bool captureRole(TSNode Call);
   void closeRegion(unsigned EndOffset);
+  /// The forks of \p R not joined back become capture-unjoined-stream
+  /// hazards, and those reached through calls whose stream \p R joins
+  /// afterwards are dropped. In a summary, forks onto one of the function's
+  /// parameters are left to its callers (they may join what they passed).
+  void settleForks(PyRegion &R);
 
   // Expressions
   PyValue expr(TSNode N);

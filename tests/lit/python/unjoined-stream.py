@@ -23,3 +23,43 @@ def joined(g, x, side):
             y = x * 2
         torch.cuda.current_stream().wait_stream(side)  # joined back: fine
     return y
+
+
+# A fork in a called function that returns with it unjoined: the region's
+# end finds it forked.
+def fork_onto_side(x):
+    side = torch.cuda.Stream()
+    with torch.cuda.stream(side):
+        x.mul_(2)
+
+
+def join_inside(x):
+    side = torch.cuda.Stream()
+    with torch.cuda.stream(side):
+        x.mul_(2)
+    torch.cuda.current_stream().wait_stream(side)  # joined before it returns
+
+
+def fork_onto(side, x):  # the caller passes the stream: the caller joins it
+    with torch.cuda.stream(side):
+        x.mul_(2)
+
+
+class Runner:
+    def __init__(self):
+        self.side = torch.cuda.Stream()
+
+    def fork_member(self, x):
+        with torch.cuda.stream(self.side):
+            x.mul_(2)
+
+    def capture(self, g, x):
+        with torch.cuda.graph(g):
+            fork_onto_side(x)
+            # CHECK: unjoined-stream.py:[[@LINE-1]]:13: error: call to 'fork_onto_side' reaches 'torch.cuda.stream(side)', which forks work onto a side stream that is not joined back to the capturing stream before the region ends
+            # CHECK: unjoined-stream.py:[[@LINE-28]]:10: note: 'side' is forked into the capture here
+            join_inside(x)
+            fork_onto(self.side, x)
+            torch.cuda.current_stream().wait_stream(self.side)
+            self.fork_member(x)  # forks self.side, joined below
+            torch.cuda.current_stream().wait_stream(self.side)

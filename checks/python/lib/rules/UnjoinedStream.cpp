@@ -5,7 +5,9 @@
 // fails (cudaErrorStreamCaptureUnjoined). The walker notes the forks and the
 // joins (`torch.cuda.current_stream().wait_stream(s)`, an event waited
 // on); this rule words the forks left unjoined, with the catalog's entry
-// for torch.cuda.stream.
+// for torch.cuda.stream. A function that returns with a fork of its own
+// unjoined leaves it to its callers: the hazard reaches a region through
+// the call, unless the region joins the same stream after it.
 //
 //===----------------------------------------------------------------------===//
 
