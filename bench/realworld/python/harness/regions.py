@@ -47,6 +47,7 @@ class Region:
         self.after = after          # insert the hazard after this statement
         self.what = what            # e.g. the callable's name
         self.stmt_ctx = None
+        self.end = None             # capture-begin: the end in its block
 
     def key(self):
         """Stable identity: file, line, kind and what."""
@@ -390,9 +391,11 @@ def block_regions(helpers, ctx, block):
         if calls_attr(stmt, "capture_begin"):
             j = next((k for k in range(i + 1, len(block))
                       if calls_attr(block[k], "capture_end")), len(block))
-            out.append(Region("capture-begin", ctx.mod, stmt.lineno,
-                              [(ctx.mod.rel, l) for l in span(stmt)],
-                              body=block[i + 1:j], ctx=ctx, after=stmt))
+            region = Region("capture-begin", ctx.mod, stmt.lineno,
+                            [(ctx.mod.rel, l) for l in span(stmt)],
+                            body=block[i + 1:j], ctx=ctx, after=stmt)
+            region.end = block[j] if j < len(block) else None
+            out.append(region)
             continue
         pair = begin_end_pair(helpers, block, i)
         if pair is not None:

@@ -16,17 +16,27 @@ at once: each region's call is its own finding).  The `function` shape
 (a plain module-level function) also carries each hazard kind: sync, host
 read, pageable staging, a data-dependent size, a shape branch (a remark),
 the RNG state, a collective under a branch on the rank, a global counter
-updated (host state replays do not update).  The `argument`
+updated (host state replays do not update), a side stream forked and not
+joined back.  The `argument`
 shapes pass a host tensor or a boolean mask to an unannotated parameter of
 a helper that stages or indexes with it.  A variant that needs `self` and an
 `__init__` of the region's class is not applied to regions without them.
+
+The `exit` variant is no call: in each `capture_begin` region whose
+`capture_end` follows in the same block of a function, and that no `try`
+with the end in its `finally` encloses, a line of its own before the first
+statement after the begin returns early (`if _cl_torch.cuda.is_available():
+return`), leaving the capture open (capture-unended-on-error, reported at
+that line).
 """
 
+import ast
 import os
 
 from .inject import (apply_file, hazard_after, hazard_before, parses,
                      write_copy)
 from .lint import run_lint
+from .regions import calls_attr
 from .resolve import self_name
 
 T = "_cl_torch"
@@ -44,7 +54,13 @@ KINDS = {
     # A counter of module state bumped at capture only
     # (capture-host-side-effect).
     "host-update": "global _cl_calls; _cl_calls += 1",
+    # A side stream forked into the capture and never joined back
+    # (capture-unjoined-stream).
+    "unjoined": "with " + T + ".cuda.stream(" + T + ".cuda.Stream()): " + T +
+                ".ones(1, device='cuda')",
 }
+# The early exit of the `exit` variant (capture-unended-on-error).
+EXIT = "if " + T + ".cuda.is_available(): return"
 MARK = "  # cl-hazard"
 
 
@@ -106,8 +122,9 @@ def variants():
     """[(variant name, shape, kind)]: every kind through a plain function,
     then every shape with the sync hazard."""
     out = [("function/" + k, "function", k) for k in KINDS]
-    return out + [(s + "/" + SHAPE_KINDS.get(s, "sync"), s,
-                   SHAPE_KINDS.get(s, "sync")) for s in SHAPES]
+    out += [(s + "/" + SHAPE_KINDS.get(s, "sync"), s,
+             SHAPE_KINDS.get(s, "sync")) for s in SHAPES]
+    return out + [("exit/unended", "exit", "unended")]
 
 
 def init_of(ctx):
@@ -138,11 +155,37 @@ class Insertion:
         self.found = False
 
 
+def ends_in_finally(func, stmt):
+    """Whether a `try` of func around stmt calls capture_end in its
+    `finally` (an exit there ends the capture)."""
+    for node in ast.walk(func):
+        if isinstance(node, ast.Try) and node.finalbody and any(
+                calls_attr(f, "capture_end") for f in node.finalbody) and any(
+                stmt in ast.walk(b) for b in node.body):
+            return True
+    return False
+
+
+def plan_exit(r):
+    """The early return of the `exit` variant for region r, or None."""
+    if (r.kind != "capture-begin" or r.end is None or not r.ctx.funcs
+            or ends_in_finally(r.ctx.funcs[-1], r.after)):
+        return None
+    anchor = r.body[0] if r.body else r.end
+    call = hazard_before(anchor, r.ctx.mod.rel)
+    call.mode = "newline"
+    call.col = anchor.col_offset
+    call.text = EXIT
+    return Insertion(r, call, None)
+
+
 def plan_region(project, r, shape, kind):
     """The Insertion of variant (shape, kind) for region r, or None when
     the shape does not apply to it."""
     if not r.located() or r.lam is not None:
         return None
+    if shape == "exit":
+        return plan_exit(r)
     if shape == "function":
         text, init_text = "_cl_k()", None
     else:
@@ -171,6 +214,8 @@ def plan_region(project, r, shape, kind):
 def appended(shape, kind, rel, project):
     """The definitions appended to a region's file."""
     head = "\n\nimport torch as %s\n\n\n" % T
+    if shape == "exit":
+        return head
     if shape == "function":
         return head + hazard_def("_cl_k", kind)
     if shape == "other-file":
@@ -212,6 +257,8 @@ def write_variant(project, src, dest, shape, kind, insertions):
                 f.write(HELPER)
             hazard_at[rel] = (os.path.relpath(helper, dest),
                               marker_line(HELPER.encode()))
+        elif shape == "exit":
+            hazard_at[rel] = (rel, None)  # the inserted line itself
         else:
             hazard_at[rel] = (rel, marker_line(new))
     return hazard_at
@@ -231,6 +278,10 @@ def is_found(result, ins, hazard_at):
     where = hazard_at.get(ins.call.rel)
     if where is None:
         return False
+    if where[1] is None:  # exit: the unended capture, at the return
+        return any((f["file"], f["line"], f.get("check")) ==
+                   (ins.call.rel, ins.call.new_line,
+                    "capture-unended-on-error") for f in result.findings)
     for f in result.findings:
         if (f["file"], f["line"]) != (ins.call.rel, ins.call.new_line):
             continue

@@ -313,6 +313,26 @@ GraphUse graphUse(const FunctionDecl *Def, const Catalog &Cat,
   return Use;
 }
 
+/// The end of \p R when it is a call of a closer method whose body is in
+/// another file, on an object \p Def does not own (`graph->end_capture(s)`,
+/// exllamav2's): the capture ends into that object, which outlives \p Def.
+const CallExpr *unseenObjectCloser(const CaptureRegion &R,
+                                   const FunctionDecl *Def) {
+  const CallExpr *Found = nullptr;
+  walkStatements(Def->getBody(), [&](const Stmt *S) {
+    const auto *M = dyn_cast<CXXMemberCallExpr>(S);
+    const FunctionDecl *Callee = M ? M->getMethodDecl() : nullptr;
+    if (M && Callee && !Callee->hasBody() &&
+        llvm::is_contained(R.Ends, M->getExprLoc()) &&
+        !ownedLocal(M->getImplicitObjectArgument()) &&
+        llvm::none_of(M->arguments(),
+                      [](const Expr *A) { return graphLocal(A); }))
+      Found = M;
+    return !Found;
+  });
+  return Found;
+}
+
 ClangFinding finding(const CaptureRegion &R, SourceLocation Loc,
                      std::string Message, const ASTContext &Ctx) {
   return regionFinding(CheckKind::DanglingBuffer, R, Loc, std::move(Message),
@@ -472,6 +492,13 @@ std::vector<ClangFinding> danglingBuffer(const FunctionRuleInput &In) {
       Use = graphUse(In.Def, In.Cat, In.Ctx);
     GraphUse Here = *Use;
     Here.LeftOpen = LeftOpen;
+    if (!Here.Kept && R.ViaRole)
+      if (const CallExpr *Closer = unseenObjectCloser(R, In.Def)) {
+        Here.Kept = Closer;
+        Here.KeptText = sourceText(
+            cast<CXXMemberCallExpr>(Closer)->getImplicitObjectArgument(),
+            In.Ctx);
+      }
     danglingLocals(R, Work[I], Here, In.Def, In.Ctx, Out);
     if (!LeftOpen)
       freedBeforeLaunch(R, Work[I], Here, In.Def, In.Cat, In.Ctx, Out);
