@@ -2,7 +2,9 @@
 """Checks that every check in the registry (checks/registry/Checks.def) has
 what a check needs, and that nothing lists a check the registry does not:
 
-  - its docs page, docs/checks/NAME.md, and no page without a row;
+  - its docs page, docs/checks/NAME.md, opening with its title `# NAME`
+    and holding each `## ` section once (a damaged edit that repeats or
+    loses sections shows), and no page without a row;
   - for a C++ check, a lit fixture tests/lit/checks/STEM.{cu,cpp,hip} that
     expects a diagnostic (a CHECK line with error:, warning: or remark:);
   - for a Python check, such a fixture tests/lit/python/STEM.py, and its row
@@ -107,6 +109,18 @@ def expects_diagnostic(text):
     return bool(text and EXPECTS.search(text))
 
 
+def page_problems(name, page):
+    """What is wrong with the shape of check NAME's docs page."""
+    out = []
+    if not page.startswith(f"# {name}\n"):
+        out.append(f"docs/checks/{name}.md: does not open with '# {name}'")
+    sections = re.findall(r"^## (.+)$", page, re.M)
+    for title in sorted({t for t in sections if sections.count(t) > 1}):
+        out.append(f"docs/checks/{name}.md: section '## {title}' appears "
+                   f"{sections.count(title)} times")
+    return out
+
+
 def main():
     if len(sys.argv) != 2:
         sys.exit(__doc__)
@@ -124,8 +138,11 @@ def main():
     py_rules = rule_files(root, *py_rules_dir)
     for c in checks:
         name, stem = c["name"], c["name"][len("capture-"):]
-        if read(root, "docs", "checks", name + ".md") is None:
+        page = read(root, "docs", "checks", name + ".md")
+        if page is None:
             problems.append(f"{name}: no docs page docs/checks/{name}.md")
+        else:
+            problems += page_problems(name, page)
         if c["cpp"]:
             fixtures = [read(root, "tests", "lit", "checks", stem + ext)
                         for ext in (".cu", ".cpp", ".hip")]

@@ -63,6 +63,8 @@ Described ruleVerdict(const PyHazard &H, const PyRegion &R) {
     return rules::describeUnevenCollective(H);
   case PyHazard::Rebound:
     return rules::describeReboundInput(H);
+  case PyHazard::Dropped:
+    return rules::describeDroppedInput(H);
   case PyHazard::HostUpdate:
     return rules::describeHostSideEffect(H);
   }

@@ -28,7 +28,7 @@ void Walker::noteCapturedInputs(unsigned EndOffset) {
   visitNamed(Fn->Node, [&](TSNode N) {
     if (end(N) <= From || begin(N) >= EndOffset)
       return VisitNext::Skip;
-    bool Name = is(N, "identifier") && !is(ts_node_parent(N), "attribute");
+    bool Name = is(N, "identifier") && nameReference(N);
     bool SelfAttr = is(N, "attribute") && S.text(field(N, "object")) == "self";
     if ((!Name && !SelfAttr) || begin(N) < From || assignedTo(N))
       return SelfAttr ? VisitNext::Skip : VisitNext::Into;

@@ -116,4 +116,11 @@ const Suppressions &PySource::suppressions() const {
   return *Silenced;
 }
 
+bool nameReference(TSNode I) {
+  TSNode P = ts_node_parent(I);
+  if (is(P, "attribute") && ts_node_eq(field(P, "attribute"), I))
+    return false;
+  return !(is(P, "keyword_argument") && ts_node_eq(field(P, "name"), I));
+}
+
 } // namespace capture_lint::python

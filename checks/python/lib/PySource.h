@@ -64,6 +64,9 @@ inline unsigned namedCount(TSNode N) { return ts_node_named_child_count(N); }
 /// The \p I th named child: tree-sitter walks to it from the first child, so
 /// a loop over the children uses namedChildren.
 inline TSNode named(TSNode N, unsigned I) { return ts_node_named_child(N, I); }
+/// Whether identifier \p I names a variable: not the name of an attribute
+/// (`x.name`) or of a keyword argument (`f(name=x)`).
+bool nameReference(TSNode I);
 /// \p N's named children in order (none for a null node), read in one pass.
 llvm::SmallVector<TSNode, 8> namedChildren(TSNode N);
 /// Skips parentheses around an expression.

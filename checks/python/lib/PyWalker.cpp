@@ -120,6 +120,8 @@ void Walker::walkFunction() {
     closeRegion(end(Fn->Node));
   if (Summary)
     settleForks(SummaryRegion);
+  else
+    checkDroppedInputs();
 }
 
 void Walker::walkModule() {

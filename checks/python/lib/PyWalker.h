@@ -58,6 +58,7 @@ struct PyHazard {
     Unended,
     UnevenCollective,
     Rebound,
+    Dropped,
     HostUpdate
   } Kind = ApiCall;
   std::string Check;

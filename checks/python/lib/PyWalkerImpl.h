@@ -326,6 +326,20 @@ private:
   /// At a replay call \p N of graph \p Graph: the inputs rebound before it
   /// become hazards of their region.
   void checkReplay(TSNode N, const std::string &Graph);
+  /// At the end of the function: inputs it allocated itself that nothing
+  /// keeps, read by a capture into a graph kept beyond the function.
+  void checkDroppedInputs();
+  /// Where the function keeps \p Graph beyond itself (an attribute or a
+  /// parameter: \p Begin, the region's; returned, stored or added to a
+  /// container), or nullopt.
+  std::optional<PySite> graphKept(const std::string &Graph, PySite Begin) const;
+  /// Whether every assignment of the local \p Name allocates new memory
+  /// (a torch factory, `*_like`, `torch.tensor`, `.clone()`); its first.
+  std::optional<PySite> freshAllocation(const std::string &Name) const;
+  /// Whether \p Name (or a view of it, or a collection holding it) is
+  /// returned, stored beyond a plain local, added to a container, or
+  /// captured by a nested function or lambda.
+  bool escapes(const std::string &Name) const;
   /// Enters a branch or loop on the rank (when \p Cond depends on it) for
   /// the walk of \p Walk; \p Other and \p Exclude as in RankArm.
   void underRankBranch(TSNode Cond, TSNode Other, TSNode Exclude, bool Loop,

@@ -1,5 +1,7 @@
 # capture-dangling-buffer: a tensor the capture read (a static input)
-# rebound to a new tensor before a replay; the legal look-alikes beside it.
+# rebound to a new tensor before a replay, or allocated by the capturing
+# function and let go when it returns while the graph is kept; the legal
+# look-alikes beside them.
 # RUN: %expect-exit 1 %capture-lint --quiet %s \
 # RUN:   | FileCheck %s --implicit-check-not="{{(warning|error|remark)}}:"
 import torch
@@ -60,3 +62,71 @@ def outputs_only(model, x):
     static_y = None
     static_x = None
     return out
+
+
+class Engine:
+    def __init__(self, model):
+        self.model = model
+        self.graphs = {}
+
+    def capture(self, bs):
+        ids = torch.zeros(bs, dtype=torch.long, device="cuda")
+        pos = torch.arange(bs, device="cuda")
+        g = torch.cuda.CUDAGraph()
+        self.model(ids, pos)  # a warm-up call keeps nothing
+        with torch.cuda.graph(g):
+            out = self.model(ids, pos)
+            # CHECK: dangling-buffer.py:[[@LINE-1]]:35: error: 'pos' is read by the capture into 'g', which is kept beyond 'Engine.capture', but nothing keeps 'pos', which 'Engine.capture' allocated: the graph keeps its address; when 'Engine.capture' returns, the caching allocator takes the memory back
+            # CHECK: dangling-buffer.py:[[@LINE-6]]:9: note: 'pos' is allocated here
+            # CHECK: dangling-buffer.py:[[@LINE+2]]:9: note: 'g' is kept beyond 'Engine.capture' here
+            # CHECK: dangling-buffer.py:[[@LINE-5]]:14: note: capture into graph 'g' begins here
+        self.graphs[bs] = g
+        self.ids = ids  # kept: fine
+        self.out = out
+
+    def capture_into_attribute(self, n):
+        scale = torch.full((n,), 2.0, device="cuda")
+        kept = torch.ones(n, device="cuda")
+        self.graph = torch.cuda.CUDAGraph()
+        with torch.cuda.graph(self.graph):
+            self.out = kept * scale
+            # CHECK: dangling-buffer.py:[[@LINE-1]]:31: error: 'scale' is read by the capture into 'self.graph', which is kept beyond 'Engine.capture_into_attribute'
+            # CHECK: dangling-buffer.py:[[@LINE-6]]:9: note: 'scale' is allocated here
+        self.inputs = {"kept": kept}  # in a container the object keeps: fine
+
+    def replayed_here(self, x):
+        tmp = torch.ones_like(x)
+        g = torch.cuda.CUDAGraph()
+        with torch.cuda.graph(g):
+            y = tmp * 2
+        g.replay()  # the graph dies with the function: fine
+        return y
+
+    def returned_together(self, n):
+        buf = torch.empty(n, device="cuda")
+        g = torch.cuda.CUDAGraph()
+        with torch.cuda.graph(g):
+            buf.mul_(2)
+        return g, buf  # returned with the graph: fine
+
+    def passed_in(self, x):
+        g = torch.cuda.CUDAGraph()
+        with torch.cuda.graph(g):
+            y = x * 2  # the caller's tensor: the caller keeps it
+        self.graph = g
+        return y
+
+    def through_a_closure(self, n):
+        buf = torch.zeros(n, device="cuda")
+        g = torch.cuda.CUDAGraph()
+        with torch.cuda.graph(g):
+            buf.add_(1)
+        self.refill = lambda: buf.fill_(0)  # the lambda keeps it: fine
+        self.graph = g
+
+    def made_by_a_view(self, x):
+        flat = x.view(-1)  # a view of the caller's tensor: not allocated here
+        g = torch.cuda.CUDAGraph()
+        with torch.cuda.graph(g):
+            flat.mul_(2)
+        self.graph = g

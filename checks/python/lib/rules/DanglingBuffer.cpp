@@ -9,6 +9,13 @@
 // region's inputs and the rebindings after it (PyDangling.cpp); this rule
 // words them.
 //
+//
+// And a tensor the capturing function allocated itself (a factory, not a
+// parameter) that the capture read, where the graph is kept beyond the
+// function and the tensor is not: when the function returns, the caching
+// allocator takes the tensor's memory back and hands it to the next
+// allocation, which every replay then reads or overwrites.
+//
 //===----------------------------------------------------------------------===//
 
 #include "Rules.h"
@@ -41,6 +48,42 @@ Described describeReboundInput(const PyHazard &H) {
   M.Fix = "copy the new value into the captured tensor (" +
           H.Subject.substr(1, H.Subject.size() - 2) +
           ".copy_(...)) instead of rebinding the name";
+  return std::make_pair(Severity::Error, M);
+}
+
+PyHazard droppedInput(const std::string &Name, const std::string &Graph,
+                      const std::string &Function, PySite ReadAt, PySite MadeAt,
+                      std::optional<PySite> KeptAt) {
+  PyHazard H;
+  H.Kind = PyHazard::Dropped;
+  H.Check = "capture-dangling-buffer";
+  H.Subject = "'" + Name + "'";
+  H.Detail = Graph;
+  H.Through = Function;
+  H.Site = ReadAt;
+  H.Extra.push_back({MadeAt, "'" + Name + "' is allocated here"});
+  if (KeptAt)
+    H.Extra.push_back(
+        {*KeptAt, "'" + Graph + "' is kept beyond '" + Function + "' here"});
+  return H;
+}
+
+Described describeDroppedInput(const PyHazard &H) {
+  std::string Name = H.Subject.substr(1, H.Subject.size() - 2);
+  MessageParts M;
+  M.Subject = H.Subject;
+  M.Predicate = "is read by the capture into '" + H.Detail +
+                "', which is kept beyond '" + H.Through +
+                "', but nothing keeps '" + Name + "', which '" + H.Through +
+                "' allocated";
+  M.Consequence =
+      "the graph keeps its address; when '" + H.Through +
+      "' returns, the caching allocator takes the memory back and gives it "
+      "to the next allocation, which every replay then reads or overwrites, "
+      "silently";
+  M.Fix = "keep '" + Name +
+          "' alive as long as the graph: store it where the graph is kept "
+          "(an attribute beside it, the same container entry)";
   return std::make_pair(Severity::Error, M);
 }
 

@@ -75,6 +75,14 @@ Described describeUnevenCollective(const PyHazard &H);
 PyHazard reboundInput(const std::string &Name, const std::string &Graph,
                       PySite At, PySite ReadAt, PySite ReplayAt);
 Described describeReboundInput(const PyHazard &H);
+/// capture-dangling-buffer: \p Name, a tensor the function allocated at
+/// \p MadeAt and the capture into \p Graph read at \p ReadAt, that nothing
+/// keeps when the function returns, while the graph is kept (at \p KeptAt
+/// when that is not where the capture names it).
+PyHazard droppedInput(const std::string &Name, const std::string &Graph,
+                      const std::string &Function, PySite ReadAt, PySite MadeAt,
+                      std::optional<PySite> KeptAt);
+Described describeDroppedInput(const PyHazard &H);
 
 /// capture-host-side-effect (HostSideEffect.cpp)
 /// \p Update (as written, "'self.step += 1'") updates \p Subject

@@ -8,4 +8,4 @@ def step(g):
         n = y.nnz_estimate()
         if n:
             y = y + 1
-    return y
+    return y, x
