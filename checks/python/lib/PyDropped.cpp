@@ -14,6 +14,8 @@
 
 #include "PyWalkerImpl.h"
 
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSwitch.h"
 
 namespace capture_lint::python::detail {
@@ -58,6 +60,21 @@ bool boundOtherwise(TSNode P, TSNode N) {
          is(P, "typed_parameter") || is(P, "typed_default_parameter");
 }
 
+/// Whether calling \p Callee makes an object that holds its arguments: a
+/// container (`dict(x=x)`, `list`, `tuple`, `set`), a class (a name in
+/// CamelCase: `Inputs(ids, pos)`, `SimpleNamespace(...)`), a partial.
+bool holdsArguments(const PySource &S, TSNode Callee) {
+  llvm::StringRef Name = S.text(Callee).rsplit('.').second;
+  if (Name.empty())
+    Name = S.text(Callee);
+  if (llvm::StringSwitch<bool>(Name)
+          .Cases("dict", "list", "tuple", "set", "frozenset", "partial", true)
+          .Default(false))
+    return true;
+  return !Name.empty() && llvm::isUpper(Name.front()) &&
+         llvm::any_of(Name, [](char C) { return llvm::isLower(C); });
+}
+
 } // namespace
 
 /// The statement that stores the value \p O names where it outlives the
@@ -82,6 +99,10 @@ static TSNode storedAt(const PySource &S, TSNode O, bool LocalsKeep,
     if (!is(P, "argument_list"))
       return TSNode{};
     TSNode Callee = field(ts_node_parent(P), "function");
+    if (holdsArguments(S, Callee)) {
+      P = ts_node_parent(P); // the made object holds it: where does it go?
+      continue;
+    }
     if (is(Callee, "identifier"))
       return S.text(Callee) == "setattr" ? P : TSNode{};
     if (!is(Callee, "attribute"))

@@ -48,6 +48,8 @@ class Region:
         self.what = what            # e.g. the callable's name
         self.stmt_ctx = None
         self.end = None             # capture-begin: the end in its block
+        self.header = None          # a with region: the with statement
+        self.graph = None           # graph: the graph expression
 
     def key(self):
         """Stable identity: file, line, kind and what."""
@@ -313,9 +315,13 @@ def with_regions(project, helpers, ctx, node, consumed):
             kind = "helper-with" if what else None
         if kind:
             lines = header_lines(node)
-            return [Region(kind, ctx.mod, node.lineno,
-                           [(ctx.mod.rel, l) for l in lines],
-                           body=node.body, ctx=ctx, what=what)]
+            region = Region(kind, ctx.mod, node.lineno,
+                            [(ctx.mod.rel, l) for l in lines],
+                            body=node.body, ctx=ctx, what=what)
+            region.header = node
+            if kind == "graph" and e.args:
+                region.graph = e.args[0]
+            return [region]
     return []
 
 

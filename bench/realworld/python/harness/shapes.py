@@ -22,6 +22,14 @@ shapes pass a host tensor or a boolean mask to an unannotated parameter of
 a helper that stages or indexes with it.  A variant that needs `self` and an
 `__init__` of the region's class is not applied to regions without them.
 
+The `dropped` variant is no call either: in each `with torch.cuda.graph(G):`
+region of a function that keeps G beyond itself (an attribute, a
+parameter, returned, stored in something other than a plain name, added to
+a container), a tensor is allocated on a line of its own before the `with`
+(`_cl_buf = _cl_torch.zeros(4, device='cuda')`) and read as the region's
+first statement (`_cl_buf.add_(1)`), and nothing keeps it
+(capture-dangling-buffer, reported at the read).
+
 The `exit` variant is no call: in each `capture_begin` region whose
 `capture_end` follows in the same block of a function, and that no `try`
 with the end in its `finally` encloses, a line of its own before the first
@@ -61,6 +69,13 @@ KINDS = {
 }
 # The early exit of the `exit` variant (capture-unended-on-error).
 EXIT = "if " + T + ".cuda.is_available(): return"
+# The `dropped` variant's tensor, allocated before the region and read in it.
+DROPPED_MADE = "_cl_buf = " + T + ".zeros(4, device='cuda')"
+DROPPED_READ = "_cl_buf.add_(1)"
+# The check a variant of no call expects at its inserted line.
+EXPECTED_AT_LINE = {"exit": "capture-unended-on-error",
+                    "dropped": "capture-dangling-buffer"}
+ADDERS = {"append", "extend", "insert", "add", "update", "setdefault"}
 MARK = "  # cl-hazard"
 
 
@@ -124,7 +139,8 @@ def variants():
     out = [("function/" + k, "function", k) for k in KINDS]
     out += [(s + "/" + SHAPE_KINDS.get(s, "sync"), s,
              SHAPE_KINDS.get(s, "sync")) for s in SHAPES]
-    return out + [("exit/unended", "exit", "unended")]
+    return out + [("exit/unended", "exit", "unended"),
+                  ("dropped/dangling", "dropped", "dangling")]
 
 
 def init_of(ctx):
@@ -179,6 +195,62 @@ def plan_exit(r):
     return Insertion(r, call, None)
 
 
+def names(node, name):
+    """Whether node (or a collection in it) is the bare name."""
+    if isinstance(node, ast.Name):
+        return node.id == name
+    if isinstance(node, (ast.Tuple, ast.List, ast.Set)):
+        return any(names(e, name) for e in node.elts)
+    if isinstance(node, ast.Dict):
+        return any(names(v, name) for v in node.values)
+    return False
+
+
+def graph_kept(func, graph):
+    """Whether func keeps the graph expression beyond itself."""
+    root = graph
+    while isinstance(root, (ast.Attribute, ast.Subscript)):
+        root = root.value
+    if not isinstance(root, ast.Name):
+        return False
+    args = func.args
+    params = {a.arg for a in args.posonlyargs + args.args + args.kwonlyargs}
+    if root.id in params | {"self", "cls"}:
+        return True
+    if root is not graph:
+        return False
+    for node in ast.walk(func):
+        if isinstance(node, ast.Return) and node.value is not None and \
+                names(node.value, root.id):
+            return True
+        if isinstance(node, ast.Assign) and names(node.value, root.id) and \
+                not all(isinstance(t, ast.Name) for t in node.targets):
+            return True
+        if isinstance(node, ast.Call) and isinstance(
+                node.func, ast.Attribute) and node.func.attr in ADDERS and \
+                any(names(a, root.id) for a in node.args):
+            return True
+    return False
+
+
+def plan_dropped(project, r):
+    """The allocation before and the read in region r of the `dropped`
+    variant, or None."""
+    if (r.kind != "graph" or r.graph is None or not r.ctx.funcs or not r.body
+            or not graph_kept(r.ctx.funcs[-1], r.graph)
+            or not own_line(project, r.ctx.mod.rel, r.header)):
+        return None
+    rel = r.ctx.mod.rel
+    call = hazard_before(r.body[0], rel)
+    if call.mode == "newline":
+        call.col = r.body[0].col_offset
+    call.text = DROPPED_READ
+    made = hazard_before(r.header, rel)
+    made.mode, made.col, made.text = "newline", r.header.col_offset, \
+        DROPPED_MADE
+    return Insertion(r, call, made)
+
+
 def plan_region(project, r, shape, kind):
     """The Insertion of variant (shape, kind) for region r, or None when
     the shape does not apply to it."""
@@ -186,6 +258,8 @@ def plan_region(project, r, shape, kind):
         return None
     if shape == "exit":
         return plan_exit(r)
+    if shape == "dropped":
+        return plan_dropped(project, r)
     if shape == "function":
         text, init_text = "_cl_k()", None
     else:
@@ -214,7 +288,7 @@ def plan_region(project, r, shape, kind):
 def appended(shape, kind, rel, project):
     """The definitions appended to a region's file."""
     head = "\n\nimport torch as %s\n\n\n" % T
-    if shape == "exit":
+    if shape in EXPECTED_AT_LINE:
         return head
     if shape == "function":
         return head + hazard_def("_cl_k", kind)
@@ -257,8 +331,8 @@ def write_variant(project, src, dest, shape, kind, insertions):
                 f.write(HELPER)
             hazard_at[rel] = (os.path.relpath(helper, dest),
                               marker_line(HELPER.encode()))
-        elif shape == "exit":
-            hazard_at[rel] = (rel, None)  # the inserted line itself
+        elif shape in EXPECTED_AT_LINE:
+            hazard_at[rel] = (rel, EXPECTED_AT_LINE[shape])
         else:
             hazard_at[rel] = (rel, marker_line(new))
     return hazard_at
@@ -278,10 +352,10 @@ def is_found(result, ins, hazard_at):
     where = hazard_at.get(ins.call.rel)
     if where is None:
         return False
-    if where[1] is None:  # exit: the unended capture, at the return
+    if isinstance(where[1], str):  # a variant of no call: its check there
         return any((f["file"], f["line"], f.get("check")) ==
-                   (ins.call.rel, ins.call.new_line,
-                    "capture-unended-on-error") for f in result.findings)
+                   (ins.call.rel, ins.call.new_line, where[1])
+                   for f in result.findings)
     for f in result.findings:
         if (f["file"], f["line"]) != (ins.call.rel, ins.call.new_line):
             continue
