@@ -272,3 +272,32 @@ bool addChild(cudaStream_t s, float *d_in) {
   // CHECK: :[[@LINE-6]]:8: note: the capture of stream 's' begins here
   return true;
 }
+
+// Legal: an opener that returns a guard whose destructor ends, instantiates
+// and launches the graph (tiny-cuda-nn's capture_guard). The opener's body
+// ends a capture, but it is no closer of this region: the guard launches
+// the graph while the buffer still lives, and each step captures anew.
+template <typename F> struct EndGuard {
+  F f;
+  ~EndGuard() { f(); }
+};
+struct GuardedGraph {
+  cudaGraph_t graph;
+  cudaGraphExec_t exec;
+  auto captureGuard(cudaStream_t s) {
+    cudaStreamBeginCapture(s, cudaStreamCaptureModeRelaxed);
+    auto end = [this, s] {
+      (void)cudaStreamEndCapture(s, &graph);
+      (void)cudaGraphInstantiate(&exec, graph, 0);
+      (void)cudaGraphLaunch(exec, s);
+    };
+    return EndGuard<decltype(end)>{end};
+  }
+};
+void guardedStep(GuardedGraph &g, cudaStream_t s, float *d_in) {
+  float header[2] = {0, 1};
+  {
+    auto guard = g.captureGuard(s);
+    cudaMemcpyAsync(d_in, header, sizeof(header), cudaMemcpyHostToDevice, s);
+  }
+}

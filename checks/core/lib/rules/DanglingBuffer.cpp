@@ -197,67 +197,11 @@ bool launchesGraph(const FunctionDecl *Callee, const Catalog &Cat) {
   return Launches;
 }
 
-GraphUse graphUse(const FunctionDecl *Def, const Catalog &Cat,
-                  const ASTContext &Ctx, bool FollowClosers = true);
-
-/// Whether \p Callee, a function of the program with a body here, ends a
-/// capture or instantiates a graph itself (a closer).
-bool endsOrInstantiates(const FunctionDecl *Callee, const Catalog &Cat) {
-  const FunctionDecl *Def = Callee ? Callee->getDefinition() : nullptr;
-  if (!Def || !Def->hasBody() || Cat.findRegionApi(catalogName(Def)))
-    return false;
-  bool Found = false;
-  walkStatements(Def->getBody(), [&](const Stmt *S) {
-    const auto *Call = dyn_cast<CallExpr>(S);
-    const FunctionDecl *F = Call ? directCallee(Call) : nullptr;
-    const RegionApi *R = F ? Cat.findRegionApi(catalogName(F)) : nullptr;
-    Found |=
-        (R && R->Kind == RegionApi::End) ||
-        (F && Cat.listed(NameList::GraphInstantiations, F->getNameAsString()));
-    return !Found;
-  });
-  return Found;
-}
-
-/// Whether \p Call, of a closer that keeps the graph it makes beyond
-/// itself (in its object, an out-parameter, returned), keeps it beyond the
-/// caller too: the object is not one the caller owns (`holder->end(s)`,
-/// `member_.end(s)`, not `Graph local; local.end(s)`), and the graph is
-/// not handed back into a local of the caller (`end(s, &g)`: \p Written
-/// gets `g`, whose fate the caller decides).
-bool closerKeeps(const CallExpr *Call, const FunctionDecl *Callee,
-                 const Catalog &Cat, const ASTContext &Ctx,
-                 llvm::SmallPtrSetImpl<const VarDecl *> &Written) {
-  if (!endsOrInstantiates(Callee, Cat))
-    return false;
-  // Kept by returning it: the caller's use of the result decides.
-  const Stmt *Kept =
-      graphUse(Callee->getDefinition(), Cat, Ctx, /*FollowClosers=*/false).Kept;
-  if (!Kept || isa<ReturnStmt>(Kept))
-    return false;
-  bool IntoLocal = false;
-  for (unsigned I = 0; I < Call->getNumArgs(); ++I) {
-    const Expr *Arg = Call->getArg(I);
-    const VarDecl *Local = graphLocal(Arg);
-    // A graph passed by reference (`end(cudaGraph_t &g)`).
-    if (!Local && I < Callee->getNumParams() &&
-        Callee->getParamDecl(I)->getType()->isReferenceType())
-      Local = localVar(Arg);
-    if (Local && namesGraph(Local->getType())) {
-      Written.insert(Local);
-      IntoLocal = true;
-    }
-  }
-  const auto *M = dyn_cast<CXXMemberCallExpr>(Call);
-  return !IntoLocal && (!M || !ownedLocal(M->getImplicitObjectArgument()));
-}
-
 /// The graphs \p Def's end calls and instantiations write, and its
 /// launches (its own, and calls of functions that launch one): whether one
-/// of them is kept beyond the function. With \p FollowClosers, a call of
-/// a closer that keeps its graph beyond the caller keeps it too.
+/// of them is kept beyond the function.
 GraphUse graphUse(const FunctionDecl *Def, const Catalog &Cat,
-                  const ASTContext &Ctx, bool FollowClosers) {
+                  const ASTContext &Ctx) {
   GraphUse Use;
   llvm::SmallPtrSet<const VarDecl *, 4> Written; // graph locals written
   walkStatements(Def->getBody(), [&](const Stmt *S) {
@@ -274,13 +218,6 @@ GraphUse graphUse(const FunctionDecl *Def, const Catalog &Cat,
       Use.Launches.push_back(Call);
     if (Use.Kept)
       return true;
-    if (FollowClosers && closerKeeps(Call, Callee, Cat, Ctx, Written)) {
-      const auto *M = dyn_cast<CXXMemberCallExpr>(Call);
-      Use.Kept = Call;
-      Use.KeptText = M ? sourceText(M->getImplicitObjectArgument(), Ctx)
-                       : sourceText(Call, Ctx);
-      return true;
-    }
     // A libtorch graph that is a member: `graph_.capture_end()`.
     if (const auto *M = dyn_cast<CXXMemberCallExpr>(Call);
         M && Name == "capture_end" &&
@@ -313,24 +250,69 @@ GraphUse graphUse(const FunctionDecl *Def, const Catalog &Cat,
   return Use;
 }
 
-/// The end of \p R when it is a call of a closer method whose body is in
-/// another file, on an object \p Def does not own (`graph->end_capture(s)`,
-/// exllamav2's): the capture ends into that object, which outlives \p Def.
-const CallExpr *unseenObjectCloser(const CaptureRegion &R,
-                                   const FunctionDecl *Def) {
-  const CallExpr *Found = nullptr;
+/// Whether closer call \p Call (\p Callee's body, if here, ends its
+/// caller's capture) keeps the graph beyond the caller: the closer keeps
+/// it beyond itself (in its object, an out-parameter, not by returning
+/// it; with the body elsewhere, a method is taken to end into its object),
+/// the object is not one the caller owns (`holder->end(s)`, not `Graph
+/// local; local.end(s)`), and no graph local of the caller receives it
+/// (`end(s, &g)`, `end(cudaGraph_t &g)`: \p Written gets `g`, whose fate
+/// the caller decides).
+bool closerKeeps(const CallExpr *Call, const FunctionDecl *Callee,
+                 const Catalog &Cat, const ASTContext &Ctx,
+                 llvm::SmallPtrSetImpl<const VarDecl *> &Written) {
+  const FunctionDecl *Body = Callee->getDefinition();
+  const auto *M = dyn_cast<CXXMemberCallExpr>(Call);
+  if (Body && Body->hasBody()) {
+    const Stmt *Kept = graphUse(Body, Cat, Ctx).Kept;
+    if (!Kept || isa<ReturnStmt>(Kept))
+      return false;
+  } else if (!M) {
+    return false;
+  }
+  bool IntoLocal = false;
+  for (unsigned I = 0; I < Call->getNumArgs(); ++I) {
+    const VarDecl *Local = graphLocal(Call->getArg(I));
+    if (!Local && I < Callee->getNumParams() &&
+        Callee->getParamDecl(I)->getType()->isReferenceType())
+      Local = localVar(Call->getArg(I));
+    if (Local && namesGraph(Local->getType())) {
+      Written.insert(Local);
+      IntoLocal = true;
+    }
+  }
+  return !IntoLocal && (!M || !ownedLocal(M->getImplicitObjectArgument()));
+}
+
+/// Where \p R's end keeps the graph beyond \p Def when the end is a call
+/// of a closer (a function of the program, not a catalog end): the call,
+/// or the statement that hands the local the closer wrote on; null when
+/// it does not.
+const Stmt *keptByCloser(const CaptureRegion &R, const FunctionDecl *Def,
+                         const Catalog &Cat, const ASTContext &Ctx,
+                         std::string &KeptText) {
+  const Stmt *Kept = nullptr;
   walkStatements(Def->getBody(), [&](const Stmt *S) {
-    const auto *M = dyn_cast<CXXMemberCallExpr>(S);
-    const FunctionDecl *Callee = M ? M->getMethodDecl() : nullptr;
-    if (M && Callee && !Callee->hasBody() &&
-        llvm::is_contained(R.Ends, M->getExprLoc()) &&
-        !ownedLocal(M->getImplicitObjectArgument()) &&
-        llvm::none_of(M->arguments(),
-                      [](const Expr *A) { return graphLocal(A); }))
-      Found = M;
-    return !Found;
+    const auto *Call = dyn_cast<CallExpr>(S);
+    const FunctionDecl *Callee = Call ? directCallee(Call) : nullptr;
+    const auto *M = dyn_cast_or_null<CXXMemberCallExpr>(Call);
+    SourceLocation At = M      ? M->getExprLoc()
+                        : Call ? Call->getBeginLoc()
+                               : SourceLocation();
+    if (!Callee || !llvm::is_contained(R.Ends, At) ||
+        Cat.findRegionApi(catalogName(Callee)))
+      return true;
+    llvm::SmallPtrSet<const VarDecl *, 2> Written;
+    if (closerKeeps(Call, Callee, Cat, Ctx, Written)) {
+      Kept = Call;
+      KeptText = M ? sourceText(M->getImplicitObjectArgument(), Ctx)
+                   : sourceText(Call, Ctx);
+    } else if (!Written.empty()) {
+      Kept = storedBeyond(Def, Written, KeptText, Ctx);
+    }
+    return !Kept;
   });
-  return Found;
+  return Kept;
 }
 
 ClangFinding finding(const CaptureRegion &R, SourceLocation Loc,
@@ -492,13 +474,8 @@ std::vector<ClangFinding> danglingBuffer(const FunctionRuleInput &In) {
       Use = graphUse(In.Def, In.Cat, In.Ctx);
     GraphUse Here = *Use;
     Here.LeftOpen = LeftOpen;
-    if (!Here.Kept && R.ViaRole)
-      if (const CallExpr *Closer = unseenObjectCloser(R, In.Def)) {
-        Here.Kept = Closer;
-        Here.KeptText = sourceText(
-            cast<CXXMemberCallExpr>(Closer)->getImplicitObjectArgument(),
-            In.Ctx);
-      }
+    if (!Here.Kept)
+      Here.Kept = keptByCloser(R, In.Def, In.Cat, In.Ctx, Here.KeptText);
     danglingLocals(R, Work[I], Here, In.Def, In.Ctx, Out);
     if (!LeftOpen)
       freedBeforeLaunch(R, Work[I], Here, In.Def, In.Cat, In.Ctx, Out);
