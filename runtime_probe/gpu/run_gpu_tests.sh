@@ -57,6 +57,7 @@ suite harness "$BUILD/gpu/harness-test" --gtest_brief=1
 suite lifecycle python3 "$ROOT/runtime_probe/gpu/check_lifecycle.py" "$PROBE" "$BUILD/gpu" "$OUTDIR"
 if python3 -c 'import torch; assert torch.cuda.is_available()' 2>/dev/null; then
   suite torch python3 "$ROOT/runtime_probe/gpu/check_torch.py" "$PROBE" "$OUTDIR"
+  suite torch-lifetime python3 "$ROOT/runtime_probe/gpu/torch_lifetime.py"
 else
   RESULTS+=("SKIP  torch (no PyTorch with CUDA)")
 fi
