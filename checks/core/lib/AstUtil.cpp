@@ -628,4 +628,20 @@ allOverridden(const CXXMethodDecl *MD) {
   return Out;
 }
 
+const Stmt *scopeOfLocal(const VarDecl *Var, const Stmt *Body,
+                         const ParentMap &PM) {
+  const Stmt *Found = nullptr;
+  walkStatements(Body, [&](const Stmt *S) {
+    const auto *DS = dyn_cast<DeclStmt>(S);
+    if (!DS || !llvm::is_contained(DS->decls(), Var))
+      return true;
+    for (const Stmt *P = PM.getParent(DS); P && !Found; P = PM.getParent(P))
+      if (isa<CompoundStmt, ForStmt, CXXForRangeStmt, IfStmt, WhileStmt,
+              SwitchStmt>(P))
+        Found = P;
+    return false;
+  });
+  return Found;
+}
+
 } // namespace capture_lint

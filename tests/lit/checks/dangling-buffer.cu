@@ -301,3 +301,19 @@ void guardedStep(GuardedGraph &g, cudaStream_t s, float *d_in) {
     cudaMemcpyAsync(d_in, header, sizeof(header), cudaMemcpyHostToDevice, s);
   }
 }
+
+// A local declared by a for statement dies with the loop: a launch after
+// the loop reads dead storage.
+void forScoped(cudaStream_t s, float *d_in, cudaGraphExec_t exec) {
+  cudaGraph_t graph;
+  cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);
+  for (float header[2] = {0, 1}; header[0] < 1; header[0] += 1)
+    cudaMemcpyAsync(d_in, header, sizeof(header), cudaMemcpyHostToDevice, s);
+  // CHECK: :[[@LINE-1]]:27: error: 'header' points into 'header', a local of 'forScoped' whose storage ends with its scope, but the capture bakes the address into the graph and a graph is launched after 'header' goes out of scope
+  // CHECK: :[[@LINE-3]]:14: note: 'header' is declared here
+  // CHECK: :[[@LINE-5]]:3: note: the capture of stream 's' begins here
+  // CHECK: :[[@LINE+3]]:3: note: the graph is launched here
+  (void)cudaStreamEndCapture(s, &graph);
+  (void)cudaGraphInstantiate(&exec, graph, 0);
+  cudaGraphLaunch(exec, s);
+}

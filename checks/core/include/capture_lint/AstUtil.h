@@ -18,6 +18,7 @@
 #include <string>
 
 namespace clang {
+class ParentMap;
 class ASTContext;
 class SourceManager;
 } // namespace clang
@@ -151,6 +152,14 @@ std::string displayName(const clang::FunctionDecl *FD);
 /// Where a call is reported: the member name of a member call, else the
 /// call's beginning.
 clang::SourceLocation callLoc(const clang::Expr *Call);
+
+/// The statement at whose end the storage of local \p Var ends: the
+/// nearest block or scope-introducing statement (`for`, `if`, `while`,
+/// `switch` with their declarations) around its declaration in \p Body;
+/// null when \p Body does not declare it.
+const clang::Stmt *scopeOfLocal(const clang::VarDecl *Var,
+                                const clang::Stmt *Body,
+                                const clang::ParentMap &PM);
 
 /// Visits \p Root and every statement below it, depth first; \p Visit
 /// returns false to leave a node's children out. Null children are skipped.

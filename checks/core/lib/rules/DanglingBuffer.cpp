@@ -321,25 +321,6 @@ ClangFinding finding(const CaptureRegion &R, SourceLocation Loc,
                        Ctx);
 }
 
-/// The scope a local dies at the end of: its enclosing compound statement.
-const Stmt *scopeOf(const VarDecl *Var, const FunctionDecl *Def,
-                    const ParentMap &PM, const ASTContext &Ctx) {
-  const Stmt *Found = Def->getBody();
-  walkStatements(Def->getBody(), [&](const Stmt *S) {
-    if (const auto *DS = dyn_cast<DeclStmt>(S))
-      for (const Decl *D : DS->decls())
-        if (D == Var)
-          for (const Stmt *P = PM.getParent(DS); P; P = PM.getParent(P))
-            if (isa<CompoundStmt>(P)) {
-              Found = P;
-              return false;
-            }
-    return true;
-  });
-  (void)Ctx;
-  return Found;
-}
-
 /// A local's storage given to work captured in \p R.
 void danglingLocals(const CaptureRegion &R,
                     const std::vector<const CallExpr *> &Work,
@@ -355,7 +336,9 @@ void danglingLocals(const CaptureRegion &R,
         continue;
       if (!PM)
         PM.emplace(const_cast<Stmt *>(Def->getBody()));
-      const Stmt *Scope = scopeOf(Local, Def, *PM, Ctx);
+      const Stmt *Scope = scopeOfLocal(Local, Def->getBody(), *PM);
+      if (!Scope)
+        Scope = Def->getBody();
       const CallExpr *Late = nullptr;
       for (const CallExpr *L : Use.Launches)
         if (SM.isBeforeInTranslationUnit(Scope->getEndLoc(), L->getBeginLoc()))

@@ -42,20 +42,6 @@ bool holds(const Stmt *Scope, const Stmt *S, const ParentMap &PM) {
   return false;
 }
 
-/// The compound statement a local is declared in, or null.
-const Stmt *declaringBlock(const VarDecl *Var, const Stmt *Body,
-                           const ParentMap &PM) {
-  const Stmt *Found = nullptr;
-  walkStatements(Body, [&](const Stmt *S) {
-    if (const auto *DS = dyn_cast<DeclStmt>(S))
-      for (const Decl *D : DS->decls())
-        if (D == Var)
-          Found = PM.getParent(DS);
-    return !Found;
-  });
-  return Found && isa<CompoundStmt>(Found) ? Found : nullptr;
-}
-
 /// Whether \p Stream (the begin's stream argument) names the same stream
 /// at \p Ret: only names, members and literal indexes, each visible there.
 bool sameStreamAt(const Expr *Stream, const ReturnStmt *Ret, const Stmt *Body,
@@ -67,7 +53,7 @@ bool sameStreamAt(const Expr *Stream, const ReturnStmt *Ret, const Stmt *Body,
     if (const auto *Ref = dyn_cast<DeclRefExpr>(S))
       if (const auto *Var = dyn_cast<VarDecl>(Ref->getDecl());
           Var && Var->hasLocalStorage() && !isa<ParmVarDecl>(Var)) {
-        const Stmt *Block = declaringBlock(Var, Body, PM);
+        const Stmt *Block = scopeOfLocal(Var, Body, PM);
         Stable &= Block && holds(Block, Ret, PM);
       }
     return Stable;
