@@ -523,6 +523,10 @@ void Walker::follow(PyFunction *Callee, TSNode Site,
   if (Ctx.Depth >= Ctx.MaxCallDepth)
     return;
   const std::vector<PyHazard> &Hs = summarize(Ctx, Callee);
+  // Streams the callee joins back are joined here (`finish()` joining
+  // what `start()` forked).
+  if (auto J = Ctx.Joins.find(Callee); J != Ctx.Joins.end())
+    Active->Joined.insert(J->second.begin(), J->second.end());
   for (const PyHazard &H : Hs) {
     PyHazard Copy = H;
     Copy.Chain.insert(Copy.Chain.begin(),

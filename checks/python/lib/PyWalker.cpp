@@ -604,6 +604,12 @@ void Walker::settleForks(PyRegion &R) {
   for (auto &[Stream, Site] : R.Forks) {
     if (R.Joined.count(Stream) || Params.count(Stream))
       continue;
+    // A stream a called function hands on (`self._active = stream`,
+    // returned) is joined by whoever it is handed to.
+    if (Summary &&
+        llvm::StringRef(Stream).find_first_of(".([") == llvm::StringRef::npos &&
+        escapes(Stream))
+      continue;
     if (auto H = rules::unjoinedStream(firstEntry("torch.cuda.stream"), Stream,
                                        Site))
       R.Hazards.push_back(std::move(*H));
@@ -649,6 +655,11 @@ const std::vector<PyHazard> &summarize(PyContext &Ctx, PyFunction *F) {
   // function is walked once (as the C++ analysis does).
   Ctx.ParamCalls[F] = std::move(W.SummaryParamCalls);
   Ctx.ParamHazards[F] = std::move(W.SummaryParamHazards);
+  // Only streams held in objects (`self._active`): a local of the callee
+  // names no stream of its caller.
+  for (const std::string &J : W.SummaryRegion.Joined)
+    if (J.find('.') != std::string::npos)
+      Ctx.Joins[F].insert(J);
   auto &Slot = Ctx.Summaries[F];
   Slot = std::move(W.SummaryRegion.Hazards);
   return Slot;

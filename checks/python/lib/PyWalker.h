@@ -156,6 +156,10 @@ struct PyContext {
   std::map<const PyFunction *, std::vector<PyHazard>> Summaries;
   std::map<const PyFunction *, std::vector<PyParamCall>> ParamCalls;
   std::map<const PyFunction *, std::vector<PyParamHazard>> ParamHazards;
+  /// The streams held in objects (`self._active`) each summarized function
+  /// joins back (`wait_stream(...)`): a region that calls it has them
+  /// joined.
+  std::map<const PyFunction *, std::set<std::string>> Joins;
   std::set<const PyFunction *> InProgress;
   unsigned Depth = 0;
   /// Entries made for functions .capture-lint.json declares synchronizing,

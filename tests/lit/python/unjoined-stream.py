@@ -63,3 +63,25 @@ class Runner:
             torch.cuda.current_stream().wait_stream(self.side)
             self.fork_member(x)  # forks self.side, joined below
             torch.cuda.current_stream().wait_stream(self.side)
+
+
+# Legal: a called method forks onto a stream it hands on to an attribute,
+# and another joins it back (rtp-llm's shared-expert executor).
+class Executor:
+    def start(self, x):
+        stream = torch.cuda.Stream()
+        stream.wait_stream(torch.cuda.current_stream())
+        with torch.cuda.stream(stream):
+            self._out = x * 2
+        self._active_stream = stream
+
+    def finish(self):
+        torch.cuda.current_stream().wait_stream(self._active_stream)
+        return self._out
+
+
+def overlapped(g, x, out):
+    executor = Executor()
+    with torch.cuda.graph(g):
+        executor.start(x)
+        out.copy_(executor.finish())
