@@ -22,14 +22,21 @@
 
 namespace capture_lint::python::rules {
 
-PyHazard reboundInput(const std::string &Name, const std::string &Graph,
-                      PySite At, PySite ReadAt, PySite ReplayAt) {
+/// A hazard of this check about the captured input \p Name of \p Graph.
+static PyHazard inputHazard(PyHazard::Form Kind, const std::string &Name,
+                            const std::string &Graph, PySite At) {
   PyHazard H;
-  H.Kind = PyHazard::Rebound;
+  H.Kind = Kind;
   H.Check = "capture-dangling-buffer";
   H.Subject = "'" + Name + "'";
   H.Detail = Graph;
   H.Site = At;
+  return H;
+}
+
+PyHazard reboundInput(const std::string &Name, const std::string &Graph,
+                      PySite At, PySite ReadAt, PySite ReplayAt) {
+  PyHazard H = inputHazard(PyHazard::Rebound, Name, Graph, At);
   H.Extra.push_back({ReadAt, "the capture reads '" + Name + "' here"});
   H.Extra.push_back({ReplayAt, "'" + Graph + "' is replayed here"});
   return H;
@@ -54,13 +61,8 @@ Described describeReboundInput(const PyHazard &H) {
 PyHazard droppedInput(const std::string &Name, const std::string &Graph,
                       const std::string &Function, PySite ReadAt, PySite MadeAt,
                       std::optional<PySite> KeptAt) {
-  PyHazard H;
-  H.Kind = PyHazard::Dropped;
-  H.Check = "capture-dangling-buffer";
-  H.Subject = "'" + Name + "'";
-  H.Detail = Graph;
+  PyHazard H = inputHazard(PyHazard::Dropped, Name, Graph, ReadAt);
   H.Through = Function;
-  H.Site = ReadAt;
   H.Extra.push_back({MadeAt, "'" + Name + "' is allocated here"});
   if (KeptAt)
     H.Extra.push_back(
