@@ -24,10 +24,10 @@ namespace {
 
 /// Methods that put their argument into a container or an object.
 bool addsToContainer(llvm::StringRef Method) {
-  return llvm::StringSwitch<bool>(Method)
-      .Cases("append", "extend", "insert", "add", "update", "setdefault", true)
-      .Cases("put", "push", "register_buffer", "__setitem__", true)
-      .Default(false);
+  return containerUpdate(Method) ||
+         llvm::StringSwitch<bool>(Method)
+             .Cases("put", "push", "register_buffer", "__setitem__", true)
+             .Default(false);
 }
 
 /// Node kinds that hold their children's values (a view, a collection).

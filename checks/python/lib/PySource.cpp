@@ -116,6 +116,12 @@ const Suppressions &PySource::suppressions() const {
   return *Silenced;
 }
 
+bool containerUpdate(llvm::StringRef Method) {
+  return Method == "append" || Method == "extend" || Method == "insert" ||
+         Method == "add" || Method == "appendleft" || Method == "update" ||
+         Method == "setdefault";
+}
+
 bool nameReference(TSNode I) {
   TSNode P = ts_node_parent(I);
   if (is(P, "attribute") && ts_node_eq(field(P, "attribute"), I))

@@ -67,6 +67,10 @@ inline TSNode named(TSNode N, unsigned I) { return ts_node_named_child(N, I); }
 /// Whether identifier \p I names a variable: not the name of an attribute
 /// (`x.name`) or of a keyword argument (`f(name=x)`).
 bool nameReference(TSNode I);
+/// Whether \p Method adds to or changes a Python container in place
+/// (`append`, `extend`, `insert`, `add`, `appendleft`, `update`,
+/// `setdefault`).
+bool containerUpdate(llvm::StringRef Method);
 /// \p N's named children in order (none for a null node), read in one pass.
 llvm::SmallVector<TSNode, 8> namedChildren(TSNode N);
 /// Skips parentheses around an expression.

@@ -75,13 +75,6 @@ void Walker::noteUpdate(TSNode Assign) {
     It->second.Frozen = Target.str();
 }
 
-/// Methods that add to or change a Python container in place.
-static bool containerUpdate(llvm::StringRef Method) {
-  return Method == "append" || Method == "extend" || Method == "insert" ||
-         Method == "add" || Method == "appendleft" || Method == "update" ||
-         Method == "setdefault";
-}
-
 void Walker::noteContainerUpdate(TSNode Call, const EvaluatedCall &C) {
   if (!Active || Quiet || !containerUpdate(C.Method) || C.Receiver.tensor() ||
       C.ArgValues.empty() || !persistentState(field(C.Function, "object")))
