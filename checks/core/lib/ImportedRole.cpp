@@ -64,6 +64,7 @@ FunctionRole roleFromSummary(const SummaryRole &S, const FunctionDecl *FD,
   }
   Role.TrueWhenCapturing = S.TrueWhenCapturing;
   Role.PausesAndResumes = S.PausesAndResumes;
+  Role.LaunchesGraph = Role.Closes && S.LaunchesGraph;
   return Role;
 }
 

@@ -417,7 +417,8 @@ void RegionFinder::addValidationFactsBefore(const Stmt *Begin,
 
 void RegionFinder::close(FlowState &State, const RegionApi *Api,
                          const std::string &Key, bool KeyFromRole,
-                         const VarDecl *Guard, SourceLocation At) const {
+                         const VarDecl *Guard, SourceLocation At,
+                         bool Launches) const {
   auto Matches = [&](const CaptureRegion &R) {
     if (R.Api && Api && R.Api->Group != Api->Group)
       return false;
@@ -432,6 +433,9 @@ void RegionFinder::close(FlowState &State, const RegionApi *Api,
     auto &Ends = Regions[I].Ends;
     if (At.isValid() && std::find(Ends.begin(), Ends.end(), At) == Ends.end())
       Ends.push_back(At);
+    auto &Launching = Regions[I].LaunchingEnds;
+    if (Launches && At.isValid() && !llvm::is_contained(Launching, At))
+      Launching.push_back(At);
   };
   // A function's own regions first; the caller's only when none matches.
   bool ClosedOwn = false;
@@ -492,13 +496,13 @@ void RegionFinder::transferCall(const CallExpr *Call, FlowState &State) const {
         close(State, Role->Closes,
               streamKey(M ? M->getImplicitObjectArgument() : nullptr),
               /*KeyFromRole=*/true, nullptr,
-              M ? M->getExprLoc() : Call->getBeginLoc());
+              M ? M->getExprLoc() : Call->getBeginLoc(), Role->LaunchesGraph);
         return;
       }
     } else if (const FunctionRole *Role = Roles->indirectCloser(Call)) {
       // A held callable every target of which ends the capture.
       close(State, Role->Closes, "", /*KeyFromRole=*/true, nullptr,
-            Call->getBeginLoc());
+            Call->getBeginLoc(), Role->LaunchesGraph);
       return;
     }
   }
@@ -531,7 +535,8 @@ void RegionFinder::transfer(const CFGElement &E, FlowState &State) const {
     if (const FunctionRole *Role = destructorCloser(VD))
       close(State, Role->Closes, "", /*KeyFromRole=*/true, VD,
             Dtor->getTriggerStmt() ? Dtor->getTriggerStmt()->getEndLoc()
-                                   : SourceLocation());
+                                   : SourceLocation(),
+            Role->LaunchesGraph);
     return;
   }
   auto S = E.getAs<CFGStmt>();

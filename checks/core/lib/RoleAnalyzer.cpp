@@ -252,6 +252,19 @@ void RoleAnalyzer::addPassedOnWrapped(const RegionFinder &RF,
   });
 }
 
+/// Whether \p Def, or a function it calls (two calls down), launches a
+/// graph.
+static bool launchesGraph(const FunctionDecl *Def, const Catalog &Cat) {
+  return bodyHas(
+      Def, 2,
+      [&](const Stmt *S) {
+        const auto *Call = dyn_cast<CallExpr>(S);
+        const FunctionDecl *F = Call ? directCallee(Call) : nullptr;
+        return F && Cat.listed(NameList::GraphLaunches, F->getNameAsString());
+      },
+      [](const FunctionDecl *) { return true; });
+}
+
 void RoleAnalyzer::roleFromBody(const FunctionDecl *Def, FunctionRole &Role) {
   const Stmt *Body = Def->getBody();
   RegionFinder RF(Def, Body, Ctx, Cat, /*CalleeMode=*/true, this);
@@ -281,8 +294,10 @@ void RoleAnalyzer::roleFromBody(const FunctionDecl *Def, FunctionRole &Role) {
     Role.Closes = nullptr;
     Role.PausesAndResumes = true;
   }
-  if (Role.Closes)
+  if (Role.Closes) {
     ClosedGroups.insert(Role.Closes->Group);
+    Role.LaunchesGraph = launchesGraph(Def, Cat);
+  }
   addInvokedWrapped(RF, Def, Role);  // wrappers
   addPassedOnWrapped(RF, Def, Role); // nested wrappers
   // Capture predicates and lookups (CapturePredicates.h).

@@ -159,6 +159,7 @@ std::optional<SummaryRole> summarizeRole(const FunctionRole &R, Locator &Loc) {
   if (R.Opens)
     S.Opens = summarize(*R.Opens, Loc);
   S.Closes = R.Closes ? R.Closes->Name : "";
+  S.LaunchesGraph = R.LaunchesGraph;
   for (const WrappedParam &W : R.Wraps)
     S.Wraps.push_back({W.Index, summarize(W.Capture, Loc), Loc(W.InvokeLoc)});
   S.TrueWhenCapturing = R.TrueWhenCapturing;
@@ -466,6 +467,7 @@ json toJson(const SummaryRole &R) {
   json J = {{"usr", R.Usr},
             {"name", R.Name},
             {"closes", R.Closes},
+            {"launches_graph", R.LaunchesGraph},
             {"wraps", std::move(Wraps)},
             {"pauses_and_resumes", R.PausesAndResumes}};
   J["opens"] = R.Opens ? captureJson(*R.Opens) : json();
@@ -481,6 +483,7 @@ SummaryRole summaryRoleFromJson(const json &J) {
   if (!J.at("opens").is_null())
     R.Opens = captureFrom(J.at("opens"));
   R.Closes = J.at("closes").get<std::string>();
+  R.LaunchesGraph = J.at("launches_graph").get<bool>();
   for (const json &W : J.at("wraps"))
     R.Wraps.push_back({W.at("index").get<unsigned>(),
                        captureFrom(W.at("capture")),

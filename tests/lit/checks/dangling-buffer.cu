@@ -302,6 +302,20 @@ void guardedStep(GuardedGraph &g, cudaStream_t s, float *d_in) {
   }
 }
 
+// The same guard, with the buffer in a block of its own inside the guard's
+// scope: the guard's destructor launches the graph after the buffer is gone.
+void guardedScratch(GuardedGraph &g, cudaStream_t s, float *d_in) {
+  auto guard = g.captureGuard(s);
+  {
+    float header[2] = {0, 1};
+    cudaMemcpyAsync(d_in, header, sizeof(header), cudaMemcpyHostToDevice, s);
+    // CHECK: :[[@LINE-1]]:27: error: 'header' points into 'header', a local of 'guardedScratch' whose storage ends with its scope, but the capture bakes the address into the graph and a graph is launched after 'header' goes out of scope
+    // CHECK: :[[@LINE-3]]:11: note: 'header' is declared here
+    // CHECK: :[[@LINE-6]]:18: note: the capture of stream 's' begins here
+  }
+  // CHECK: :[[@LINE+1]]:1: note: the graph is launched here
+}
+
 // A local declared by a for statement dies with the loop: a launch after
 // the loop reads dead storage.
 void forScoped(cudaStream_t s, float *d_in, cudaGraphExec_t exec) {

@@ -80,6 +80,10 @@ struct WrappedParam {
 struct FunctionRole {
   std::optional<OpenedCapture> Opens;
   const RegionApi *Closes = nullptr; // the end call at the bottom
+  /// A closer that launches a graph before it returns (tiny-cuda-nn's
+  /// capture guard ends, instantiates or updates, and launches): where it
+  /// ends a capture, the graph runs.
+  bool LaunchesGraph = false;
   std::vector<WrappedParam> Wraps;
   /// Set for a capture predicate: what it returns while capturing.
   std::optional<bool> TrueWhenCapturing;

@@ -128,6 +128,9 @@ struct CaptureRegion {
   /// calls before it.
   ParamBindings Facts;
   std::vector<clang::SourceLocation> Ends; // where it is closed
+  /// The ends by a closer that also launches the graph (a guard whose
+  /// destructor ends, instantiates and launches it): launches there.
+  std::vector<clang::SourceLocation> LaunchingEnds;
   /// Some path reaches the begin (a begin in statically dead code, such as
   /// the copy a test macro keeps in `false && (x)`, begins nothing).
   bool Reached = false;
@@ -279,7 +282,7 @@ private:
   void activate(const clang::Stmt *Begin, FlowState &State) const;
   void close(FlowState &State, const RegionApi *Api, const std::string &Key,
              bool KeyFromRole, const clang::VarDecl *Guard,
-             clang::SourceLocation At) const;
+             clang::SourceLocation At, bool Launches = false) const;
   /// Whether a capture-status guard in \p Cond speaks for the regions
   /// active here: its answer is fresh and about their stream.
   bool guardApplies(const clang::Expr *Cond, const FlowState &State) const;

@@ -55,6 +55,7 @@ struct SummaryRole {
   std::string Usr, Name;
   std::optional<SummaryCapture> Opens;
   std::string Closes; // the catalog end call at the bottom ("" for none)
+  bool LaunchesGraph = false; // a closer that launches the graph it ended
   std::vector<SummaryWrap> Wraps;
   std::optional<bool> TrueWhenCapturing;
   bool PausesAndResumes = false;

@@ -114,8 +114,9 @@ struct GraphUse {
   /// The function returns with the capture open, for its callers to end
   /// (an opener): the graph is made after every local of it is gone.
   bool LeftOpen = false;
-  /// The launches of graphs, in source order.
-  std::vector<const CallExpr *> Launches;
+  /// Where graphs are launched: launch calls, and the ends of a region by
+  /// a closer that launches the graph (a guard's destructor).
+  std::vector<SourceLocation> Launches;
 };
 
 /// Whether \p T's spelling names a graph or graph exec (cudaGraph_t,
@@ -215,7 +216,7 @@ GraphUse graphUse(const FunctionDecl *Def, const Catalog &Cat,
       return true;
     std::string Name = Callee->getNameAsString();
     if (Cat.listed(NameList::GraphLaunches, Name) || launchesGraph(Callee, Cat))
-      Use.Launches.push_back(Call);
+      Use.Launches.push_back(Call->getBeginLoc());
     if (Use.Kept)
       return true;
     // A libtorch graph that is a member: `graph_.capture_end()`.
@@ -339,15 +340,16 @@ void danglingLocals(const CaptureRegion &R,
       const Stmt *Scope = scopeOfLocal(Local, Def->getBody(), *PM);
       if (!Scope)
         Scope = Def->getBody();
-      const CallExpr *Late = nullptr;
-      for (const CallExpr *L : Use.Launches)
-        if (SM.isBeforeInTranslationUnit(Scope->getEndLoc(), L->getBeginLoc()))
+      SourceLocation Late;
+      for (SourceLocation L : Use.Launches)
+        if (SM.isBeforeInTranslationUnit(Scope->getEndLoc(), L))
           Late = L;
-      if (!Use.Kept && !Late && !Use.LeftOpen)
+      if (!Use.Kept && Late.isInvalid() && !Use.LeftOpen)
         continue;
       std::string Name = Local->getNameAsString();
       std::string Why =
-          Late ? "a graph is launched after '" + Name + "' goes out of scope"
+          Late.isValid()
+              ? "a graph is launched after '" + Name + "' goes out of scope"
           : Use.LeftOpen
               ? "the graph outlives it ('" + displayName(Def) +
                     "' returns with the capture open, and its callers end "
@@ -370,12 +372,11 @@ void danglingLocals(const CaptureRegion &R,
           Ctx);
       F.Notes.insert(F.Notes.begin(), {fileLoc(Local->getLocation(), SM),
                                        "'" + Name + "' is declared here"});
-      if (Late || (Use.Kept && !Use.LeftOpen)) {
-        const Stmt *At = Late ? static_cast<const Stmt *>(Late) : Use.Kept;
+      if (Late.isValid())
+        F.Notes.push_back({fileLoc(Late, SM), "the graph is launched here"});
+      else if (Use.Kept && !Use.LeftOpen)
         F.Notes.push_back(
-            {fileLoc(At->getBeginLoc(), SM),
-             Late ? "the graph is launched here" : "the graph is kept here"});
-      }
+            {fileLoc(Use.Kept->getBeginLoc(), SM), "the graph is kept here"});
       Out.push_back(std::move(F));
     }
 }
@@ -408,9 +409,8 @@ void freedBeforeLaunch(const CaptureRegion &R,
     std::string Freed = sourceText(Free->getArg(0), Ctx);
     if (Freed.empty() || !Captured.count(Freed))
       return true;
-    auto Launch = llvm::find_if(Use.Launches, [&](const CallExpr *L) {
-      return SM.isBeforeInTranslationUnit(Free->getBeginLoc(),
-                                          L->getBeginLoc());
+    auto Launch = llvm::find_if(Use.Launches, [&](SourceLocation L) {
+      return SM.isBeforeInTranslationUnit(Free->getBeginLoc(), L);
     });
     if (Launch == Use.Launches.end())
       return true;
@@ -423,8 +423,7 @@ void freedBeforeLaunch(const CaptureRegion &R,
             "the memory is given to someone else and overwritten "
             "silently); free it after the last launch",
         Ctx);
-    F.Notes.push_back(
-        {fileLoc((*Launch)->getBeginLoc(), SM), "the graph is launched here"});
+    F.Notes.push_back({fileLoc(*Launch, SM), "the graph is launched here"});
     Out.push_back(std::move(F));
     return true;
   });
@@ -457,6 +456,10 @@ std::vector<ClangFinding> danglingBuffer(const FunctionRuleInput &In) {
       Use = graphUse(In.Def, In.Cat, In.Ctx);
     GraphUse Here = *Use;
     Here.LeftOpen = LeftOpen;
+    llvm::append_range(Here.Launches, R.LaunchingEnds);
+    llvm::sort(Here.Launches, [&](SourceLocation A, SourceLocation B) {
+      return In.Ctx.getSourceManager().isBeforeInTranslationUnit(A, B);
+    });
     if (!Here.Kept)
       Here.Kept = keptByCloser(R, In.Def, In.Cat, In.Ctx, Here.KeptText);
     danglingLocals(R, Work[I], Here, In.Def, In.Ctx, Out);
