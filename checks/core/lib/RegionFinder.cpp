@@ -447,6 +447,7 @@ void RegionFinder::close(FlowState &State, const RegionApi *Api,
     State.EndedInherited = true;
     if (!InheritedClosedBy)
       InheritedClosedBy = Api;
+    InheritedCloseLaunches |= Launches;
   }
   if (State.Active.none()) {
     State.PendingHostCopies.clear();

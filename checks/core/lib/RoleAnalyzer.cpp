@@ -296,7 +296,7 @@ void RoleAnalyzer::roleFromBody(const FunctionDecl *Def, FunctionRole &Role) {
   }
   if (Role.Closes) {
     ClosedGroups.insert(Role.Closes->Group);
-    Role.LaunchesGraph = launchesGraph(Def, Cat);
+    Role.LaunchesGraph = RF.inheritedCloseLaunches() || launchesGraph(Def, Cat);
   }
   addInvokedWrapped(RF, Def, Role);  // wrappers
   addPassedOnWrapped(RF, Def, Role); // nested wrappers

@@ -1,8 +1,9 @@
 // capture-dangling-buffer: memory a graph outlives, and the legal
 // look-alikes beside it (buffers that outlive the exec).
-// RUN: %expect-exit 1 %capture-lint --quiet --checks=capture-dangling-buffer %s -- %cuda-mock \
+// RUN: %expect-exit 1 %capture-lint --quiet --checks=capture-dangling-buffer %s -- %cuda-mock -isystem %S/../regions/Inputs \
 // RUN:   | FileCheck %s --implicit-check-not="{{(warning|error|remark)}}:"
 #include <cuda_runtime.h>
+#include <mock_functional.h>
 
 __global__ void scale(float *out, const float *factors, int n) {}
 
@@ -314,6 +315,49 @@ void guardedScratch(GuardedGraph &g, cudaStream_t s, float *d_in) {
     // CHECK: :[[@LINE-6]]:18: note: the capture of stream 's' begins here
   }
   // CHECK: :[[@LINE+1]]:1: note: the graph is launched here
+}
+
+// tiny-cuda-nn's Shampoo step: a guard holding a std::function, chosen by
+// a conditional (an empty guard on the first step). Where the guard dies
+// the held callable ends the capture and launches the graph.
+struct HeldGuard {
+  HeldGuard() = default;
+  HeldGuard(std::function<void()> &&f) : f(static_cast<decltype(f) &&>(f)) {}
+  HeldGuard(HeldGuard &&o) : f(static_cast<decltype(f) &&>(o.f)) {}
+  ~HeldGuard() {
+    if (f)
+      f();
+  }
+  std::function<void()> f;
+};
+struct HeldGraph {
+  cudaGraph_t graph;
+  cudaGraphExec_t exec;
+  HeldGuard captureGuard(cudaStream_t s) {
+    if (!s)
+      return {};
+    cudaStreamBeginCapture(s, cudaStreamCaptureModeRelaxed);
+    return HeldGuard{[this, s] {
+      (void)cudaStreamEndCapture(s, &graph);
+      (void)cudaGraphInstantiate(&exec, graph, 0);
+      (void)cudaGraphLaunch(exec, s);
+    }};
+  }
+};
+void heldStep(HeldGraph &g, cudaStream_t s, float *d_in, int step) {
+  float kept[2] = {0, 1};
+  {
+    auto guard = step == 0 ? HeldGuard{} : g.captureGuard(s);
+    cudaMemcpyAsync(d_in, kept, sizeof(kept), cudaMemcpyHostToDevice, s);
+    {
+      float header[2] = {0, 1};
+      cudaMemcpyAsync(d_in, header, sizeof(header), cudaMemcpyHostToDevice, s);
+      // CHECK: :[[@LINE-1]]:29: error: 'header' points into 'header', a local of 'heldStep' whose storage ends with its scope, but the capture bakes the address into the graph and a graph is launched after 'header' goes out of scope
+      // CHECK: :[[@LINE-3]]:13: note: 'header' is declared here
+      // CHECK: :[[@LINE-7]]:46: note: the capture of stream 's' begins here
+    }
+    // CHECK: :[[@LINE+1]]:3: note: the graph is launched here
+  }
 }
 
 // A local declared by a for statement dies with the loop: a launch after

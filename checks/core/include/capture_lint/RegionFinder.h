@@ -238,6 +238,9 @@ public:
 
   /// In callee mode: the end call that closed the caller's region, if any.
   const RegionApi *inheritedClosedBy() const { return InheritedClosedBy; }
+  /// Whether a closer that ended the caller's capture here also launched
+  /// the graph (a held callable that ends and launches).
+  bool inheritedCloseLaunches() const { return InheritedCloseLaunches; }
 
   /// The catalog entry a call begins or ends a region with, if any.
   static const RegionApi *regionApiOf(const clang::CallExpr *Call,
@@ -369,6 +372,7 @@ private:
   std::vector<FlowState> BlockEntry; // indexed by block ID
   /// Mutable: recorded while solving, like the regions' end calls.
   mutable const RegionApi *InheritedClosedBy = nullptr;
+  mutable bool InheritedCloseLaunches = false;
 };
 
 /// The mode a begin call requests: its mode argument when that is a

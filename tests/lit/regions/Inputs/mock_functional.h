@@ -28,6 +28,7 @@ public:
     return *this;
   }
   R operator()(A... a) const { return impl->call(a...); }
+  explicit operator bool() const { return impl != nullptr; }
 };
 template <class It, class F> F for_each(It first, It last, F f) {
   for (; first != last; ++first)
