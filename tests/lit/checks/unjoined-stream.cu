@@ -84,13 +84,30 @@ void alias(cudaStream_t s0, float *p, cudaGraph_t *g) {
 }
 
 // A fork in a loop the order does not show: the stream is waited on in the
-// function, so its work is not taken for work outside the capture.
+// function, so its work is not taken for work outside the capture; the
+// forks are joined in a loop too.
 void forkedInLoop(cudaStream_t s0, cudaStream_t *side, cudaEvent_t e,
-                  float *p, cudaGraph_t *g) {
+                  cudaEvent_t *done, float *p, cudaGraph_t *g) {
   cudaStreamBeginCapture(s0, cudaStreamCaptureModeGlobal);
   cudaEventRecord(e, s0);
   for (int i = 0; i < 2; ++i)
     cudaStreamWaitEvent(side[i], e, 0);
+  k<<<1, 1, 0, side[0]>>>(p);
+  for (int i = 0; i < 2; ++i) {
+    cudaEventRecord(done[i], side[i]);
+    cudaStreamWaitEvent(s0, done[i], 0);
+  }
+  cudaStreamEndCapture(s0, g);
+}
+
+// The same forks left unjoined: cudaStreamEndCapture fails with 904.
+void forkedInLoopUnjoined(cudaStream_t s0, cudaStream_t *side, cudaEvent_t e,
+                          float *p, cudaGraph_t *g) {
+  cudaStreamBeginCapture(s0, cudaStreamCaptureModeGlobal);
+  cudaEventRecord(e, s0);
+  for (int i = 0; i < 2; ++i)
+    cudaStreamWaitEvent(side[i], e, 0);
+  // CHECK: unjoined-stream.cu:[[@LINE-1]]:5: error: stream 'side[i]' is forked into the capture of stream 's0' here and is not joined back
   k<<<1, 1, 0, side[0]>>>(p);
   cudaStreamEndCapture(s0, g);
 }
@@ -145,4 +162,72 @@ void forkThroughOpener(GraphHolder *holder, cudaStream_t s0, cudaStream_t s1,
   k<<<1, 1, 0, s1>>>(p);
   holder->endCapture(s0);
   // CHECK: unjoined-stream.cu:[[@LINE-1]]:11: note: the capture ends here, with 's1' still forked
+}
+
+// Capturing streams written as elements and accessors (rccl's `stream[r]`,
+// MatX's `streams[s]`, a backend's `instance_->CudaStream()`): the same text
+// names the same stream in the region, so a fork from it is followed.
+void perRank(cudaStream_t *stream, cudaStream_t side, cudaEvent_t fork,
+             float *p, cudaGraph_t *g, int ranks) {
+  for (int r = 0; r < ranks; ++r) {
+    cudaStreamBeginCapture(stream[r], cudaStreamCaptureModeThreadLocal);
+    cudaEventRecord(fork, stream[r]);
+    cudaStreamWaitEvent(side, fork, 0);
+    // CHECK: unjoined-stream.cu:[[@LINE-1]]:5: error: stream 'side' is forked into the capture of stream 'stream[r]' here and is not joined back
+    k<<<1, 1, 0, side>>>(p);
+    (void)cudaStreamEndCapture(stream[r], &g[r]);
+    // CHECK: unjoined-stream.cu:[[@LINE-1]]:11: note: the capture ends here, with 'side' still forked
+  }
+}
+
+struct Instance {
+  cudaStream_t stream_;
+  cudaStream_t CudaStream() { return stream_; } // a getter
+};
+void accessor(Instance *instance_, cudaStream_t side, cudaEvent_t fork,
+              float *p, cudaGraph_t *g) {
+  cudaStreamBeginCapture(instance_->CudaStream(), cudaStreamCaptureModeGlobal);
+  cudaEventRecord(fork, instance_->CudaStream());
+  cudaStreamWaitEvent(side, fork, 0);
+  // CHECK: unjoined-stream.cu:[[@LINE-1]]:3: error: stream 'side' is forked into the capture of stream 'instance_->CudaStream()' here and is not joined back
+  k<<<1, 1, 0, side>>>(p);
+  (void)cudaStreamEndCapture(instance_->CudaStream(), g);
+}
+
+// Legal: texts that differ may still name one stream. The join waits with
+// `stream[j]` on events recorded as `done[i]`; the work on `other[r]` may be
+// on the capturing stream; neither is reported.
+void perRankJoined(cudaStream_t *stream, cudaStream_t *side,
+                   cudaEvent_t *fork, cudaEvent_t *done, float *p,
+                   cudaGraph_t *g, int r) {
+  cudaStream_t *other = stream;
+  cudaStreamBeginCapture(stream[r], cudaStreamCaptureModeThreadLocal);
+  cudaEventRecord(fork[r], stream[r]);
+  for (int i = 0; i < 2; ++i) {
+    cudaStreamWaitEvent(side[i], fork[r], 0);
+    k<<<1, 1, 0, side[i]>>>(p);
+    cudaEventRecord(done[i], side[i]);
+  }
+  for (int j = 0; j < 2; ++j)
+    cudaStreamWaitEvent(stream[r], done[j], 0);
+  k<<<1, 1, 0, other[r]>>>(p);
+  (void)cudaStreamEndCapture(stream[r], &g[r]);
+}
+
+// Legal as far as this rule can tell: a method that is no accessor may
+// give another stream at each call (a pool's next stream), so its text
+// names no stream.
+struct Pool {
+  cudaStream_t streams[4];
+  int n = 0;
+  cudaStream_t next() { return streams[n++ % 4]; }
+};
+void fromPool(Pool &pool, cudaStream_t side, cudaEvent_t fork, float *p,
+              cudaGraph_t *g) {
+  cudaStream_t s = pool.next();
+  cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);
+  cudaEventRecord(fork, pool.next());
+  cudaStreamWaitEvent(side, fork, 0);
+  k<<<1, 1, 0, side>>>(p);
+  (void)cudaStreamEndCapture(s, g);
 }

@@ -15,7 +15,13 @@
 // launches, catalog calls with a stream argument), by stream and event
 // identity (streamKey). A stream waited on anywhere in the function is not
 // reported as never forked in (a fork the order does not show, as in a
-// loop); streams written as something streamKey cannot name are left alone.
+// loop). A stream written as an element or accessor read streamKey cannot
+// name (`streams[r]`, `streams.at(i)`, `instance_->stream()`) gets a key
+// from its text: the same text names the same stream in one region, so a
+// fork from it is followed; different texts may name one stream too, so
+// work on such a stream is never called outside the capture, and a wait
+// by one on a forked stream's event may be the join. Streams written as
+// anything else (a call with side effects) are left alone.
 //
 //===----------------------------------------------------------------------===//
 
@@ -47,6 +53,66 @@ struct StreamOp {
   SourceLocation Loc;           // a file location
 };
 
+/// Whether \p MD reads an element or member of its object, not a stream
+/// factory: a const method, `operator[]`, a standard container's `at`, or
+/// a getter whose body returns a member (`return stream_;`).
+bool isAccessor(const CXXMethodDecl *MD) {
+  if (MD->isConst() || MD->getOverloadedOperator() == OO_Subscript ||
+      (MD->getParent()->isInStdNamespace() && MD->getIdentifier() &&
+       MD->getName() == "at"))
+    return true;
+  const FunctionDecl *Def = nullptr;
+  const auto *Body =
+      MD->hasBody(Def) ? dyn_cast<CompoundStmt>(Def->getBody()) : nullptr;
+  const auto *Ret = Body && Body->size() == 1
+                        ? dyn_cast<ReturnStmt>(Body->body_front())
+                        : nullptr;
+  const auto *Member =
+      Ret && Ret->getRetValue()
+          ? dyn_cast<MemberExpr>(Ret->getRetValue()->IgnoreParenImpCasts())
+          : nullptr;
+  return Member && isa<CXXThisExpr>(Member->getBase()->IgnoreParenImpCasts());
+}
+
+/// Whether \p E only reads: names, members, elements, constants,
+/// arithmetic on them, and calls of accessors (isAccessor).
+bool onlyReads(const Expr *E) {
+  E = E->IgnoreParenImpCasts();
+  if (isa<DeclRefExpr, IntegerLiteral, CXXThisExpr>(E))
+    return true;
+  if (const auto *M = dyn_cast<MemberExpr>(E))
+    return onlyReads(M->getBase());
+  if (const auto *A = dyn_cast<ArraySubscriptExpr>(E))
+    return onlyReads(A->getBase()) && onlyReads(A->getIdx());
+  if (const auto *B = dyn_cast<BinaryOperator>(E))
+    return (B->isAdditiveOp() || B->isMultiplicativeOp()) &&
+           onlyReads(B->getLHS()) && onlyReads(B->getRHS());
+  const auto *Call = dyn_cast<CallExpr>(E);
+  const auto *MD =
+      Call ? dyn_cast_or_null<CXXMethodDecl>(directCallee(Call)) : nullptr;
+  if (!MD || !isAccessor(MD))
+    return false;
+  if (const auto *M = dyn_cast<CXXMemberCallExpr>(Call);
+      M && !onlyReads(M->getImplicitObjectArgument()))
+    return false;
+  return llvm::all_of(Call->arguments(),
+                      [](const Expr *Arg) { return onlyReads(Arg); });
+}
+
+/// streamKey's key for \p E, else a tentative key ("~" and its text) for
+/// an expression that only reads; empty when neither.
+std::string opKey(const Expr *E, const ASTContext &Ctx) {
+  if (std::string Key = streamKey(E); !Key.empty())
+    return Key;
+  if (!E || E->isValueDependent() || !onlyReads(E))
+    return "";
+  std::string Text = sourceText(E->IgnoreParenImpCasts(), Ctx);
+  llvm::erase_if(Text, [](char C) { return C == ' ' || C == '\n'; });
+  return Text.empty() ? "" : "~" + Text;
+}
+
+bool tentative(const std::string &Key) { return !Key.empty() && Key[0] == '~'; }
+
 bool named(const FunctionDecl *FD, std::initializer_list<const char *> Names) {
   if (!FD || !FD->getIdentifier())
     return false;
@@ -69,8 +135,8 @@ std::optional<StreamOp> eventOp(const CallExpr *Call, const FunctionDecl *FD,
   const Expr *S = Call->getArg(Record ? 1 : 0),
              *E = Call->getArg(Record ? 0 : 1);
   StreamOp Op{Record ? StreamOp::Record : StreamOp::Wait,
-              streamKey(S),
-              streamKey(E),
+              opKey(S, Ctx),
+              opKey(E, Ctx),
               sourceText(S, Ctx),
               FD->getName().str(),
               Call->getBeginLoc()};
@@ -110,7 +176,7 @@ std::optional<StreamOp> workOp(const Stmt *S, const Catalog &Cat,
     return std::nullopt; // the legacy stream: capture-legacy-stream's
   if (What.empty())
     What = "'" + E->Display + "'";
-  StreamOp Op{StreamOp::Work, streamKey(Stream),  "", sourceText(Stream, Ctx),
+  StreamOp Op{StreamOp::Work, opKey(Stream, Ctx), "", sourceText(Stream, Ctx),
               What,           Call->getBeginLoc()};
   if (Op.Stream.empty())
     return std::nullopt;
@@ -168,6 +234,15 @@ std::set<std::string> waitingStreams(const FunctionDecl *Def) {
     return false;
   });
   return Out;
+}
+
+/// The key of the stream \p R captures: its StreamKey, or for a catalog
+/// begin whose stream streamKey cannot name, the argument's tentative key.
+std::string captureKey(const CaptureRegion &R, const ASTContext &Ctx) {
+  if (!R.StreamKey.empty() || !R.Begin || !R.Api || R.Api->StreamArg < 0 ||
+      static_cast<unsigned>(R.Api->StreamArg) >= R.Begin->getNumArgs())
+    return R.StreamKey;
+  return opKey(R.Begin->getArg(R.Api->StreamArg), Ctx);
 }
 
 /// One stream forked into the capture.
@@ -258,35 +333,52 @@ struct CaptureStreams {
     if (Op.K == StreamOp::Work) {
       auto F = Forks.find(Op.Stream);
       if (F == Forks.end())
-        return InCapture.count(Op.Stream) != 0;
+        return InCapture.count(Op.Stream) != 0 || tentative(Op.Stream);
       F->second.LastWork = I;
       F->second.Joined = false;
       return true;
     }
+    auto Rec = RecordedOn.find(Op.Event);
+    if (Rec == RecordedOn.end()) {
+      // An event named by its text that no record here names the same
+      // way (`events[j]` after records of `events[i]`): it may be any of
+      // them, so a stream that may be of the capture waiting on it may
+      // join every fork.
+      if (tentative(Op.Event) &&
+          (InCapture.count(Op.Stream) || tentative(Op.Stream)))
+        for (auto &[Key, F] : Forks)
+          F.Joined = true;
+      return true;
+    }
+    if (!InCapture.count(Rec->second.first))
+      return true;
     // A wait, for an event recorded on a stream of the capture: it forks
     // the waiting stream in, or (a stream of the capture waiting) joins
-    // the recording one, if the event follows its last work.
-    auto Rec = RecordedOn.find(Op.Event);
-    if (Rec == RecordedOn.end() || !InCapture.count(Rec->second.first))
-      return true;
-    if (InCapture.insert(Op.Stream).second)
+    // the recording one, if the event follows its last work. A waiting
+    // stream named by its text may be the capturing one: a join.
+    auto F = Forks.find(Rec->second.first);
+    bool MayJoin = F != Forks.end() &&
+                   (InCapture.count(Op.Stream) || tentative(Op.Stream));
+    if (MayJoin) {
+      if (Rec->second.second > F->second.LastWork)
+        F->second.Joined = true;
+    } else if (InCapture.insert(Op.Stream).second) {
       Forks[Op.Stream] = {Op, 0, false};
-    else if (auto F = Forks.find(Rec->second.first);
-             F != Forks.end() && Rec->second.second > F->second.LastWork)
-      F->second.Joined = true;
+    }
     return true;
   }
 };
 
 /// The findings of region \p R from its operations \p Ops.
-void judgeRegion(const CaptureRegion &R, const std::vector<StreamOp> &Ops,
+void judgeRegion(const CaptureRegion &R, const std::string &CaptureKey,
+                 const std::vector<StreamOp> &Ops,
                  const std::set<std::string> &Waiting, const FunctionDecl *Def,
                  const ASTContext &Ctx, std::vector<ClangFinding> &Out) {
   CaptureStreams Streams;
-  Streams.InCapture.insert(R.StreamKey);
+  Streams.InCapture.insert(CaptureKey);
   for (size_t I = 0; I < Ops.size(); ++I)
-    if (!Streams.follow(Ops[I], I + 1) && !Waiting.count(Ops[I].Stream) &&
-        !Waiting.count("*"))
+    if (!Streams.follow(Ops[I], I + 1) && !tentative(CaptureKey) &&
+        !Waiting.count(Ops[I].Stream) && !Waiting.count("*"))
       Out.push_back(outsideWork(R, Ops[I], Ctx));
   if (Streams.Forks.empty() || endExpectedToFail(R, Def, Ctx))
     return;
@@ -307,7 +399,8 @@ std::vector<ClangFinding> unjoinedStreams(const FunctionRuleInput &In) {
     const CaptureRegion &R = Regions[I];
     // Judged where the capture begins and ends in this function, on a
     // stream known here.
-    if (R.StreamKey.empty() || !R.Reached || R.Ends.empty() ||
+    std::string CaptureKey = captureKey(R, In.Ctx);
+    if (CaptureKey.empty() || !R.Reached || R.Ends.empty() ||
         R.BeginLoc.isInvalid())
       continue;
     std::vector<StreamOp> Ops = regionOps(RF, I, In.Cat, In.Ctx);
@@ -315,7 +408,7 @@ std::vector<ClangFinding> unjoinedStreams(const FunctionRuleInput &In) {
       continue;
     if (!Waiting)
       Waiting = waitingStreams(Def);
-    judgeRegion(R, Ops, *Waiting, Def, In.Ctx, Out);
+    judgeRegion(R, CaptureKey, Ops, *Waiting, Def, In.Ctx, Out);
   }
   return Out;
 }
