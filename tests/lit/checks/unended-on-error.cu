@@ -319,3 +319,22 @@ void correlated(cudaStream_t s, cudaGraph_t *g, bool useGraph) {
   if (useGraph)
     cudaStreamEndCapture(s, g);
 }
+
+// An opener hands its capture to its callers when it returns, but a throw
+// after its begin skips the callers' end too: the stream stays capturing.
+void beginOrThrow(cudaStream_t s, bool bad) {
+  if (bad)
+    throw 1; // before the begin: nothing open
+  cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);
+  if (step(s).is_bad())
+    throw 2;
+  // CHECK: :[[@LINE-1]]:5: warning: 'beginOrThrow' throws here with the capture of stream 's' still open
+  // CHECK: :[[@LINE-4]]:3: note: the capture begins here
+  // CHECK: :[[@LINE-8]]:6: note: 'beginOrThrow' leaves the capture open for its callers to end; the exception skips their end too
+}
+// Legal: an opener whose only exits return with the capture open.
+bool beginOrReturn(cudaStream_t s) {
+  cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);
+  fill(s);
+  return true;
+}

@@ -7,11 +7,16 @@
 // the first error becomes a cascade: a second begin fails, syncs and
 // unrelated allocations fail, a late end gives a null graph.
 //
+// An opener returns with its capture open on purpose, for its callers to
+// end: its returns are no error path, but a throw after its begin is, as
+// the exception skips the callers' end too.
+//
 // Not reported: paths where the begin failed (RegionFinder ends the region
 // there), exits past an end or a guard's destructor, throws inside a `try`
 // of the function (its handler decides), throws when unwinding destroys a
 // local that ends the capture, and calls that end the process (abort()).
-// Regions no path ends are capture-unended-region's.
+// Regions no path ends, in a function that is no opener, are
+// capture-unended-region's.
 //
 //===----------------------------------------------------------------------===//
 
@@ -161,12 +166,11 @@ findingsOf(const std::vector<CaptureRegion> &Regions,
 }
 
 std::vector<ClangFinding> unendedOnError(const FunctionRuleInput &In) {
-  // An opener returns with its capture open on purpose; a function that
-  // pauses a caller's capture and resumes it ends nothing of its own.
-  // Leaving main ends the process, and the capture with it.
-  if ((In.Own && (In.Own->Opens || In.Own->PausesAndResumes)) ||
-      In.Def->isMain())
+  // A function that pauses a caller's capture and resumes it ends nothing
+  // of its own. Leaving main ends the process, and the capture with it.
+  if ((In.Own && In.Own->PausesAndResumes) || In.Def->isMain())
     return {};
+  bool Opener = In.Own && In.Own->Opens;
   const FunctionDecl *Def = In.Def;
   const RegionFinder &RF = In.RF;
   const Catalog &Cat = In.Cat;
@@ -177,7 +181,7 @@ std::vector<ClangFinding> unendedOnError(const FunctionRuleInput &In) {
   auto Open = [&](const FlowState &State, unsigned I) {
     const CaptureRegion &R = Regions[I];
     return State.Reached && !State.Guarded && State.Active.test(I) &&
-           R.Reached && !R.Ends.empty() && R.BeginLoc.isValid();
+           R.Reached && (!R.Ends.empty() || Opener) && R.BeginLoc.isValid();
   };
   std::string Fn = displayName(Def);
   auto Who = [&](SourceLocation L) {
@@ -186,6 +190,8 @@ std::vector<ClangFinding> unendedOnError(const FunctionRuleInput &In) {
   };
   RF.forEachNormalExit(
       [&](const RegionFinder::NormalExit &X, const FlowState &State) {
+        if (Opener)
+          return; // hands the capture to its callers
         // The end of the body: its closing brace (of the handlers' last, for a
         // function-try-block).
         const auto *Body = dyn_cast<CompoundStmt>(Def->getBody());
@@ -212,7 +218,14 @@ std::vector<ClangFinding> unendedOnError(const FunctionRuleInput &In) {
                             Who(S->getBeginLoc()),
                             *Thrower ? displayName(*Thrower) : ""});
   });
-  return findingsOf(Regions, Exits, Def, Cat, Ctx);
+  std::vector<ClangFinding> Out = findingsOf(Regions, Exits, Def, Cat, Ctx);
+  if (Opener)
+    for (ClangFinding &F : Out)
+      F.Notes.push_back({fileLoc(Def->getLocation(), SM),
+                         "'" + Fn +
+                             "' leaves the capture open for its callers to "
+                             "end; the exception skips their end too"});
+  return Out;
 }
 
 } // namespace capture_lint::rules
