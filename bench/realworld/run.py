@@ -34,6 +34,7 @@ import exits
 import forks
 import knownbugs
 import plan as planner
+import silent
 import timing
 from common import export_tree, fail, file_flags, load_json
 
@@ -189,7 +190,50 @@ def region_notes(repo):
     return out
 
 
-def print_regions(results):
+def missed_inserts(res):
+    """The inserted exits, forks and check insertions a run did not find,
+    as `not_found` lists them ("exit FILE:LINE (...)", "fork ...",
+    "dangling-local ...")."""
+    plan = res["plan"]
+    return (["exit " + m for m in exits.missed_text(
+        plan, res["exits"], res["exits_found"])] +
+            ["fork " + m for m in exits.missed_text(
+                plan, res["forks"], res["forks_found"])] +
+            checkinserts.missed_text(plan, res["checks"],
+                                     res["checks_found"]))
+
+
+def placed_keys(res):
+    """silent.key_of keys of every insertion placed in a run."""
+    keys = {"exit %s:%d" % (f, line) for _, f, line in res["exits"]}
+    keys |= {"fork %s:%d" % (f, line) for _, f, line in res["forks"]}
+    keys |= {"%s %s:%d" % (kind, f, line)
+             for (_, kind), f, line in res["checks"]}
+    return keys
+
+
+def print_silent(results, listed):
+    """How many missed insertions silent.json explains, and the listed ones
+    this run found."""
+    n_silent = n_unexplained = 0
+    for res in results:
+        if res["plan"] is None:
+            continue
+        name = res["repo"]["name"]
+        mine = listed.get(name, {})
+        missed = missed_inserts(res)
+        quiet, unexplained = silent.split(mine, missed)
+        n_silent += len(quiet)
+        n_unexplained += len(unexplained)
+        for key in silent.now_found(mine, placed_keys(res), missed):
+            print("SILENT-BUT-FOUND %s %s  [listed as: %s]" % (
+                name, key, mine[key]))
+    print("inserted exits, forks and check insertions not found: %d rightly "
+          "silent (silent.json gives each reason), %d unexplained" % (
+              n_silent, n_unexplained))
+
+
+def print_regions(results, silent_listed):
     """Every region not recognised, hazard not found, and what discovery
     left out."""
     for res in results:
@@ -207,13 +251,15 @@ def print_regions(results):
                     name, h.file, h.line, h.depth, h.where,
                     "  [reported: %s]" % res["found_elsewhere"][h.id]
                     if h.id in res["found_elsewhere"] else ""))
-        for text in exits.missed_text(plan, res["exits"], res["exits_found"]):
-            print("EXIT-NOT-FOUND %s %s" % (name, text))
-        for text in exits.missed_text(plan, res["forks"], res["forks_found"]):
-            print("FORK-NOT-FOUND %s %s" % (name, text))
-        for text in checkinserts.missed_text(plan, res["checks"],
-                                             res["checks_found"]):
-            print("CHECK-INSERT-NOT-FOUND %s %s" % (name, text))
+        listed = silent_listed.get(name, {})
+        for item in missed_inserts(res):
+            kind, text = item.split(" ", 1)
+            label = {"exit": "EXIT-NOT-FOUND", "fork": "FORK-NOT-FOUND"}.get(
+                kind, "CHECK-INSERT-NOT-FOUND")
+            reason = listed.get(silent.key_of(item))
+            print("%s %s %s%s" % (
+                label, name, text if kind in ("exit", "fork") else item,
+                "  [rightly silent: %s]" % reason if reason else ""))
         for path, err in res["insert_errors"]:
             print("INSERT-RUN-ERROR %s %s: %s" % (name, path, err[:300]))
         for path, line, why in plan.no_point:
@@ -316,12 +362,7 @@ def baseline_entries(results):
                  enumerate(plan.regions) if rid not in res["recognised"]]
         missed = ["%s:%d depth %d" % (h.file, h.line, h.depth)
                   for h in plan.hazards if h.id not in res["found"]]
-        missed += ["exit " + m for m in exits.missed_text(
-            plan, res["exits"], res["exits_found"])]
-        missed += ["fork " + m for m in exits.missed_text(
-            plan, res["forks"], res["forks_found"])]
-        missed += checkinserts.missed_text(plan, res["checks"],
-                                           res["checks_found"])
+        missed += missed_inserts(res)
         out[res["repo"]["name"]] = baseline.entry(res["row"], unrec, missed)
     return out
 
@@ -372,7 +413,9 @@ def main():
             name = kind.replace("-", "_")
             print("inserted %s found (%s): %d of %d" % (
                 kind, check, total[name + "_found"], total[name]))
-        print_regions(results)
+        silent_listed = silent.load()
+        print_regions(results, silent_listed)
+        print_silent(results, silent_listed)
         print_known_bugs(results)
     if args.timing:
         print_timing(results)
