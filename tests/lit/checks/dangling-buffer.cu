@@ -375,3 +375,29 @@ void forScoped(cudaStream_t s, float *d_in, cudaGraphExec_t exec) {
   (void)cudaGraphInstantiate(&exec, graph, 0);
   cudaGraphLaunch(exec, s);
 }
+
+// In a class template whose state is a nested struct (cutlass's distributed
+// GEMM adapter): `&state_.graph` has a dependent type, and the end call's
+// parameter says it is a graph kept in a member.
+template <int TP> struct DistAdapter {
+  struct State {
+    cudaGraph_t graph;
+    float *flags[TP];
+  };
+  State state_;
+  int construct(cudaStream_t stream, float *d_in) {
+    if (cudaStreamBeginCapture(stream, cudaStreamCaptureModeRelaxed) !=
+        cudaSuccess)
+      return 1;
+    float header[2] = {0, 1};
+    cudaMemcpyAsync(d_in, header, sizeof(header), cudaMemcpyHostToDevice,
+                    stream);
+    // CHECK: :[[@LINE-2]]:27: error: 'header' points into 'header', a local of 'DistAdapter::construct' whose storage ends with its scope, but the capture bakes the address into the graph and the graph outlives it ('&state_.graph' is kept beyond 'DistAdapter::construct')
+    // CHECK: :[[@LINE-4]]:11: note: 'header' is declared here
+    // CHECK: :[[@LINE-8]]:9: note: the capture of stream 'stream' begins here
+    // CHECK: :[[@LINE+1]]:9: note: the graph is kept here
+    if (cudaStreamEndCapture(stream, &state_.graph) != cudaSuccess)
+      return 1;
+    return 0;
+  }
+};

@@ -198,6 +198,38 @@ bool launchesGraph(const FunctionDecl *Callee, const Catalog &Cat) {
   return Launches;
 }
 
+/// The type of \p Call's argument \p I: in a template, `&state_.graph`
+/// may have a dependent type, and the callee's parameter says what it is.
+QualType argumentType(const CallExpr *Call, const FunctionDecl *Callee,
+                      unsigned I) {
+  const Expr *Arg = Call->getArg(I);
+  if (Arg->isTypeDependent() && I < Callee->getNumParams())
+    return Callee->getParamDecl(I)->getType();
+  return Arg->getType();
+}
+
+/// The pointer-to-graph arguments of end or instantiate call \p Call: one
+/// that names storage beyond the function keeps the graph there (\p Use);
+/// the graph locals the others write go to \p Written.
+void graphOutArguments(const CallExpr *Call, const FunctionDecl *Callee,
+                       const ASTContext &Ctx, GraphUse &Use,
+                       llvm::SmallPtrSetImpl<const VarDecl *> &Written) {
+  for (unsigned I = 0; I < Call->getNumArgs(); ++I) {
+    const Expr *Arg = Call->getArg(I);
+    QualType T = argumentType(Call, Callee, I);
+    if (T->isPointerType() && T->getPointeeType()->isPointerType() &&
+        namesGraph(T) &&
+        !Arg->isNullPointerConstant(const_cast<ASTContext &>(Ctx),
+                                    Expr::NPC_ValueDependentIsNotNull) &&
+        outlivesFunction(Arg)) {
+      Use.Kept = Call, Use.KeptText = sourceText(Arg, Ctx);
+      return;
+    }
+    if (const VarDecl *Local = graphLocal(Arg); Local && namesGraph(T))
+      Written.insert(Local);
+  }
+}
+
 /// The graphs \p Def's end calls and instantiations write, and its
 /// launches (its own, and calls of functions that launch one): whether one
 /// of them is kept beyond the function.
@@ -231,19 +263,7 @@ GraphUse graphUse(const FunctionDecl *Def, const Catalog &Cat,
     const RegionApi *Region = Cat.findRegionApi(catalogName(Callee));
     if ((Region && Region->Kind == RegionApi::End) ||
         Cat.listed(NameList::GraphInstantiations, Name))
-      for (const Expr *Arg : Call->arguments())
-        if (QualType T = Arg->getType();
-            T->isPointerType() && T->getPointeeType()->isPointerType() &&
-            namesGraph(T) &&
-            !Arg->isNullPointerConstant(const_cast<ASTContext &>(Ctx),
-                                        Expr::NPC_ValueDependentIsNotNull) &&
-            outlivesFunction(Arg)) {
-          Use.Kept = Call, Use.KeptText = sourceText(Arg, Ctx);
-          break;
-        } else if (const VarDecl *Local = graphLocal(Arg);
-                   Local && namesGraph(T)) {
-          Written.insert(Local);
-        }
+      graphOutArguments(Call, Callee, Ctx, Use, Written);
     return true;
   });
   if (!Use.Kept && !Written.empty())
