@@ -165,6 +165,16 @@ findingsOf(const std::vector<CaptureRegion> &Regions,
   return Out;
 }
 
+/// In an opener's findings, a note that its callers end the capture.
+static void noteCallersEnd(std::vector<ClangFinding> &Findings,
+                           const FunctionDecl *Def, const SourceManager &SM) {
+  for (ClangFinding &F : Findings)
+    F.Notes.push_back({fileLoc(Def->getLocation(), SM),
+                       "'" + displayName(Def) +
+                           "' leaves the capture open for its callers to "
+                           "end; the exception skips their end too"});
+}
+
 std::vector<ClangFinding> unendedOnError(const FunctionRuleInput &In) {
   // A function that pauses a caller's capture and resumes it ends nothing
   // of its own. Leaving main ends the process, and the capture with it.
@@ -220,11 +230,7 @@ std::vector<ClangFinding> unendedOnError(const FunctionRuleInput &In) {
   });
   std::vector<ClangFinding> Out = findingsOf(Regions, Exits, Def, Cat, Ctx);
   if (Opener)
-    for (ClangFinding &F : Out)
-      F.Notes.push_back({fileLoc(Def->getLocation(), SM),
-                         "'" + Fn +
-                             "' leaves the capture open for its callers to "
-                             "end; the exception skips their end too"});
+    noteCallersEnd(Out, Def, SM);
   return Out;
 }
 
