@@ -183,8 +183,10 @@ private:
   bool First = true;
 };
 
-/// Appends \p E's JSON line (without its newline) to \p Out.
-void appendEventJson(std::string &Out, const Event &E) {
+/// Appends \p E's JSON line (without its newline) to \p Out; its native
+/// stack as \p StackRef when that is not empty, else as its frames.
+void appendEventJson(std::string &Out, const Event &E,
+                     std::string_view StackRef = {}) {
   LineWriter W(Out);
   W.number("seq", E.Seq);
   W.number("thread", E.Thread);
@@ -222,7 +224,9 @@ void appendEventJson(std::string &Out, const Event &E) {
     W.strings("collectives", E.Collectives);
   if (E.AfterFailedCapture)
     W.boolean("after_failed_capture", true);
-  if (!E.Frames.empty()) // none for clean captured work
+  if (!StackRef.empty())
+    W.string("stack_ref", StackRef);
+  else if (!E.Frames.empty()) // none for clean captured work
     W.strings("frames", E.Frames);
   if (!E.PyFrames.empty())
     W.strings("py_frames", E.PyFrames);
@@ -348,7 +352,10 @@ void JsonLinesSink::write(const Event &E) {
   if (Fd < 0)
     return;
   Line.clear();
-  appendEventJson(Line, E);
+  std::string_view Ref;
+  if (!E.Frames.empty())
+    Ref = stackRef(E.Frames);
+  appendEventJson(Line, E, Ref);
   Line += '\n';
   if (Trimmed && Window && !extend(Fd, End, WindowStart + WindowSize)) {
     munmap(Window, WindowSize);
@@ -357,6 +364,24 @@ void JsonLinesSink::write(const Event &E) {
   append(Line.data(), Line.size());
   if (Trimmed)
     ftruncate(Fd, off_t(End));
+}
+
+const std::string &
+JsonLinesSink::stackRef(const std::vector<std::string> &Frames) {
+  StackKey.clear();
+  for (const std::string &F : Frames)
+    (StackKey += F) += '\n';
+  auto [It, New] = StackRefs.try_emplace(StackKey);
+  if (!New)
+    return It->second;
+  It->second =
+      std::to_string(getpid()) + "." + std::to_string(StackRefs.size());
+  LineWriter W(Line);
+  W.string("stack", It->second);
+  W.strings("frames", Frames);
+  W.done();
+  Line += '\n';
+  return It->second;
 }
 
 void JsonLinesSink::trim() {
@@ -541,14 +566,51 @@ private:
     json J = json::parse(Text, nullptr, /*allow_exceptions=*/false);
     Event E;
     std::string Why = "not JSON";
-    if (!J.is_discarded() && eventFromJson(J, E, Why)) {
-      Consume(std::move(E));
-      return;
+    if (!J.is_discarded()) {
+      if (J.is_object() && J.contains("stack")) {
+        if (keepStack(J, Why))
+          return;
+      } else if (eventFromJson(J, E, Why) && framesOf(J, E, Why)) {
+        Consume(std::move(E));
+        return;
+      }
     }
     if (Newline)
       skip(LineNo, Why);
     else
       Pending.emplace(LineNo, Why);
+  }
+
+  /// Keeps stack line \p J (`{"stack": REF, "frames": [...]}`) for the
+  /// events that name it; false, with \p Why, when it is malformed.
+  bool keepStack(const json &J, std::string &Why) {
+    auto Frames = J.find("frames");
+    bool Ok = J.size() == 2 && J["stack"].is_string() && Frames != J.end() &&
+              Frames->is_array();
+    for (size_t I = 0; Ok && I < Frames->size(); ++I)
+      Ok = (*Frames)[I].is_string();
+    if (!Ok) {
+      Why = "malformed stack line";
+      return false;
+    }
+    Stacks[J["stack"].get<std::string>()] =
+        Frames->get<std::vector<std::string>>();
+    return true;
+  }
+
+  /// \p E's native stack from the stack line its `stack_ref` names.
+  bool framesOf(const json &J, Event &E, std::string &Why) {
+    auto Ref = J.find("stack_ref");
+    if (Ref == J.end())
+      return true;
+    auto It =
+        Ref->is_string() ? Stacks.find(Ref->get<std::string>()) : Stacks.end();
+    if (It == Stacks.end()) {
+      Why = "stack_ref names no stack line before it";
+      return false;
+    }
+    E.Frames = It->second;
+    return true;
   }
 
   void skip(size_t Line, const std::string &Why) {
@@ -562,6 +624,7 @@ private:
   SkippedLines *Skipped;
   std::string Partial;
   size_t LineNo = 1;
+  std::unordered_map<std::string, std::vector<std::string>> Stacks;
   std::optional<std::pair<size_t, std::string>> Pending;
 };
 

@@ -17,6 +17,7 @@
 #include <functional>
 #include <mutex>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 namespace capture_probe {
@@ -27,7 +28,11 @@ public:
   virtual void write(const Event &E) = 0;
 };
 
-/// Appends one JSON object per line to a file; thread-safe. The file grows
+/// Appends one JSON object per line to a file; thread-safe. Each distinct
+/// native stack is written once, on a line of its own (`{"stack": REF,
+/// "frames": [...]}`, REF being "PID.N"), before the first event that
+/// names it by `stack_ref`: a capture's calls from one loop share a stack,
+/// and a stack is most of a line's bytes. The file grows
 /// in windows of a few MiB, each mapped while lines are copied into it; the
 /// end of the process (or of the sink) trims it to what was written. A
 /// process that died leaves zero bytes after its last line, which
@@ -56,6 +61,9 @@ private:
   bool mapWindow(uint64_t Start);
   /// Whether this process is a child forked after the sink was opened.
   bool inForkedChild() const;
+  /// The reference of stack \p Frames; a stack seen for the first time is
+  /// first written onto Line, on a line of its own (Lock held).
+  const std::string &stackRef(const std::vector<std::string> &Frames);
   std::mutex Lock;
   int Fd = -1;
   char *Window = nullptr; // null: lines go out with write(2)
@@ -64,6 +72,8 @@ private:
   bool Trimmed = false;
   unsigned OpenedAfterForks = 0;
   std::string Line; // the line being formatted (Lock held)
+  std::unordered_map<std::string, std::string> StackRefs; // frames -> ref
+  std::string StackKey;                                   // (Lock held)
   std::string ResolvedPath, Error;
 };
 
@@ -85,6 +95,7 @@ inline constexpr const char *LogPathVariable = "CAPTURE_PROBE_LOG";
 /// message on stderr, if it cannot be opened.
 EventSink *processEventLog();
 
+/// \p E as one JSON line, its stack written in it (`frames`).
 std::string eventToJsonLine(const Event &E);
 
 /// What reading an event log skipped.

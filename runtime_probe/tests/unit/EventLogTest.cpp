@@ -116,8 +116,73 @@ TEST(EventLog, WritesEveryKindAndField) {
     EXPECT_EQ(Got[I].Kind, All[I].Kind);
   EXPECT_EQ(Got[1].Mode, CaptureMode::Relaxed);
   EXPECT_EQ(Got[2].GraphNodes, All[2].GraphNodes);
+  EXPECT_EQ(Got[3].Frames, All[3].Frames);
   if (!Sample)
     std::remove(Path.c_str());
+}
+
+TEST(EventLog, EachStackIsWrittenOnceAndReadBackIntoItsEvents) {
+  std::string Path = tempPath("stacks.jsonl");
+  std::remove(Path.c_str());
+  std::vector<std::string> Loop = {"/bin/prog+0x10", "/bin/prog+0x20"};
+  std::vector<std::string> Other = {"/bin/prog+0x30"};
+  {
+    JsonLinesSink Sink(Path);
+    ASSERT_TRUE(Sink.ok()) << Sink.error();
+    for (uint64_t Seq = 1; Seq <= 100; ++Seq) {
+      Event E;
+      E.Seq = Seq;
+      E.Api = "cudaStreamIsCapturing";
+      E.Frames = Seq == 50 ? Other : Loop;
+      if (Seq == 60)
+        E.Frames.clear(); // clean captured work: no stack
+      Sink.write(E);
+    }
+  }
+  std::ifstream In(Path);
+  std::string Text((std::istreambuf_iterator<char>(In)),
+                   std::istreambuf_iterator<char>());
+  size_t StackLines = 0;
+  for (size_t At = Text.find("{\"stack\":"); At != std::string::npos;
+       At = Text.find("{\"stack\":", At + 1))
+    ++StackLines;
+  EXPECT_EQ(StackLines, 2u); // Loop's and Other's, once each
+  EXPECT_EQ(Text.find("/bin/prog+0x10"), Text.rfind("/bin/prog+0x10"));
+  std::vector<Event> Got;
+  std::string Error;
+  SkippedLines Skipped;
+  ASSERT_TRUE(readEventLog(Path, Got, Error, &Skipped)) << Error;
+  ASSERT_EQ(Got.size(), 100u);
+  EXPECT_EQ(Skipped.Count, 0u) << Skipped.First;
+  EXPECT_EQ(Got[0].Frames, Loop);
+  EXPECT_EQ(Got[49].Frames, Other);
+  EXPECT_TRUE(Got[59].Frames.empty());
+  EXPECT_EQ(Got[99].Frames, Loop);
+  std::remove(Path.c_str());
+}
+
+TEST(EventLog, AStackRefWithoutItsStackLineIsDamage) {
+  std::string Path = tempPath("stackref.jsonl");
+  {
+    std::ofstream Out(Path);
+    Out << "{\"seq\": 1, \"thread\": 1, \"kind\": \"call\", \"api\": "
+           "\"cudaMalloc\", \"result\": 0, \"stack_ref\": \"7.1\"}\n"
+        << "{\"stack\": \"7.2\", \"frames\": [3]}\n"
+        << "{\"stack\": \"7.1\", \"frames\": [\"/bin/prog+0x10\"]}\n"
+        << "{\"seq\": 2, \"thread\": 1, \"kind\": \"call\", \"api\": "
+           "\"cudaMalloc\", \"result\": 0, \"stack_ref\": \"7.1\"}\n";
+  }
+  std::vector<Event> Got;
+  std::string Error;
+  SkippedLines Skipped;
+  ASSERT_TRUE(readEventLog(Path, Got, Error, &Skipped)) << Error;
+  ASSERT_EQ(Got.size(), 1u);
+  EXPECT_EQ(Got[0].Seq, 2u);
+  EXPECT_EQ(Got[0].Frames, std::vector<std::string>{"/bin/prog+0x10"});
+  EXPECT_EQ(Skipped.Count, 2u);
+  EXPECT_EQ(Skipped.First, Path + ":1: malformed event (stack_ref names no "
+                                  "stack line before it)");
+  std::remove(Path.c_str());
 }
 
 TEST(EventLog, ATornLastLineIsDroppedOtherDamageIsSkippedAndCounted) {
@@ -304,10 +369,10 @@ TEST(EventLog, EveryLineIsInTheFileWhenTheProcessDies) {
 TEST(EventLog, ManyLinesFromManyThreadsAreAllThereInOrder) {
   std::string Path = tempPath("many.jsonl");
   std::remove(Path.c_str());
-  Event Big = call(0);
+  Event Big = call(0); // Python frames: written in each line, unlike stacks
   for (int I = 0; I < 40; ++I)
-    Big.Frames.push_back("/a/long/path/to/libsomething.so+0x" +
-                         std::to_string(1000000 + I));
+    Big.PyFrames.push_back("/a/long/path/to/something.py:" +
+                           std::to_string(1000000 + I) + ":forward");
   size_t Bytes = 0;
   {
     JsonLinesSink Sink(Path);
