@@ -6,6 +6,9 @@ were written before the 'stacks' table): one run, both sizes, the number of
 captures, the clean calls left out, and the classes (the verdicts: the same
 report, so the same).
 Target: under 5 MB with hundreds of captures.
+Then the same program once more with the injection library alone, keeping
+its event log: the log's size, and the size with each stack written in its
+event (how logs were written before stack lines).
 usage: report_size.py CAPTURE_PROBE OUT_DIR [LAYERS LENGTHS]"""
 import json
 import os
@@ -68,7 +71,46 @@ print("largest parts:", ", ".join("%s %.2f MB" % (k, v / 1e6) for k, v in
 print("records (repeats, calls listed, clean calls left out):",
       [(c.get("repeats", 1), len(c["calls"]), c.get("clean_calls_omitted", 0))
        for c in r["captures"]])
+
+
+def log_sizes():
+    """(bytes, bytes with each stack in its event, events, stack lines) of
+    the event logs of one more run of the program, with the injection
+    library beside capture-probe and no report."""
+    log_dir = os.path.join(out_dir, "torch_layers_logs")
+    os.makedirs(log_dir, exist_ok=True)
+    env = dict(os.environ, CAPTURE_PROBE_LOG=os.path.join(
+        log_dir, "events.%p.jsonl"), CUDA_INJECTION64_PATH=os.path.join(
+        os.path.dirname(os.path.abspath(probe)), "libcapture_probe_cuda.so"))
+    subprocess.run([sys.executable, os.path.join(here, "torch_layers.py"),
+                    layers, lengths], env=env, capture_output=True,
+                   timeout=540)
+    size = inlined = events = stack_lines = 0
+    for name in os.listdir(log_dir):
+        stacks = {}
+        with open(os.path.join(log_dir, name)) as f:
+            for line in f:
+                size += len(line)
+                e = json.loads(line)
+                if "stack" in e:
+                    stacks[e["stack"]] = e["frames"]
+                    stack_lines += 1
+                    continue
+                events += 1
+                if "stack_ref" in e:
+                    e["frames"] = stacks[e.pop("stack_ref")]
+                inlined += len(json.dumps(e, separators=(",", ":"))) + 1
+        os.remove(os.path.join(log_dir, name))
+    return size, inlined, events, stack_lines
+
+
+log_size, log_inlined, log_events, log_stacks = log_sizes()
+print(f"event log: {log_size / 1e6:.2f} MB for {log_events} events and "
+      f"{log_stacks} stack lines; with each stack in its event: "
+      f"{log_inlined / 1e6:.2f} MB ({log_inlined / max(log_size, 1):.1f}x)")
 failures = []
+if log_events == 0:
+    failures.append("no event log written")
 if p.returncode != 0:
     failures.append(f"exit {p.returncode} under --fail-on any")
 if captures < 100:
