@@ -807,12 +807,26 @@ bool RegionFinder::beginFailedOn(const CaptureRegion &R, const Expr *Cond,
                                  bool CondTrue) const {
   if (!R.Result)
     return false;
+  // The result, its local, or a const local copied from either through
+  // casts (`const status_t tie = static_cast<status_t>(status);`, as
+  // cuda-api-wrappers' throw_if_error_lazy expands).
   auto IsResult = [&](const Expr *E) {
-    E = E->IgnoreParenImpCasts();
-    if (E == R.Result)
-      return true;
-    const auto *DRE = dyn_cast<DeclRefExpr>(E);
-    return R.ResultVar && DRE && DRE->getDecl() == R.ResultVar;
+    for (int Copies = 0; Copies < 3; ++Copies) {
+      E = E->IgnoreParenCasts();
+      if (E == R.Result)
+        return true;
+      const auto *DRE = dyn_cast<DeclRefExpr>(E);
+      const auto *VD = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+      if (!VD)
+        return false;
+      if (VD == R.ResultVar)
+        return true;
+      if (!VD->isLocalVarDecl() || !VD->getType().isConstQualified() ||
+          !VD->getInit())
+        return false;
+      E = VD->getInit();
+    }
+    return false;
   };
   // The edge that needs a value other than success's has a failed begin.
   auto V = valueAtSuccess(Cond, IsResult, Ctx, R.SuccessValue);

@@ -165,6 +165,29 @@ findingsOf(const std::vector<CaptureRegion> &Regions,
   return Out;
 }
 
+/// Whether a local of \p Def has a destructor whose body is in another
+/// file: it may end the capture when a throw unwinds it (mlx's
+/// `auto capture = encoder.capture_context();`, whose destructor, in
+/// device.cpp, ends what its constructor began), and it may be why \p Def
+/// looks like an opener at all.
+static bool opaqueDestructorLocal(const FunctionDecl *Def) {
+  bool Found = false;
+  walkStatements(Def->getBody(), [&](const Stmt *S) {
+    const auto *DS = dyn_cast<DeclStmt>(S);
+    if (!DS)
+      return !Found;
+    for (const Decl *D : DS->decls())
+      if (const auto *VD = dyn_cast<VarDecl>(D))
+        if (const CXXRecordDecl *RD = VD->getType()->getAsCXXRecordDecl())
+          if (const CXXDestructorDecl *Dtor = RD->getDestructor();
+              Dtor && Dtor->isUserProvided() && !Dtor->hasBody() &&
+              inUserCode(Dtor))
+            Found = true;
+    return !Found;
+  });
+  return Found;
+}
+
 /// In an opener's findings, a note that its callers end the capture.
 static void noteCallersEnd(std::vector<ClangFinding> &Findings,
                            const FunctionDecl *Def, const SourceManager &SM) {
@@ -181,6 +204,8 @@ std::vector<ClangFinding> unendedOnError(const FunctionRuleInput &In) {
   if ((In.Own && In.Own->PausesAndResumes) || In.Def->isMain())
     return {};
   bool Opener = In.Own && In.Own->Opens;
+  if (Opener && opaqueDestructorLocal(In.Def))
+    return {};
   const FunctionDecl *Def = In.Def;
   const RegionFinder &RF = In.RF;
   const Catalog &Cat = In.Cat;
