@@ -1094,13 +1094,29 @@ static bool returnsErrorStatus(const ReturnStmt *Ret, const ASTContext &Ctx) {
   return Value && *Value != 0;
 }
 
+/// Whether \p S is inside a `catch` handler of \p Body.
+static bool insideHandler(const Stmt *S, const Stmt *Body,
+                          const SourceManager &SM) {
+  SourceLocation At = SM.getExpansionLoc(S->getBeginLoc());
+  bool Inside = false;
+  walkStatements(Body, [&](const Stmt *C) {
+    if (const auto *Catch = dyn_cast<CXXCatchStmt>(C))
+      Inside |= SM.isPointWithin(At, SM.getExpansionLoc(Catch->getBeginLoc()),
+                                 SM.getExpansionLoc(Catch->getEndLoc()));
+    return !Inside;
+  });
+  return Inside;
+}
+
 std::optional<FlowState> RegionFinder::lastExitState() const {
   const SourceManager &SM = Ctx.getSourceManager();
   std::optional<FlowState> Last;
   SourceLocation LastLoc;
   forEachNormalExit([&](const NormalExit &X, const FlowState &State) {
-    // A path that returns an error status is an error path, not the main.
-    if (returnsErrorStatus(X.At, Ctx))
+    // A path that returns an error status, or returns from a `catch`
+    // handler, is an error path, not the main.
+    if (returnsErrorStatus(X.At, Ctx) ||
+        (X.At && insideHandler(X.At, FnBody, SM)))
       return;
     // The end of the body comes after every return.
     SourceLocation L =

@@ -370,3 +370,32 @@ void beginOrThrowOnFailure(cudaStream_t s) {
   cudaError_t status = cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);
   THROW_IF_ERROR(status);
 }
+
+// A throw in a `try` whose handler neither ends the capture nor falls
+// through to an end (cudaqx's try_capture_cuda_graph): the handler returns
+// with the stream still capturing.
+bool tryCapture(cudaStream_t s, cudaGraph_t *g, bool bad) {
+  try {
+    cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);
+    if (bad)
+      throw 5;
+    // CHECK: :[[@LINE-1]]:7: warning: 'tryCapture' throws here with the capture of stream 's' still open
+    // CHECK: :[[@LINE+6]]:5: note: and returns here with it open
+    // CHECK: :[[@LINE-5]]:5: note: the capture begins here
+    // CHECK: :[[@LINE+1]]:5: note: it is ended here on other paths
+    cudaStreamEndCapture(s, g);
+    return true;
+  } catch (...) {
+    return false;
+  }
+}
+// Legal: the handler falls through to an end after the `try`.
+void tryThenEnd(cudaStream_t s, cudaGraph_t *g, bool bad) {
+  cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);
+  try {
+    if (bad)
+      throw 6;
+  } catch (int) {
+  }
+  cudaStreamEndCapture(s, g);
+}

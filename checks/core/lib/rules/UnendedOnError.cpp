@@ -13,7 +13,8 @@
 //
 // Not reported: paths where the begin failed (RegionFinder ends the region
 // there), exits past an end or a guard's destructor, throws inside a `try`
-// of the function (its handler decides), throws when unwinding destroys a
+// of the function whose handler ends the capture or falls through to an
+// end after it, throws when unwinding destroys a
 // local that ends the capture, and calls that end the process (abort()).
 // Regions no path ends, in a function that is no opener, are
 // capture-unended-region's.
@@ -66,13 +67,31 @@ std::optional<const FunctionDecl *> exceptionExit(const Stmt *S) {
   return std::nullopt;
 }
 
-/// Whether \p S is in the block of a `try` of the function.
-bool insideTry(const Stmt *S, const ParentMap &PM) {
+/// Whether a `try` of the function around \p S ends \p R after a throw
+/// there: one of its handlers ends it, or code after the `try` statement
+/// does (a handler that falls through to it). A `try` whose handlers do
+/// neither leaves the capture open (cudaqx's try_capture_cuda_graph
+/// returns an error from its handler with the stream still capturing).
+bool tryEnds(const Stmt *S, const ParentMap &PM, const CaptureRegion &R,
+             const SourceManager &SM) {
   for (const Stmt *Child = S, *P = PM.getParent(S); P;
-       Child = P, P = PM.getParent(P))
-    if (const auto *Try = dyn_cast<CXXTryStmt>(P);
-        Try && Child == Try->getTryBlock())
-      return true;
+       Child = P, P = PM.getParent(P)) {
+    const auto *Try = dyn_cast<CXXTryStmt>(P);
+    if (!Try || Child != Try->getTryBlock())
+      continue;
+    SourceLocation TryEnd = SM.getExpansionLoc(Try->getEndLoc());
+    for (SourceLocation End : R.Ends) {
+      End = End.isValid() ? SM.getExpansionLoc(End) : End;
+      if (End.isInvalid() || SM.isBeforeInTranslationUnit(TryEnd, End))
+        return true; // a guard's end has no place: take it as ending
+      for (unsigned H = 0; H < Try->getNumHandlers(); ++H) {
+        SourceRange Handler = Try->getHandler(H)->getSourceRange();
+        if (SM.isPointWithin(End, SM.getExpansionLoc(Handler.getBegin()),
+                             SM.getExpansionLoc(Handler.getEnd())))
+          return true;
+      }
+    }
+  }
   return false;
 }
 
@@ -245,10 +264,9 @@ std::vector<ClangFinding> unendedOnError(const FunctionRuleInput &In) {
       return;
     if (!PM)
       PM.emplace(const_cast<Stmt *>(Def->getBody()));
-    if (insideTry(S, *PM))
-      return;
     for (unsigned I = 0; I < Regions.size(); ++I)
-      if (Open(State, I) && !RF.unwindingMayEnd(I))
+      if (Open(State, I) && !RF.unwindingMayEnd(I) &&
+          !tryEnds(S, *PM, Regions[I], SM))
         Exits[I].push_back({fileLoc(S->getBeginLoc(), SM), "throws",
                             Who(S->getBeginLoc()),
                             *Thrower ? displayName(*Thrower) : ""});
