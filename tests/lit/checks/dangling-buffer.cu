@@ -401,3 +401,27 @@ template <int TP> struct DistAdapter {
     return 0;
   }
 };
+
+// The graph kept in an element of a container member (rccl's
+// `&this->graphs[g][r][i]` of nested std::vectors): the element's type is
+// spelled `value_type *`, a graph under its sugar.
+template <typename T> struct Slots {
+  using value_type = T;
+  using reference = value_type &;
+  reference operator[](unsigned I);
+};
+struct TestBed {
+  Slots<cudaGraph_t> graphs;
+  void capture(cudaStream_t s, float *d_in, unsigned i) {
+    cudaStreamBeginCapture(s, cudaStreamCaptureModeRelaxed);
+    {
+      float header[2] = {0, 1};
+      cudaMemcpyAsync(d_in, header, sizeof(header), cudaMemcpyHostToDevice, s);
+      // CHECK: :[[@LINE-1]]:29: error: 'header' points into 'header', a local of 'TestBed::capture' whose storage ends with its scope, but the capture bakes the address into the graph and the graph outlives it ('&graphs[i]' is kept beyond 'TestBed::capture')
+      // CHECK: :[[@LINE-3]]:13: note: 'header' is declared here
+      // CHECK: :[[@LINE-6]]:5: note: the capture of stream 's' begins here
+      // CHECK: :[[@LINE+2]]:11: note: the graph is kept here
+    }
+    (void)cudaStreamEndCapture(s, &graphs[i]);
+  }
+};

@@ -120,12 +120,19 @@ struct GraphUse {
 };
 
 /// Whether \p T's spelling names a graph or graph exec (cudaGraph_t,
-/// cudaGraphExec_t *, hipGraph_t, CUgraph), not a graph node.
+/// cudaGraphExec_t *, hipGraph_t, CUgraph), not a graph node; as written,
+/// or under its sugar (`&graphs[i]` of a std::vector<hipGraph_t> is a
+/// `value_type *`, whose canonical type is `struct ihipGraph **`).
 bool namesGraph(QualType T) {
-  std::string Spelled = T.getAsString();
-  llvm::StringRef Name = Spelled;
-  return Name.contains_insensitive("graph") &&
-         !Name.contains_insensitive("node");
+  for (QualType Spelling : {T, T.getCanonicalType()}) {
+    std::string Spelled = Spelling.getAsString();
+    llvm::StringRef Name = Spelled;
+    if (Name.contains_insensitive("node"))
+      return false;
+    if (Name.contains_insensitive("graph"))
+      return true;
+  }
+  return false;
 }
 
 /// Whether \p E (the graph or exec out-argument, `&g`) names storage the
