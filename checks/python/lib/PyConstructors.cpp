@@ -10,6 +10,8 @@
 
 #include "PyWalkerImpl.h"
 
+#include "llvm/ADT/ArrayRef.h"
+
 namespace capture_lint::python::detail {
 
 /// The `def` around \p N, or a null node.
@@ -56,6 +58,30 @@ static TSNode argumentFor(TSNode Call, int Index, llvm::StringRef Name,
   return TSNode{};
 }
 
+/// The calls in \p Mod whose callee's last name is \p Name.
+static llvm::ArrayRef<TSNode> callsNamed(PyContext &Ctx, const PyModule &Mod,
+                                         llvm::StringRef Name) {
+  auto [It, New] = Ctx.CallsByName.try_emplace(&Mod);
+  llvm::StringMap<std::vector<TSNode>> &Index = It->second;
+  if (New) {
+    const PySource &Src = *Mod.Src;
+    visitNamed(Src.root(), [&](TSNode N) {
+      if (!is(N, "call"))
+        return VisitNext::Into;
+      TSNode Callee = stripParens(field(N, "function"));
+      if (is(Callee, "attribute"))
+        Callee = field(Callee, "attribute");
+      if (is(Callee, "identifier"))
+        Index[Src.text(Callee)].push_back(N);
+      return VisitNext::Into;
+    });
+  }
+  auto Found = Index.find(Name);
+  if (Found == Index.end())
+    return {};
+  return Found->second;
+}
+
 /// The calls of class \p C in the program's modules, found once per class.
 static const std::vector<std::pair<PyModule *, TSNode>> &
 constructorCalls(PyContext &Ctx, PyClass *C) {
@@ -65,19 +91,11 @@ constructorCalls(PyContext &Ctx, PyClass *C) {
   // By index: resolving a callee may load a module, growing the list.
   for (size_t I = 0; I < Ctx.Prog.modules().size(); ++I) {
     PyModule *Mod = Ctx.Prog.modules()[I].get();
-    const PySource &Src = *Mod->Src;
-    if (!Src.text().contains(C->Name))
-      continue;
-    visitNamed(Src.root(), [&](TSNode N) {
-      if (!is(N, "call"))
-        return VisitNext::Into;
-      std::string Callee = dottedName(Src, field(N, "function"));
-      if ((llvm::StringRef(Callee).rsplit('.').second == C->Name ||
-           Callee == C->Name) &&
-          Ctx.Prog.resolve(*Mod, Callee, nullptr).Class == C)
+    for (TSNode N : callsNamed(Ctx, *Mod, C->Name)) {
+      std::string Callee = dottedName(*Mod->Src, field(N, "function"));
+      if (Ctx.Prog.resolve(*Mod, Callee, nullptr).Class == C)
         Calls.push_back({Mod, N});
-      return VisitNext::Into;
-    });
+    }
   }
   return Ctx.ConstructorCalls[C] = std::move(Calls);
 }

@@ -18,6 +18,8 @@
 #include "PyConditions.h"
 #include "PyProgram.h"
 
+#include "llvm/ADT/StringMap.h"
+
 #include <optional>
 #include <set>
 
@@ -170,6 +172,10 @@ struct PyContext {
   /// field set from a constructor parameter reads the same calls).
   std::map<const PyClass *, std::vector<std::pair<PyModule *, TSNode>>>
       ConstructorCalls;
+  /// Per module, its calls by the callee's last name (`Runner` for
+  /// `pkg.Runner(...)`), indexed once when a constructor's calls are first
+  /// asked for: one walk per module instead of one per class.
+  std::map<const PyModule *, llvm::StringMap<std::vector<TSNode>>> CallsByName;
   /// The callables and instances a module global or a constant entry of
   /// one holds (`TABLE = {"a": f}`, `TABLE["a"]`), by module and text.
   std::map<std::pair<const PyModule *, std::string>, PyValue> GlobalCache;
