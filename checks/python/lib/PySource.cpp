@@ -3,17 +3,99 @@
 #include "PySource.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cstring>
 
 namespace capture_lint::python {
 
-PySource::PySource(std::string PathIn, std::string TextIn)
-    : Path(std::move(PathIn)), Text(std::move(TextIn)) {
+static TSTree *parse(llvm::StringRef Text) {
   TSParser *Parser = ts_parser_new();
   ts_parser_set_language(Parser, tree_sitter_python());
-  Tree = ts_parser_parse_string(Parser, nullptr, Text.data(),
-                                static_cast<uint32_t>(Text.size()));
+  TSTree *Tree = ts_parser_parse_string(Parser, nullptr, Text.data(),
+                                        static_cast<uint32_t>(Text.size()));
   ts_parser_delete(Parser);
+  return Tree;
+}
+
+/// The ERROR and MISSING nodes of \p Tree, as byte ranges.
+static std::vector<std::pair<unsigned, unsigned>> errorRanges(TSTree *Tree) {
+  std::vector<std::pair<unsigned, unsigned>> Ranges;
+  std::vector<TSNode> Work = {ts_tree_root_node(Tree)};
+  while (!Work.empty()) {
+    TSNode N = Work.back();
+    Work.pop_back();
+    if (!ts_node_has_error(N))
+      continue;
+    if (ts_node_is_error(N) || ts_node_is_missing(N)) {
+      Ranges.push_back({begin(N), end(N)});
+      continue;
+    }
+    for (uint32_t I = 0, E = ts_node_child_count(N); I < E; ++I)
+      Work.push_back(ts_node_child(N, I));
+  }
+  return Ranges;
+}
+
+/// Whether the `*` at \p I of \p Text unpacks its operand (`return a,
+/// *b`), rather than multiplying or marking keyword-only parameters.
+static bool isUnpackingStar(llvm::StringRef Text, size_t I) {
+  if (Text[I] != '*' ||
+      (I + 1 < Text.size() && llvm::StringRef("*=").contains(Text[I + 1])))
+    return false;
+  llvm::StringRef Before = Text.take_front(I).rtrim(" \t");
+  if (Before.empty() || Before.back() == '*')
+    return false;
+  llvm::StringRef After = Text.drop_front(I + 1).ltrim(" \t");
+  if (After.empty() || llvm::StringRef(",)\n").contains(After.front()))
+    return false;
+  if (llvm::StringRef(",([{=").contains(Before.back()))
+    return true;
+  for (llvm::StringRef Keyword : {"return", "yield", "in"})
+    if (Before.ends_with(Keyword) &&
+        (Before.size() == Keyword.size() ||
+         !isalnum(Before[Before.size() - Keyword.size() - 1])))
+      return true;
+  return false;
+}
+
+/// Both tree-sitter-python grammars (0.23, 0.25) bind an unpacking `*`
+/// tighter than a binary operator in an unparenthesized expression list, so
+/// valid Python such as `return None, *(None,) * n` becomes an ERROR that
+/// can swallow the rest of its function. Python binds `*` to the whole
+/// operand. Where the tree has errors, the unpacking stars on their lines
+/// are read as blanks (the operand is evaluated all the same, and offsets
+/// do not move) and the text is parsed again; the new tree is kept when it
+/// has fewer errors.
+static TSTree *reparseWithoutSplats(llvm::StringRef Text, TSTree *Tree) {
+  auto Errors = errorRanges(Tree);
+  std::string Patched = Text.str();
+  bool Changed = false;
+  for (auto [B, E] : Errors) {
+    size_t LineBegin = Text.rfind('\n', B);
+    LineBegin = LineBegin == llvm::StringRef::npos ? 0 : LineBegin + 1;
+    size_t LineEnd = std::min(Text.find('\n', E), Text.size());
+    for (size_t I = LineBegin; I < LineEnd; ++I)
+      if (isUnpackingStar(Text, I)) {
+        Patched[I] = ' ';
+        Changed = true;
+      }
+  }
+  if (!Changed)
+    return Tree;
+  TSTree *Again = parse(Patched);
+  if (errorRanges(Again).size() < Errors.size()) {
+    ts_tree_delete(Tree);
+    return Again;
+  }
+  ts_tree_delete(Again);
+  return Tree;
+}
+
+PySource::PySource(std::string PathIn, std::string TextIn)
+    : Path(std::move(PathIn)), Text(std::move(TextIn)) {
+  Tree = parse(Text);
+  if (ts_node_has_error(ts_tree_root_node(Tree)))
+    Tree = reparseWithoutSplats(Text, Tree);
   LineStarts.push_back(0);
   for (size_t I = 0; I < Text.size(); ++I)
     if (Text[I] == '\n')
