@@ -117,21 +117,6 @@ unsigned firstErrorLine(const PySource &Src) {
   return Src.line(begin(N));
 }
 
-/// The function definitions directly inside \p Fn's body (not inside a
-/// nested one's, nor a class's).
-std::vector<TSNode> nestedDefinitions(TSNode Fn) {
-  std::vector<TSNode> Out;
-  visitNamed(field(Fn, "body"), [&](TSNode N) {
-    if (is(N, "function_definition"))
-      Out.push_back(N);
-    return is(N, "function_definition") || is(N, "class_definition") ||
-                   is(N, "lambda")
-               ? VisitNext::Skip
-               : VisitNext::Into;
-  });
-  return Out;
-}
-
 /// Silenced by a comment (Suppressions.h: NOLINT, NOLINTNEXTLINE,
 /// NOLINTBEGIN/END, noqa).
 bool suppressed(const PySite &Site, const std::string &Check) {
@@ -267,7 +252,7 @@ std::vector<PyFunction *> functionsOf(PyContext &Ctx, PyModule &M) {
     for (auto &[MName, F] : C->Methods)
       Fns.push_back(F);
   for (size_t I = 0; I < Fns.size(); ++I)
-    for (TSNode Inner : nestedDefinitions(Fns[I]->Node))
+    for (TSNode Inner : Fns[I]->NestedDefs)
       Fns.push_back(Ctx.Prog.localFunction(
           &M, Fns[I]->Owner, Inner,
           Fns[I]->Display + "." + M.Src->text(field(Inner, "name")).str(),

@@ -253,6 +253,15 @@ void PyProgram::indexImport(PyModule &M, TSNode Node,
   }
 }
 
+/// Whether \p N is inside a lambda below \p Body.
+static bool insideLambda(TSNode N, TSNode Body) {
+  for (TSNode P = ts_node_parent(N); !isNull(P) && !ts_node_eq(P, Body);
+       P = ts_node_parent(P))
+    if (is(P, "lambda"))
+      return true;
+  return false;
+}
+
 PyFunction *PyProgram::newFunction(PyModule &M, PyClass *Owner, TSNode Node) {
   Functions.emplace_back();
   PyFunction &F = Functions.back();
@@ -262,16 +271,22 @@ PyFunction *PyProgram::newFunction(PyModule &M, PyClass *Owner, TSNode Node) {
   F.Name = M.Src->text(field(Node, "name")).str();
   F.Display = Owner ? Owner->Name + "." + F.Name : F.Name;
   F.QualName = (Owner ? Owner->QualName : M.Name) + "." + F.Name;
-  // A generator (a @contextmanager body): any yield outside nested defs.
-  // The names its own import statements bind (`import torch` in a test
-  // function), in the function's scope.
-  visitNamed(field(Node, "body"), [&](TSNode N) {
-    if (is(N, "yield"))
+  // A generator (a @contextmanager body): any yield outside nested defs
+  // and lambdas. The names its own import statements bind (`import torch`
+  // in a test function), in the function's scope. The functions defined in
+  // it, and the calls it makes.
+  TSNode Body = field(Node, "body");
+  visitNamed(Body, [&](TSNode N) {
+    llvm::StringRef K = kind(N);
+    if (K == "call")
+      F.Calls.push_back(N);
+    else if (K == "yield" && !insideLambda(N, Body))
       F.IsGenerator = true;
-    if (is(N, "import_statement") || is(N, "import_from_statement"))
+    else if (K == "function_definition")
+      F.NestedDefs.push_back(N);
+    else if (K == "import_statement" || K == "import_from_statement")
       indexImport(M, N, F.Imports);
-    return is(N, "function_definition") || is(N, "class_definition") ||
-                   is(N, "lambda")
+    return K == "function_definition" || K == "class_definition"
                ? VisitNext::Skip
                : VisitNext::Into;
   });

@@ -35,6 +35,11 @@ struct PyFunction {
   std::string QualName;     // "pkg.model.Block.forward"
   std::string Display;      // "Block.forward"
   bool IsGenerator = false; // contains yield (a context manager's body)
+  /// The `def`s directly in its body (not in nested functions or classes).
+  std::vector<TSNode> NestedDefs;
+  /// The calls its own code makes: outside nested function and class
+  /// definitions, lambdas included (they run where they are called from).
+  std::vector<TSNode> Calls;
   /// What its own import statements bind: local name -> dotted target.
   std::map<std::string, std::string> Imports;
   /// For a nested function or lambda: the function it is defined in (whose

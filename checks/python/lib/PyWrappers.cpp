@@ -96,7 +96,7 @@ PyFunction *Walker::calledFunction(PyFunction &F, TSNode Call) {
 }
 
 bool Walker::callsWrapper(PyFunction &F) {
-  for (TSNode C : callsUnder(field(F.Node, "body")))
+  for (TSNode C : F.Calls)
     if (PyFunction *Callee = calledFunction(F, C);
         Callee && Callee != &F &&
         (!wrappedParams(*Callee).empty() || opensForCaller(Ctx, *Callee)))
@@ -198,7 +198,7 @@ void Walker::collectWrapped(PyFunction &F,
     return true;
   });
   // A parameter passed on to a function that wraps the argument it fills.
-  for (TSNode C : callsUnder(field(F.Node, "body"))) {
+  for (TSNode C : F.Calls) {
     PyFunction *Callee = calledFunction(F, C);
     if (!Callee || Callee == &F)
       continue;
