@@ -25,6 +25,10 @@ describe and against the C++ readers (issue 25, item 5):
                         whole-program tests' inputs (tests/lit/cli/Inputs:
                         wholeprogram, constants-across, overrides, roles).
 
+  summary-file.schema.json
+                        every summary `capture-lint summarize` writes for
+                        those inputs' sources.
+
   event-log.schema.json given CAPTURE_PROBE: every line of a log the probe's
                         own writer wrote (capture-probe-unittests beside it,
                         one event of each kind with every field) and of the
@@ -192,6 +196,49 @@ def check_cache_entries(root, binary, tmp):
     return bad if checked else 1
 
 
+def check_summary_files(root, binary, tmp):
+    """The summaries `summarize` writes for the whole-program tests'
+    sources, against summary-file.schema.json (whose $refs go into
+    cache-entry.schema.json): the number of invalid ones."""
+    schemas = os.path.join(root, "checks", "schemas")
+    with open(os.path.join(schemas, "summary-file.schema.json")) as f:
+        schema = json.load(f)
+    with open(os.path.join(schemas, "cache-entry.schema.json")) as f:
+        entry = json.load(f)
+    jsonschema.Draft7Validator.check_schema(schema)
+    import referencing
+    import referencing.jsonschema
+    registry = referencing.Registry().with_resource(
+        entry["$id"], referencing.jsonschema.DRAFT7.create_resource(entry))
+    validator = jsonschema.Draft7Validator(schema, registry=registry)
+    inputs = os.path.join(root, "tests", "lit", "cli", "Inputs")
+    flags = ["-x", "cuda", "-nocudainc", "-nocudalib",
+             "--cuda-gpu-arch=sm_70", "-std=c++17", "-isystem",
+             os.path.join(root, "tests", "Inputs", "mock", "cuda")]
+    bad = checked = 0
+    for project in ("wholeprogram", "constants-across", "overrides",
+                    "roles"):
+        for source in sorted(glob.glob(os.path.join(inputs, project,
+                                                    "*.cu"))):
+            out = os.path.join(tmp, "summary-%s-%s.sum" % (
+                project, os.path.basename(source)))
+            subprocess.run([binary, "summarize", "--quiet", source, "-o",
+                            out, "--root", os.path.join(inputs, project),
+                            "--"] + flags, stdout=subprocess.DEVNULL,
+                           stderr=subprocess.DEVNULL)
+            checked += 1
+            ours, why = schema_verdict(validator, out)
+            name = project + "/" + os.path.basename(source)
+            if ours:
+                print("ok   summary of %s (valid)" % name)
+            else:
+                bad += 1
+                print("DIFF summary of %s: the schema rejects it (%s)" %
+                      (name, why))
+    print("%d summaries, %d invalid" % (checked, bad))
+    return bad if checked else 1
+
+
 def check_event_logs(root, probe, tmp):
     """Event logs against event-log.schema.json, line by line: the number of
     invalid lines."""
@@ -299,6 +346,7 @@ def main():
         print("%d files, %d disagreements" % (len(files), bad))
         bad += check_reports(root, probe, tmp)
         bad += check_cache_entries(root, binary, tmp)
+        bad += check_summary_files(root, binary, tmp)
         if probe:
             bad += check_event_logs(root, probe, tmp)
     return 1 if bad else 0

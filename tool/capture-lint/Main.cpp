@@ -8,7 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Baseline.h"
+#include "Delivery.h"
 #include "ExportDatabase.h"
 #include "Options.h"
 #include "OutputGuard.h"
@@ -16,6 +16,7 @@
 #include "Report.h"
 #include "Runner.h"
 #include "SafeWrite.h"
+#include "Subcommands.h"
 #include "TidyCompat.h"
 #include "Version.h"
 #include <map>
@@ -41,18 +42,6 @@ using namespace capture_lint;
 
 namespace {
 
-/// Writes the report (or a baseline, the fixes) to \p Path, or to stdout
-/// for "" and "-"; see SafeWrite.h.
-bool writeOutput(const std::string &Path, const std::string &Text) {
-  llvm::Error E = Path.empty() || Path == "-" ? writeStdout(Text)
-                                              : writeFileSafely(Path, Text);
-  if (!E)
-    return true;
-  llvm::errs() << "capture-lint: error: " << llvm::toString(std::move(E))
-               << "\n";
-  return false;
-}
-
 /// --print-clang-flags: one line a shell splits into the flags.
 int printClangFlags(const Options &O, const char *Argv0) {
   SourceLanguage Lang =
@@ -67,35 +56,6 @@ int printClangFlags(const Options &O, const char *Argv0) {
     Line += Plain ? Flag : "'" + Flag + "'";
   }
   return writeOutput(O.Output, Line + "\n") ? 0 : 2;
-}
-
-/// Whether no output \p O asks for is one of \p Inputs (if one is, says
-/// so).
-bool outputsSpareInputs(const Options &O,
-                        const std::vector<std::string> &Inputs) {
-  llvm::Error E =
-      checkOutputsAreNotInputs({{"-o", O.Output},
-                                {"--write-baseline", O.WriteBaseline},
-                                {"--export-fixes", O.ExportFixes}},
-                               Inputs);
-  if (!E)
-    return true;
-  llvm::errs() << "capture-lint: error: " << llvm::toString(std::move(E))
-               << "\n";
-  return false;
-}
-
-/// A cache that cannot be written is an error (exit 2): once, with the
-/// first entry's reason, however many entries failed the same way.
-void reportCacheErrors(const std::vector<std::string> &Errors) {
-  if (Errors.empty())
-    return;
-  llvm::errs() << "capture-lint: error: cache: " << Errors.front();
-  if (Errors.size() > 1)
-    llvm::errs() << " (and " << Errors.size() - 1 << " more entr"
-                 << (Errors.size() == 2 ? "y" : "ies") << ")";
-  llvm::errs() << "; the findings above are complete, but nothing was "
-                  "cached\n";
 }
 
 /// --export-compile-db: the translated database, or an error naming the
@@ -176,15 +136,6 @@ void finishProgress(const Options &O) {
     llvm::errs() << "\r\x1b[K";
 }
 
-/// Colours in the text report: --use-color, else when stdout is a
-/// terminal that has them and the report goes there.
-bool useColor(const Options &O) {
-  if (O.UseColor)
-    return *O.UseColor;
-  return (O.Output.empty() || O.Output == "-") &&
-         llvm::sys::Process::StandardOutHasColors();
-}
-
 } // namespace
 
 /// The catalog of every input (a bad one is said and gives null); the
@@ -258,116 +209,6 @@ static bool checkRunInputs(Options &O) {
   return true;
 }
 
-/// The report in its format (to -o or stdout), exported fixes and --fix
-/// (what it did in \p Fixed). False when something could not be written.
-static bool writeReport(Report &R, const Options &O, FixOutcome &Fixed) {
-  std::string Text;
-  llvm::raw_string_ostream OS(Text);
-  if (O.Format == "json")
-    writeJson(R, OS);
-  else if (O.Format == "sarif")
-    writeSarif(R, OS, O.SarifRoot);
-  else if (O.Format == "github")
-    writeGithub(R, OS);
-  else
-    writeText(R, OS, useColor(O));
-  OS.flush();
-  bool Written = writeOutput(O.Output, Text);
-  if (!O.ExportFixes.empty())
-    Written = writeOutput(O.ExportFixes, fixesAsYaml(R)) && Written;
-  if (O.Fix) {
-    Fixed = applyFixes(R, R.Warnings);
-    llvm::errs() << "capture-lint: applied " << Fixed.Applied << " fix"
-                 << (Fixed.Applied == 1 ? "" : "es") << " to "
-                 << Fixed.FilesChanged << " file"
-                 << (Fixed.FilesChanged == 1 ? "" : "s") << "\n";
-    for (const std::string &Failure : Fixed.Failures)
-      llvm::errs() << "capture-lint: error: --fix: " << Failure << "\n";
-    Written = Written && Fixed.Failures.empty();
-  }
-  return Written;
-}
-
-/// Of the findings that fail the run, those --fix fixed.
-static unsigned fixedFailing(const Report &R, const FixOutcome &Fixed) {
-  unsigned N = 0;
-  for (size_t I : Fixed.FixedFindings)
-    N += R.Findings[I].Level != Severity::Remark;
-  return N;
-}
-
-/// --statistics: findings and remarks per check, most frequent first.
-static void printStatistics(const Report &R) {
-  std::map<std::string, std::pair<unsigned, unsigned>> PerCheck;
-  for (const ReportFinding &F : R.Findings)
-    ++(F.Level == Severity::Remark ? PerCheck[F.Check].second
-                                   : PerCheck[F.Check].first);
-  std::vector<std::pair<std::string, std::pair<unsigned, unsigned>>> Rows(
-      PerCheck.begin(), PerCheck.end());
-  std::stable_sort(Rows.begin(), Rows.end(), [](const auto &A, const auto &B) {
-    return A.second.first + A.second.second > B.second.first + B.second.second;
-  });
-  for (const auto &[Check, Counts] : Rows) {
-    llvm::errs() << llvm::format("%6u", Counts.first) << "  " << Check;
-    if (Counts.second)
-      llvm::errs() << " (and " << Counts.second << " remark"
-                   << (Counts.second == 1 ? "" : "s") << ")";
-    llvm::errs() << "\n";
-  }
-}
-
-/// The last line: files, findings, remarks, verdicts and errors.
-static void printSummary(const Report &R, unsigned Baselined,
-                         const FixOutcome &Fixed) {
-  unsigned Remarks = R.Findings.size() + R.Missed.size() - R.failingFindings();
-  llvm::errs() << "capture-lint: " << R.FilesAnalyzed << " file"
-               << (R.FilesAnalyzed == 1 ? "" : "s") << " analysed";
-  std::vector<std::string> How;
-  if (R.FilesFromCache)
-    How.push_back(std::to_string(R.FilesFromCache) +
-                  " unchanged, from the cache");
-  if (R.FilesWithImportedRoles)
-    How.push_back(std::to_string(R.FilesWithImportedRoles) +
-                  " again with the roles of functions other files define");
-  if (!How.empty())
-    llvm::errs() << " (" << llvm::join(How, "; ") << ")";
-  if (R.OtherFilesSummarized)
-    llvm::errs() << " and " << R.OtherFilesSummarized << " other file"
-                 << (R.OtherFilesSummarized == 1 ? "" : "s")
-                 << " of the database summarised for calls into them";
-  unsigned Left = R.failingFindings() - fixedFailing(R, Fixed);
-  llvm::errs() << ", " << Left << " finding" << (Left == 1 ? "" : "s");
-  if (!Fixed.FixedFindings.empty())
-    llvm::errs() << " left (" << Fixed.FixedFindings.size() << " fixed)";
-  if (Baselined)
-    llvm::errs() << " (" << Baselined << " more in the baseline)";
-  if (Remarks)
-    llvm::errs() << " and " << Remarks << " remark"
-                 << (Remarks == 1 ? "" : "s");
-  if (R.Confirmed) {
-    std::map<std::string, unsigned> Count;
-    for (const ReportFinding &F : R.Findings)
-      ++Count[F.Verdict.Status];
-    llvm::errs() << "; runtime verdicts: " << Count["confirmed"]
-                 << " confirmed, " << Count["not-confirmed"]
-                 << " not confirmed, " << Count["not-reached"]
-                 << " not reached; " << R.Missed.size() << " missed statically";
-  }
-  if (!R.Errors.empty()) {
-    // Compiler diagnostics and problems with inputs, by file: a file with
-    // errors may still have been analysed in part.
-    std::set<std::string> InFiles;
-    for (const ReportError &E : R.Errors)
-      InFiles.insert(E.Loc.File);
-    llvm::errs() << ", " << R.Errors.size() << " error"
-                 << (R.Errors.size() == 1 ? "" : "s") << " in "
-                 << InFiles.size() << " file"
-                 << (InFiles.size() == 1 ? "" : "s")
-                 << " (findings there may be incomplete)";
-  }
-  llvm::errs() << "\n";
-}
-
 /// A reader that closes the pipe early (`capture-lint ... | head -1`) makes
 /// writing the report fail with EPIPE, an error said like any other (exit
 /// 2), instead of killing the process with SIGPIPE: the signal is blocked
@@ -433,6 +274,15 @@ int main(int Argc, char **Argv) {
       Text += C + "\n";
     return writeOutput(O.Output, Text) ? 0 : 2;
   }
+  if (O.Subcommand == "summarize") {
+    O.Run.Paths = findToolPaths(Argv[0]);
+    llvm::CrashRecoveryContext::Enable();
+    return runSummarize(O);
+  }
+  if (O.Subcommand == "link")
+    return runLink(O, LineFilter);
+  if (!O.Root.empty() || !O.ImportRoles.empty())
+    usageError("--root and --import-roles are for summarize and link");
   if (O.Lsp)
     return serveLsp(O.Run, std::cin, std::cout);
   if (O.Run.Files.empty() && O.Run.BuildDir.empty())
@@ -445,54 +295,5 @@ int main(int Argc, char **Argv) {
   llvm::CrashRecoveryContext::Enable();
   Report R = runAnalysis(O.Run);
   finishProgress(O);
-  applyConfiguredChecks(R, O.Run);
-  applyConfiguredHeaderFilter(R, O.Run,
-                              O.HeaderFilterGiven ? &O.HeaderFilter : nullptr);
-  applyLineFilter(R, LineFilter);
-  applyWarningsAsErrors(R, O.WarningsAsErrors);
-  // Nor over a file the analysis read (a header, an imported module).
-  if (!outputsSpareInputs(O, filesReadBy(R)))
-    return 2;
-  if (!O.WriteBaseline.empty()) {
-    if (!writeOutput(O.WriteBaseline, baselineJson(R, O.WriteBaseline)))
-      return 2;
-    llvm::errs() << "capture-lint: wrote a baseline of " << R.Findings.size()
-                 << " finding" << (R.Findings.size() == 1 ? "" : "s") << " to '"
-                 << O.WriteBaseline << "'\n";
-    return R.Errors.empty() ? 0 : 2;
-  }
-  unsigned Baselined = 0;
-  if (!O.Baseline.empty()) {
-    auto Removed = applyBaseline(R, O.Baseline);
-    if (!Removed) {
-      llvm::errs() << "capture-lint: error: "
-                   << llvm::toString(Removed.takeError()) << "\n";
-      return 2;
-    }
-    Baselined = *Removed;
-  }
-
-  if (!O.Confirm.empty()) {
-    std::string Error = confirmWithProbe(R, O.Confirm);
-    if (!Error.empty()) {
-      llvm::errs() << "capture-lint: error: --confirm: " << Error << "\n";
-      return 2;
-    }
-  }
-
-  FixOutcome Fixed;
-  bool Written = writeReport(R, O, Fixed);
-
-  for (const std::string &W : R.Warnings)
-    llvm::errs() << "capture-lint: warning: " << W << "\n";
-  reportCacheErrors(R.CacheErrors);
-  if (!O.Quiet)
-    printSummary(R, Baselined, Fixed);
-  if (O.Statistics)
-    printStatistics(R);
-  if (!Written || !R.Errors.empty() || !R.CacheErrors.empty())
-    return 2;
-  // Findings --fix fixed no longer fail the run.
-  bool Failing = R.failingFindings() > fixedFailing(R, Fixed);
-  return Failing && !O.ReportOnly ? 1 : 0;
+  return deliverReport(R, O, LineFilter);
 }

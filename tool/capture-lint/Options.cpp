@@ -22,6 +22,8 @@ namespace capture_lint {
 const char UsageText[] =
     R"(USAGE: capture-lint [options] FILE... [-- COMPILER ARGS]
        capture-lint [options] -p BUILD_DIR [FILE...]
+       capture-lint summarize FILE -o SUMMARY [--root DIR] [-- COMPILER ARGS]
+       capture-lint link SUMMARY... [@LIST] [-o REPORT] [--root DIR]
 
 Finds code that breaks or silently corrupts CUDA/HIP graph capture.
 
@@ -121,6 +123,23 @@ followed; see docs/whole-program.md):
                        other files only through cached summaries (faster on
                        a cold cache; a warning says how many were missing)
                        instead of analysing those files for their summaries
+
+At scale (a build action per file, one link; see docs/scale.md):
+  summarize FILE -o SUMMARY  analyse one C++/CUDA/HIP file with the flags
+                       after -- and write its findings and whole-program
+                       summary to SUMMARY (hermetic: paths under --root are
+                       relative, records sorted; same inputs, same bytes)
+  --import-roles=SUMMARY  with summarize: take the roles (openers, closers,
+                       capture wrappers and predicates) that SUMMARY's file
+                       defines for the functions FILE calls (repeatable;
+                       @LIST names a file listing summaries)
+  link SUMMARY...      read only summaries (@LIST: a file listing them, one
+                       a line), follow calls across files and report as a
+                       lint run does, in any --format
+  --root=DIR           summaries' paths are relative to DIR (default: the
+                       current directory)
+  --exit-code-file=FILE  also write the exit status to FILE (for build
+                       systems that keep results cacheable)
 
 Editors:
   --lsp                serve diagnostics for Python files over stdio (the
@@ -298,7 +317,26 @@ bool parseReportOption(llvm::StringRef A, int &I, int Argc, char **Argv,
     O.HeaderFilterGiven = true;
   } else if (takeValue(A, "--line-filter", I, Argc, Argv, V))
     O.LineFilter = V;
+  else if (takeValue(A, "--exit-code-file", I, Argc, Argv, V))
+    O.ExitCodeFile = V;
   else
+    return false;
+  return true;
+}
+
+/// The options of `summarize` and `link`.
+bool parseScaleOption(llvm::StringRef A, int &I, int Argc, char **Argv,
+                      Options &O) {
+  std::string V;
+  if (takeValue(A, "--root", I, Argc, Argv, V)) {
+    if (V.empty())
+      usageError("--root needs a directory");
+    O.Root = V;
+  } else if (takeValue(A, "--import-roles", I, Argc, Argv, V)) {
+    if (V.empty())
+      usageError("--import-roles needs a summary file (or @LIST)");
+    O.ImportRoles.push_back(V);
+  } else
     return false;
   return true;
 }
@@ -363,7 +401,13 @@ static void readStdinInput(Options &O) {
 Options parseArgs(int Argc, char **Argv) {
   Options O;
   O.Run.Jobs = std::max(1u, std::thread::hardware_concurrency());
-  for (int I = 1; I < Argc; ++I) {
+  int First = 1;
+  if (Argc > 1 && (llvm::StringRef(Argv[1]) == "summarize" ||
+                   llvm::StringRef(Argv[1]) == "link")) {
+    O.Subcommand = Argv[1];
+    First = 2;
+  }
+  for (int I = First; I < Argc; ++I) {
     std::string Spelled = doubleDashSpelling(Argv[I], LongOptions);
     llvm::StringRef A = Spelled;
     if (A == "--") {
@@ -372,7 +416,8 @@ Options parseArgs(int Argc, char **Argv) {
       break;
     }
     if (parseFlag(A, O) || parseRunOption(A, I, Argc, Argv, O) ||
-        parseReportOption(A, I, Argc, Argv, O))
+        parseReportOption(A, I, Argc, Argv, O) ||
+        parseScaleOption(A, I, Argc, Argv, O))
       continue;
     if (A.starts_with("-") && A != "-")
       usageError("unknown option '" + A.str() + "'");

@@ -53,6 +53,14 @@ struct Options {
   std::optional<bool> UseColor;
   /// --line-filter's JSON, as given.
   std::string LineFilter;
+  /// "summarize" or "link" (the first argument), or "" for a lint run.
+  std::string Subcommand;
+  /// --root: the directory summaries' paths are relative to.
+  std::string Root;
+  /// --import-roles: summaries whose roles a summarized file imports.
+  std::vector<std::string> ImportRoles;
+  /// --exit-code-file: the run's exit status is also written here.
+  std::string ExitCodeFile;
 };
 
 /// The --help text.

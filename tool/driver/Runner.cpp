@@ -644,6 +644,16 @@ static void joinAcrossUnits(const RunConfig &Config, const UnitRun &Run,
     R.Warnings.push_back(unfollowedWarning(Resolved.Unfollowed, HaveDatabase));
 }
 
+/// The report's findings in the order of their files and lines.
+static void sortFindings(Report &R) {
+  std::stable_sort(R.Findings.begin(), R.Findings.end(),
+                   [](const ReportFinding &A, const ReportFinding &B) {
+                     return std::tie(A.Loc.File, A.Loc.Line, A.Loc.Column,
+                                     A.Check) < std::tie(B.Loc.File, B.Loc.Line,
+                                                         B.Loc.Column, B.Check);
+                   });
+}
+
 Report runAnalysis(const RunConfig &Config) {
   Report R;
   auto Loaded = loadDatabase(Config, R);
@@ -688,12 +698,125 @@ Report runAnalysis(const RunConfig &Config) {
     reportUnits(Files, Run, R);
   }
   runPython(PythonInputs, Config, R);
-  std::stable_sort(R.Findings.begin(), R.Findings.end(),
-                   [](const ReportFinding &A, const ReportFinding &B) {
-                     return std::tie(A.Loc.File, A.Loc.Line, A.Loc.Column,
-                                     A.Check) < std::tie(B.Loc.File, B.Loc.Line,
-                                                         B.Loc.Column, B.Check);
-                   });
+  sortFindings(R);
+  return R;
+}
+
+std::optional<SummaryFileContents>
+summarizeFile(const RunConfig &Config,
+              const std::vector<UnitResult> &RoleSources, Report &R) {
+  CommandDatabase DB;
+  std::vector<std::string> Files, PythonInputs;
+  collectInputs(Config, nullptr, R, DB, Files, PythonInputs);
+  if (!PythonInputs.empty())
+    R.Errors.push_back(
+        {{PythonInputs.front()},
+         "capture-lint summarize reads C++, CUDA and HIP files; Python "
+         "summaries are not built yet (lint Python with `capture-lint "
+         "DIR`, which follows imports itself)"});
+  if (Files.size() != 1 || !R.Errors.empty())
+    return std::nullopt;
+  UnitKeys Keys{settingsKey(Config), &Config};
+  UnitRun Run = analyzeUnits(Files, DB, Config, nullptr, Keys, R.CacheErrors);
+  SummaryFileContents Out;
+  Out.Source = Files.front();
+  std::vector<const TuSummary *> Known = {&Run.Units.front().Summary};
+  for (const UnitResult &U : RoleSources)
+    Known.push_back(&U.Summary);
+  if (auto Imports = roleImportsFor({Known.front()}, Known).front())
+    for (const auto &[Usr, Role] : *Imports)
+      Out.ImportedRoles.push_back(Usr);
+  R.FilesWithImportedRoles = analyzeWithImportedRoles(
+      Files, DB, Config, nullptr, Keys, RoleSources, Run, R.CacheErrors);
+  Report Unit;
+  reportUnits(Files, Run, Unit);
+  Out.Unit.Findings = std::move(Unit.Findings);
+  Out.Unit.Errors = std::move(Unit.Errors);
+  Out.Unit.Summary = std::move(Run.Units.front().Summary);
+  return Out;
+}
+
+/// The functions \p S's file calls with a role some linked summary gives,
+/// whose roles its analysis did not import (by name).
+static std::vector<std::string> rolesMissing(const SummaryFileContents &S,
+                                             const RoleImports *Needed) {
+  std::vector<std::string> Names;
+  if (Needed)
+    for (const auto &[Usr, Role] : *Needed)
+      if (!std::binary_search(S.ImportedRoles.begin(), S.ImportedRoles.end(),
+                              Usr))
+        Names.push_back(Role.Name);
+  return Names;
+}
+
+/// One line naming the files whose summaries were written without roles
+/// that other linked summaries give the functions they call: linking
+/// cannot analyse them again.
+static std::string
+rolesNotImportedWarning(const std::vector<std::string> &Files,
+                        const std::vector<std::string> &Functions) {
+  std::string W =
+      std::to_string(Files.size()) + " file" +
+      (Files.size() == 1 ? " calls" : "s call") + " '" + Functions.front() +
+      "'" +
+      (Functions.size() > 1
+           ? " and " + std::to_string(Functions.size() - 1) + " more function" +
+                 (Functions.size() == 2 ? "" : "s")
+           : std::string()) +
+      ", which other files define with a role (begin, end or "
+      "test a capture, run a callable under one), but " +
+      (Files.size() == 1 ? "its summary was" : "their summaries were") +
+      " written without those roles, so regions opened there "
+      "were not found: ";
+  for (size_t I = 0; I < Files.size() && I < 3; ++I)
+    W += (I ? ", '" : "'") + llvm::sys::path::filename(Files[I]).str() + "'";
+  if (Files.size() > 3)
+    W += " and " + std::to_string(Files.size() - 3) + " more";
+  return W + "; summarize " + (Files.size() == 1 ? "it" : "them") +
+         " again with --import-roles naming the summaries of the files "
+         "that define those functions (docs/scale.md)";
+}
+
+/// The warning for the summaries among \p Summaries that lack roles the
+/// others give ("" when none does).
+static std::string
+missingRoles(const std::vector<SummaryFileContents> &Summaries) {
+  std::vector<const TuSummary *> All;
+  for (const SummaryFileContents &S : Summaries)
+    All.push_back(&S.Unit.Summary);
+  auto Imports = roleImportsFor(All, All);
+  std::vector<std::string> Files, Functions;
+  for (size_t I = 0; I < Summaries.size(); ++I) {
+    std::vector<std::string> Missing =
+        rolesMissing(Summaries[I], Imports[I].get());
+    if (Missing.empty())
+      continue;
+    Files.push_back(Summaries[I].Source);
+    for (std::string &Name : Missing)
+      if (!llvm::is_contained(Functions, Name))
+        Functions.push_back(std::move(Name));
+  }
+  return Files.empty() ? "" : rolesNotImportedWarning(Files, Functions);
+}
+
+Report linkSummaries(const RunConfig &Config,
+                     std::vector<SummaryFileContents> Summaries) {
+  Report R;
+  std::string RolesWarning = missingRoles(Summaries);
+  if (!RolesWarning.empty())
+    R.Warnings.push_back(std::move(RolesWarning));
+  std::vector<std::string> Files;
+  UnitRun Run;
+  for (SummaryFileContents &S : Summaries) {
+    Files.push_back(std::move(S.Source));
+    Run.Units.push_back(std::move(S.Unit));
+  }
+  Run.FromCache.assign(Files.size(), 0);
+  Run.Crashed.assign(Files.size(), 0);
+  Run.TooDeep.assign(Files.size(), 0);
+  reportUnits(Files, Run, R);
+  joinAcrossUnits(Config, Run, {}, /*HaveDatabase=*/true, R);
+  sortFindings(R);
   return R;
 }
 

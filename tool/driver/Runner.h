@@ -16,8 +16,10 @@
 #include "CompileFlags.h"
 #include "EnabledChecks.h"
 #include "Report.h"
+#include "SummaryFile.h"
 
 #include <functional>
+#include <optional>
 
 namespace capture_lint {
 
@@ -58,6 +60,20 @@ struct RunConfig {
 /// Runs the analysis. Problems with inputs (missing files, a database that
 /// does not load) land in Report::Errors.
 Report runAnalysis(const RunConfig &Config);
+
+/// `capture-lint summarize`: phase one for the one C++/CUDA/HIP file of
+/// Config.Files, analysed again with the roles that \p RoleSources give the
+/// functions it calls without their bodies. Nothing when the input is
+/// unusable (\p R's errors say why); its findings and the analysis's
+/// errors are in the result.
+std::optional<SummaryFileContents>
+summarizeFile(const RunConfig &Config,
+              const std::vector<UnitResult> &RoleSources, Report &R);
+
+/// `capture-lint link`: the report of phase two over \p Summaries, read
+/// from their files (SummaryFile.h) and never from the sources.
+Report linkSummaries(const RunConfig &Config,
+                     std::vector<SummaryFileContents> Summaries);
 
 } // namespace capture_lint
 

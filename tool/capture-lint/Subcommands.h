@@ -1,0 +1,47 @@
+//===- Subcommands.h - capture-lint summarize and link ----------*- C++ -*-===//
+//
+// The two steps a build system runs at scale (docs/scale.md): `summarize`,
+// one build action per source file writing a hermetic summary
+// (SummaryFile.h), and `link`, which reads only summaries and reports as a
+// lint run does. The helpers here read the summaries both of them take.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef CAPTURE_LINT_CLI_SUBCOMMANDS_H
+#define CAPTURE_LINT_CLI_SUBCOMMANDS_H
+
+#include "Options.h"
+#include "SummaryFile.h"
+
+#include "clang-tidy/ClangTidyOptions.h"
+
+#include "llvm/Support/Error.h"
+
+#include <string>
+#include <vector>
+
+namespace capture_lint {
+
+/// `capture-lint summarize FILE -o SUMMARY [-- FLAGS]`.
+int runSummarize(Options &O);
+
+/// `capture-lint link SUMMARY... [@LIST]`.
+int runLink(Options &O, const clang::tidy::ClangTidyGlobalOptions &LineFilter);
+
+/// The directory summaries' paths are relative to: --root, else the
+/// current directory (absolute).
+std::string summaryRoot(const Options &O);
+
+/// \p Args with each `@LIST` replaced by the paths LIST holds, one a line
+/// (blank lines skipped); an error names a list that cannot be read.
+llvm::Expected<std::vector<std::string>>
+expandLists(const std::vector<std::string> &Args);
+
+/// The summaries at \p Paths (after expandLists), read under \p Root; the
+/// first unusable one is the error.
+llvm::Expected<std::vector<SummaryFileContents>>
+readSummaries(const std::vector<std::string> &Paths, llvm::StringRef Root);
+
+} // namespace capture_lint
+
+#endif // CAPTURE_LINT_CLI_SUBCOMMANDS_H

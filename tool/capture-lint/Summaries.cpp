@@ -1,0 +1,52 @@
+//===- Summaries.cpp - The summaries summarize and link read --------------===//
+
+#include "Paths.h"
+#include "Subcommands.h"
+#include "capture_lint/BoundedRead.h"
+
+#include "llvm/ADT/StringRef.h"
+
+namespace capture_lint {
+
+/// A list of summaries this long is no list.
+static constexpr uint64_t MaxListBytes = 64u << 20;
+
+std::string summaryRoot(const Options &O) {
+  return absolutePath(O.Root.empty() ? "." : O.Root);
+}
+
+llvm::Expected<std::vector<std::string>>
+expandLists(const std::vector<std::string> &Args) {
+  std::vector<std::string> Out;
+  for (const std::string &A : Args) {
+    if (!llvm::StringRef(A).starts_with("@")) {
+      Out.push_back(A);
+      continue;
+    }
+    auto Text = readRegularFile(A.substr(1), MaxListBytes);
+    if (!Text)
+      return llvm::createStringError(std::errc::invalid_argument,
+                                     "the list '%s': %s", A.c_str(),
+                                     llvm::toString(Text.takeError()).c_str());
+    llvm::SmallVector<llvm::StringRef, 64> Lines;
+    llvm::StringRef(*Text).split(Lines, '\n');
+    for (llvm::StringRef L : Lines)
+      if (!L.trim().empty())
+        Out.push_back(L.trim().str());
+  }
+  return Out;
+}
+
+llvm::Expected<std::vector<SummaryFileContents>>
+readSummaries(const std::vector<std::string> &Paths, llvm::StringRef Root) {
+  std::vector<SummaryFileContents> Out;
+  for (const std::string &P : Paths) {
+    auto S = readSummaryFile(P, Root);
+    if (!S)
+      return S.takeError();
+    Out.push_back(std::move(*S));
+  }
+  return Out;
+}
+
+} // namespace capture_lint

@@ -1,0 +1,93 @@
+//===- Summarize.cpp - capture-lint summarize -----------------------------===//
+//
+//   capture-lint summarize FILE -o SUMMARY [--root DIR]
+//                          [--import-roles SUMMARY|@LIST]... [-- FLAGS]
+//
+// One build action: analyses FILE with FLAGS (the defaults without `--`),
+// with the roles the named summaries give the functions it calls without
+// their body, and writes its findings and whole-program summary. Findings
+// do not fail the action (the link step reports them); exit 2 only when
+// the input or the output is unusable.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Delivery.h"
+#include "Paths.h"
+#include "Runner.h"
+#include "Subcommands.h"
+
+#include "llvm/Support/raw_ostream.h"
+
+namespace capture_lint {
+
+/// The options a summary ignores, refused rather than silently dropped.
+static void refuseReportOptions(const Options &O) {
+  std::pair<bool, const char *> Refused[] = {
+      {!O.Run.BuildDir.empty(), "-p (give the file's flags after --)"},
+      {O.Format != "text", "--format (the link step formats the report)"},
+      {!O.Baseline.empty() || !O.WriteBaseline.empty(),
+       "--baseline/--write-baseline (give them to link)"},
+      {!O.Confirm.empty(), "--confirm (give it to link)"},
+      {O.Fix || !O.ExportFixes.empty(), "--fix/--export-fixes"}};
+  for (const auto &[Given, What] : Refused)
+    if (Given)
+      usageError(std::string("summarize does not take ") + What);
+}
+
+static void printErrors(const Report &R) {
+  for (const ReportError &E : R.Errors)
+    llvm::errs() << "capture-lint: error: "
+                 << (E.Loc.File.empty() ? "" : E.Loc.File + ": ") << E.Message
+                 << "\n";
+}
+
+int runSummarize(Options &O) {
+  refuseReportOptions(O);
+  if (O.Run.Files.size() != 1)
+    usageError("summarize takes one FILE, the source to summarize (" +
+               std::to_string(O.Run.Files.size()) + " given)");
+  if (O.Output.empty())
+    usageError("summarize needs -o SUMMARY, the file to write");
+  std::string Root = summaryRoot(O);
+  auto RolePaths = expandLists(O.ImportRoles);
+  if (!RolePaths) {
+    llvm::errs() << "capture-lint: error: --import-roles: "
+                 << llvm::toString(RolePaths.takeError()) << "\n";
+    return exitWith(O, 2);
+  }
+  auto RoleSummaries = readSummaries(*RolePaths, Root);
+  if (!RoleSummaries) {
+    llvm::errs() << "capture-lint: error: --import-roles: "
+                 << llvm::toString(RoleSummaries.takeError()) << "\n";
+    return exitWith(O, 2);
+  }
+  std::vector<UnitResult> RoleSources;
+  for (SummaryFileContents &S : *RoleSummaries)
+    RoleSources.push_back(std::move(S.Unit));
+  O.Run.CacheDir.clear();
+  O.Run.WholeProgram = true;
+  O.Run.Jobs = 1;
+  Report R;
+  std::optional<SummaryFileContents> S = summarizeFile(O.Run, RoleSources, R);
+  if (!S) {
+    printErrors(R);
+    return exitWith(O, 2);
+  }
+  if (!writeOutput(O.Output, summaryFileText(*S, Root)))
+    return exitWith(O, 2);
+  const UnitResult *U = &S->Unit;
+  if (!O.Quiet)
+    llvm::errs() << "capture-lint: summarized '" << O.Run.Files.front()
+                 << "': " << U->Findings.size() << " finding"
+                 << (U->Findings.size() == 1 ? "" : "s") << ", "
+                 << U->Errors.size() << " error"
+                 << (U->Errors.size() == 1 ? "" : "s") << ", "
+                 << U->Summary.Functions.size() << " function"
+                 << (U->Summary.Functions.size() == 1 ? "" : "s")
+                 << " summarised"
+                 << (R.FilesWithImportedRoles ? " (with imported roles)" : "")
+                 << "\n";
+  return exitWith(O, 0);
+}
+
+} // namespace capture_lint
