@@ -71,7 +71,7 @@ PyModule *PyProgram::addFile(const std::string &Path, std::string Text,
   Modules.push_back(std::move(M));
   ByPath[Path] = Raw;
   ByName.emplace(Raw->Name, Raw); // the first file of a name wins
-  Roots.insert(Raw->Root);
+  addRoot(Raw->Root);
   addScriptRoot(Raw->Dir);
   addProjectRoots(Raw->Dir);
   index(*Raw);
@@ -79,7 +79,7 @@ PyModule *PyProgram::addFile(const std::string &Path, std::string Text,
 }
 
 void PyProgram::addRootsOf(const std::string &Path) {
-  Roots.insert(moduleNameOf(Path).second);
+  addRoot(moduleNameOf(Path).second);
   addScriptRoot(path::parent_path(Path).str());
   addProjectRoots(path::parent_path(Path).str());
 }
@@ -88,7 +88,7 @@ void PyProgram::addScriptRoot(const std::string &Dir) {
   // A script's directory is on sys.path when it runs; a module of a
   // package is imported through the package, and its directory is not.
   if (!fs::exists(Dir + "/__init__.py"))
-    Roots.insert(Dir);
+    addRoot(Dir);
 }
 
 /// Whether \p Dir is the top of a Python project: a checkout, or where its
@@ -133,23 +133,37 @@ void PyProgram::addProjectRoots(const std::string &Dir) {
   for (const std::string &D : Chain) {
     LeadsToTop[D] = Top;
     if (Top && !fs::exists(D + "/__init__.py"))
-      Roots.insert(D);
+      addRoot(D);
   }
   // The top's src/ (the src layout: src/pkg/...) when the file is not in it.
   if (Top && !Chain.empty() && isProjectTop(Chain.back()) &&
       fs::is_directory(Chain.back() + "/src"))
-    Roots.insert(Chain.back() + "/src");
+    addRoot(Chain.back() + "/src");
 }
 
-bool PyProgram::rootHas(const std::string &Root, const std::string &Head) {
-  auto [It, New] = RootEntries.try_emplace(Root);
-  if (New) {
+void PyProgram::addRoot(const std::string &Dir) {
+  if (Roots.insert(Dir).second)
+    UnindexedRoots.push_back(Dir);
+}
+
+void PyProgram::indexNewRoots() {
+  std::vector<std::string> New;
+  New.swap(UnindexedRoots);
+  for (const std::string &Root : New) {
+    std::set<std::string> Heads;
     std::error_code EC;
     for (fs::directory_iterator D(Root, EC), End; !EC && D != End;
-         D.increment(EC))
-      It->second.insert(path::filename(D->path()).str());
+         D.increment(EC)) {
+      llvm::StringRef Name = path::filename(D->path());
+      Heads.insert(Name.str());
+      if (Name.ends_with(".py"))
+        Heads.insert(Name.drop_back(3).str());
+    }
+    for (const std::string &Head : Heads) {
+      std::vector<std::string> &List = RootsByHead[Head];
+      List.insert(std::lower_bound(List.begin(), List.end(), Root), Root);
+    }
   }
-  return It->second.count(Head) || It->second.count(Head + ".py");
 }
 
 PyModule *PyProgram::module(const std::string &Dotted) {
@@ -161,10 +175,13 @@ PyModule *PyProgram::module(const std::string &Dotted) {
   std::string Rel = Dotted;
   std::replace(Rel.begin(), Rel.end(), '.', '/');
   std::string Head = Dotted.substr(0, Dotted.find('.'));
-  std::vector<std::string> RootList(Roots.begin(), Roots.end());
+  indexNewRoots();
+  auto WithHead = RootsByHead.find(Head);
+  // A copy: loading a module may add roots.
+  std::vector<std::string> RootList;
+  if (WithHead != RootsByHead.end())
+    RootList = WithHead->second;
   for (const std::string &Root : RootList) {
-    if (!rootHas(Root, Head))
-      continue; // neither HEAD/ nor HEAD.py there: no stat per candidate
     for (const char *Suffix : {".py", "/__init__.py"}) {
       std::string Candidate = Root + "/" + Rel + Suffix;
       auto Open = Overrides

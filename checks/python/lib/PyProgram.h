@@ -149,10 +149,16 @@ private:
   std::map<std::string, PyModule *> ByName, ByPath;
   std::set<std::string> Missing;
   std::set<std::string> Roots;
-  /// Whether directory \p Root holds \p Head or \p Head.py (its entries
-  /// listed once).
-  bool rootHas(const std::string &Root, const std::string &Head);
-  std::map<std::string, std::set<std::string>> RootEntries;
+  /// Adds a root of absolute imports.
+  void addRoot(const std::string &Dir);
+  /// The roots added since they were last indexed.
+  std::vector<std::string> UnindexedRoots;
+  /// Per first component of a dotted name (`pkg` of `pkg.mod`), the roots
+  /// that hold `pkg/` or `pkg.py`, in the order of Roots: each root's
+  /// directory is listed once, so looking a module up costs no walk over
+  /// every root (thousands in a tree of many projects).
+  std::map<std::string, std::vector<std::string>> RootsByHead;
+  void indexNewRoots();
   /// The directories from \p Dir up to the project's top become roots.
   /// \p Dir as a root of absolute imports when it is no package (the
   /// directory of a script).
