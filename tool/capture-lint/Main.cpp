@@ -279,6 +279,11 @@ int main(int Argc, char **Argv) {
     llvm::CrashRecoveryContext::Enable();
     return runSummarize(O);
   }
+  if (O.Subcommand == "launch") {
+    O.Run.Paths = findToolPaths(Argv[0]);
+    llvm::CrashRecoveryContext::Enable();
+    return runLaunch(O);
+  }
   if (O.Subcommand == "link")
     return runLink(O, LineFilter);
   if (!O.Root.empty() || !O.ImportRoles.empty())

@@ -24,6 +24,7 @@ const char UsageText[] =
        capture-lint [options] -p BUILD_DIR [FILE...]
        capture-lint summarize FILE -o SUMMARY [--root DIR] [-- COMPILER ARGS]
        capture-lint link SUMMARY... [@LIST] [-o REPORT] [--root DIR]
+       capture-lint launch [--root DIR] -- COMPILER ARGS
 
 Finds code that breaks or silently corrupts CUDA/HIP graph capture.
 
@@ -133,9 +134,15 @@ At scale (a build action per file, one link; see docs/scale.md):
                        capture wrappers and predicates) that SUMMARY's file
                        defines for the functions FILE calls (repeatable;
                        @LIST names a file listing summaries)
+  launch [--root DIR] -- COMPILER ARGS
+                       run a build's compile command, then write the
+                       object's summary beside it (OBJECT.capture-lint.sum):
+                       a compiler launcher (CMAKE_CUDA_COMPILER_LAUNCHER=
+                       "capture-lint;launch;--")
   link SUMMARY...      read only summaries (@LIST: a file listing them, one
-                       a line), follow calls across files and report as a
-                       lint run does, in any --format
+                       a line; a directory: the *.capture-lint.sum files
+                       under it), follow calls across files and report as
+                       a lint run does, in any --format
   --root=DIR           summaries' paths are relative to DIR (default: the
                        current directory)
   --exit-code-file=FILE  also write the exit status to FILE (for build
@@ -403,7 +410,8 @@ Options parseArgs(int Argc, char **Argv) {
   O.Run.Jobs = std::max(1u, std::thread::hardware_concurrency());
   int First = 1;
   if (Argc > 1 && (llvm::StringRef(Argv[1]) == "summarize" ||
-                   llvm::StringRef(Argv[1]) == "link")) {
+                   llvm::StringRef(Argv[1]) == "link" ||
+                   llvm::StringRef(Argv[1]) == "launch")) {
     O.Subcommand = Argv[1];
     First = 2;
   }

@@ -25,6 +25,9 @@ namespace capture_lint {
 /// `capture-lint summarize FILE -o SUMMARY [-- FLAGS]`.
 int runSummarize(Options &O);
 
+/// `capture-lint launch -- COMPILER ARGS`: the compiler's exit status.
+int runLaunch(Options &O);
+
 /// `capture-lint link SUMMARY... [@LIST]`.
 int runLink(Options &O, const clang::tidy::ClangTidyGlobalOptions &LineFilter);
 
@@ -33,7 +36,8 @@ int runLink(Options &O, const clang::tidy::ClangTidyGlobalOptions &LineFilter);
 std::string summaryRoot(const Options &O);
 
 /// \p Args with each `@LIST` replaced by the paths LIST holds, one a line
-/// (blank lines skipped); an error names a list that cannot be read.
+/// (blank lines skipped), and each directory by the *.capture-lint.sum
+/// files under it; an error names a list that cannot be read.
 llvm::Expected<std::vector<std::string>>
 expandLists(const std::vector<std::string> &Args);
 

@@ -4,12 +4,28 @@
 #include "Subcommands.h"
 #include "capture_lint/BoundedRead.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringRef.h"
+#include "llvm/Support/FileSystem.h"
 
 namespace capture_lint {
 
 /// A list of summaries this long is no list.
 static constexpr uint64_t MaxListBytes = 64u << 20;
+
+/// The `capture-lint launch` summaries (*.capture-lint.sum) under \p Dir,
+/// sorted.
+static std::vector<std::string> summariesUnder(const std::string &Dir) {
+  std::vector<std::string> Out;
+  std::error_code EC;
+  for (llvm::sys::fs::recursive_directory_iterator It(Dir, EC), End;
+       It != End && !EC; It.increment(EC))
+    if (llvm::StringRef(It->path()).ends_with(".capture-lint.sum") &&
+        llvm::sys::fs::is_regular_file(It->path()))
+      Out.push_back(It->path());
+  llvm::sort(Out);
+  return Out;
+}
 
 std::string summaryRoot(const Options &O) {
   return absolutePath(O.Root.empty() ? "." : O.Root);
@@ -19,6 +35,11 @@ llvm::Expected<std::vector<std::string>>
 expandLists(const std::vector<std::string> &Args) {
   std::vector<std::string> Out;
   for (const std::string &A : Args) {
+    if (llvm::sys::fs::is_directory(A)) {
+      std::vector<std::string> Found = summariesUnder(A);
+      Out.insert(Out.end(), Found.begin(), Found.end());
+      continue;
+    }
     if (!llvm::StringRef(A).starts_with("@")) {
       Out.push_back(A);
       continue;

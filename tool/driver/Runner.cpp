@@ -440,6 +440,8 @@ commandFor(const std::string &File, const RunConfig &Config,
   std::vector<tooling::CompileCommand> FromDb;
   if (Loaded)
     FromDb = Loaded->getCompileCommands(File);
+  else if (!Config.BuildCommand.empty())
+    FromDb.emplace_back(Cmd.Directory, File, Config.BuildCommand, "");
   if (!FromDb.empty() && !FromDb.front().Heuristic.empty() &&
       !hasHeaderExtension(File))
     R.Warnings.push_back(File +

@@ -28,6 +28,9 @@ struct RunConfig {
   std::string BuildDir; // -p
   bool HasExplicitFlags = false;
   std::vector<std::string> ExplicitFlags; // after --
+  /// The compiler command a build ran for the file (`capture-lint
+  /// launch`), translated as a compile database's entry is.
+  std::vector<std::string> BuildCommand;
   /// Added to every compiler command (clang-tidy's --extra-arg-before and
   /// --extra-arg).
   std::vector<std::string> ExtraArgsBefore, ExtraArgs;
