@@ -612,8 +612,10 @@ static void reportUnits(const std::vector<std::string> &Files, UnitRun &Run,
 /// resolved through the summaries of the analysed units and \p Others.
 static void joinAcrossUnits(const RunConfig &Config, const UnitRun &Run,
                             const std::vector<UnitResult> &Others,
-                            bool HaveDatabase, Report &R) {
+                            bool HaveDatabase, Report &R,
+                            SourceFiles *Places = nullptr) {
   WholeProgramInput In;
+  In.Sources = Places;
   In.MaxCallDepth = Config.MaxCallDepth;
   for (size_t I = 0; I < Run.Units.size(); ++I)
     if (!Run.Crashed[I])
@@ -735,6 +737,7 @@ summarizeFile(const RunConfig &Config,
   Out.Unit.Findings = std::move(Unit.Findings);
   Out.Unit.Errors = std::move(Unit.Errors);
   Out.Unit.Summary = std::move(Run.Units.front().Summary);
+  Out.Places = placesOf(Out.Unit.Summary);
   return Out;
 }
 
@@ -809,15 +812,18 @@ Report linkSummaries(const RunConfig &Config,
     R.Warnings.push_back(std::move(RolesWarning));
   std::vector<std::string> Files;
   UnitRun Run;
+  SourceFiles Places(/*ReadFiles=*/false);
   for (SummaryFileContents &S : Summaries) {
     Files.push_back(std::move(S.Source));
     Run.Units.push_back(std::move(S.Unit));
+    for (const SourcePlace &P : S.Places)
+      Places.remember(P);
   }
   Run.FromCache.assign(Files.size(), 0);
   Run.Crashed.assign(Files.size(), 0);
   Run.TooDeep.assign(Files.size(), 0);
   reportUnits(Files, Run, R);
-  joinAcrossUnits(Config, Run, {}, /*HaveDatabase=*/true, R);
+  joinAcrossUnits(Config, Run, {}, /*HaveDatabase=*/true, R, &Places);
   sortFindings(R);
   return R;
 }

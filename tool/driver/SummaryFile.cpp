@@ -1,6 +1,7 @@
 //===- SummaryFile.cpp - One file's results, hermetic, for `link` ---------===//
 
 #include "SummaryFile.h"
+#include "SourceText.h"
 #include "UnitJson.h"
 #include "Version.h"
 #include "capture_lint/BoundedRead.h"
@@ -24,30 +25,51 @@ static constexpr uint64_t MaxSummaryBytes = 256u << 20;
 
 namespace {
 
+using LocFn = llvm::function_ref<void(SummaryLoc &)>;
 using PathFn = llvm::function_ref<void(std::string &)>;
 
-void eachPath(SummaryLoc &L, PathFn F) { F(L.File); }
-
-void eachPath(std::vector<SummaryNote> &Notes, PathFn F) {
+void eachLoc(std::vector<SummaryNote> &Notes, LocFn F) {
   for (SummaryNote &N : Notes)
-    F(N.Loc.File);
+    F(N.Loc);
 }
 
-void eachPath(SummaryHazard &H, PathFn F) {
-  F(H.Loc.File);
-  F(H.CallSite.File);
-  eachPath(H.Chain, F);
-  eachPath(H.Extra, F);
+void eachLoc(SummaryHazard &H, LocFn F) {
+  F(H.Loc);
+  F(H.CallSite);
+  eachLoc(H.Chain, F);
+  eachLoc(H.Extra, F);
 }
 
-void eachPath(SummaryCapture &C, PathFn F) {
-  F(C.BeginLoc.File);
-  eachPath(C.Chain, F);
+void eachLoc(SummaryCapture &C, LocFn F) {
+  F(C.BeginLoc);
+  eachLoc(C.Chain, F);
 }
 
-/// Calls \p F on every file path \p U holds.
-void eachPath(UnitResult &U, PathFn F) {
-  for (ReportFinding &R : U.Findings) {
+/// Calls \p F on every location \p S holds.
+void eachLoc(TuSummary &S, LocFn F) {
+  for (SummaryFunction &Fn : S.Functions)
+    for (SummaryHazard &H : Fn.Hazards)
+      eachLoc(H, F);
+  for (SummaryUse &Use : S.Uses) {
+    F(Use.Region.BeginLoc);
+    eachLoc(Use.Region.Origin, F);
+    F(Use.Region.End);
+    eachLoc(Use.Call, F);
+  }
+  for (SummaryRole &R : S.Roles) {
+    if (R.Opens)
+      eachLoc(*R.Opens, F);
+    for (SummaryWrap &W : R.Wraps) {
+      eachLoc(W.Capture, F);
+      F(W.InvokeLoc);
+    }
+  }
+}
+
+/// Calls \p F on every file path \p S holds.
+void eachPath(SummaryFileContents &S, PathFn F) {
+  F(S.Source);
+  for (ReportFinding &R : S.Unit.Findings) {
     F(R.Loc.File);
     F(R.HazardLoc.File);
     F(R.RegionFile);
@@ -56,30 +78,27 @@ void eachPath(UnitResult &U, PathFn F) {
     for (TextEdit &E : R.Fixes)
       F(E.File);
   }
-  for (ReportError &E : U.Errors)
+  for (ReportError &E : S.Unit.Errors)
     F(E.Loc.File);
-  for (SummaryFunction &Fn : U.Summary.Functions)
-    for (SummaryHazard &H : Fn.Hazards)
-      eachPath(H, F);
-  for (SummaryUse &Use : U.Summary.Uses) {
-    F(Use.Region.BeginLoc.File);
-    eachPath(Use.Region.Origin, F);
-    F(Use.Region.End.File);
-    eachPath(Use.Call, F);
-  }
-  for (SummaryRole &R : U.Summary.Roles) {
-    if (R.Opens)
-      eachPath(*R.Opens, F);
-    for (SummaryWrap &W : R.Wraps) {
-      eachPath(W.Capture, F);
-      F(W.InvokeLoc.File);
-    }
-  }
+  eachLoc(S.Unit.Summary, [&](SummaryLoc &L) { F(L.File); });
+  for (SourcePlace &P : S.Places)
+    F(P.File);
 }
 
 /// Sorts what a summary lists, so its bytes do not depend on the order
 /// the analysis met things in.
-void sortRecords(UnitResult &U) {
+void sortRecords(SummaryFileContents &Contents) {
+  UnitResult &U = Contents.Unit;
+  llvm::sort(Contents.ImportedRoles);
+  llvm::sort(Contents.Places, [](const SourcePlace &A, const SourcePlace &B) {
+    return std::tie(A.File, A.Offset) < std::tie(B.File, B.Offset);
+  });
+  Contents.Places.erase(
+      std::unique(Contents.Places.begin(), Contents.Places.end(),
+                  [](const SourcePlace &A, const SourcePlace &B) {
+                    return A.File == B.File && A.Offset == B.Offset;
+                  }),
+      Contents.Places.end());
   llvm::stable_sort(
       U.Findings, [](const ReportFinding &A, const ReportFinding &B) {
         return std::tie(A.Loc.File, A.Loc.Offset, A.Check, A.Message) <
@@ -106,22 +125,25 @@ void sortRecords(UnitResult &U) {
                    S.Bodiless.end());
 }
 
-json documentOf(const std::string &Source, const UnitResult &U,
-                const std::vector<std::string> &ImportedRoles) {
+json documentOf(const SummaryFileContents &S) {
   json Findings = json::array();
-  for (const ReportFinding &F : U.Findings)
+  for (const ReportFinding &F : S.Unit.Findings)
     Findings.push_back(findingJson(F));
   json Errors = json::array();
-  for (const ReportError &E : U.Errors)
+  for (const ReportError &E : S.Unit.Errors)
     Errors.push_back(errorJson(E));
+  json Places = json::array();
+  for (const SourcePlace &P : S.Places)
+    Places.push_back({P.File, P.Offset, P.Line, P.Column, P.LineText});
   return {{"format", Format},
           {"version", FormatVersion},
           {"tool", CAPTURE_LINT_VERSION},
-          {"source", Source},
-          {"imported_roles", ImportedRoles},
+          {"source", S.Source},
+          {"imported_roles", S.ImportedRoles},
           {"findings", std::move(Findings)},
           {"errors", std::move(Errors)},
-          {"summary", toJson(U.Summary)}};
+          {"summary", toJson(S.Unit.Summary)},
+          {"places", std::move(Places)}};
 }
 
 std::string dump(const json &J) {
@@ -130,21 +152,27 @@ std::string dump(const json &J) {
 
 } // namespace
 
+std::vector<SourcePlace> placesOf(const TuSummary &S) {
+  std::vector<SourcePlace> Places;
+  SourceFiles Files;
+  TuSummary Copy = S;
+  eachLoc(Copy, [&](SummaryLoc &L) {
+    if (L.valid())
+      Places.push_back(Files.locate(L.File, L.Offset));
+  });
+  return Places;
+}
+
 std::string summaryFileText(const SummaryFileContents &S,
                             llvm::StringRef Root) {
-  UnitResult Copy = S.Unit;
+  SummaryFileContents Copy = S;
   std::string Prefix = Root.rtrim('/').str() + "/";
-  auto Relative = [&](std::string &P) {
+  eachPath(Copy, [&](std::string &P) {
     if (llvm::StringRef(P).starts_with(Prefix))
       P = P.substr(Prefix.size());
-  };
-  eachPath(Copy, Relative);
-  std::string Rel = S.Source;
-  Relative(Rel);
+  });
   sortRecords(Copy);
-  std::vector<std::string> Imported = S.ImportedRoles;
-  llvm::sort(Imported);
-  return dump(documentOf(Rel, Copy, Imported));
+  return dump(documentOf(Copy));
 }
 
 static llvm::Error notASummary(const std::string &Path,
@@ -188,7 +216,8 @@ llvm::Expected<SummaryFileContents> readSummaryFile(const std::string &Path,
     json J = json::parse(*Text);
     if (llvm::Error E = checkHeader(J, Path))
       return std::move(E);
-    std::string Source = J.at("source").get<std::string>();
+    Out.Source = J.at("source").get<std::string>();
+    Out.ImportedRoles = J.at("imported_roles").get<std::vector<std::string>>();
     for (const json &F : J.at("findings")) {
       std::optional<ReportFinding> Finding = findingFrom(F);
       if (!Finding)
@@ -198,25 +227,25 @@ llvm::Expected<SummaryFileContents> readSummaryFile(const std::string &Path,
     for (const json &E : J.at("errors"))
       Out.Unit.Errors.push_back(errorFrom(E));
     Out.Unit.Summary = tuSummaryFromJson(J.at("summary"));
-    Out.ImportedRoles = J.at("imported_roles").get<std::vector<std::string>>();
+    for (const json &P : J.at("places"))
+      Out.Places.push_back({P.at(0).get<std::string>(), P.at(1).get<unsigned>(),
+                            P.at(2).get<unsigned>(), P.at(3).get<unsigned>(),
+                            P.at(4).get<std::string>()});
     // Well-formed JSON of the wrong shape reads as something else: trust
     // the document only if writing back what was read gives it again.
-    if (documentOf(Source, Out.Unit, Out.ImportedRoles) != J)
+    if (documentOf(Out) != J)
       return notASummary(Path, "it holds fields of the wrong shape or "
                                "unknown ones (damaged or edited?)");
-    Out.Source = std::move(Source);
   } catch (const json::exception &E) {
     return notASummary(Path, E.what());
   }
-  auto Absolute = [&](std::string &P) {
+  eachPath(Out, [&](std::string &P) {
     if (!P.empty() && !llvm::sys::path::is_absolute(P)) {
       llvm::SmallString<256> Full(Root);
       llvm::sys::path::append(Full, P);
       P = std::string(Full);
     }
-  };
-  eachPath(Out.Unit, Absolute);
-  Absolute(Out.Source);
+  });
   return Out;
 }
 

@@ -33,7 +33,13 @@ struct SummaryFileContents {
   /// The USRs of the functions whose roles (from other files' summaries)
   /// the analysis imported, sorted.
   std::vector<std::string> ImportedRoles;
+  /// The line, column and text of every location the summary holds, so
+  /// that the link step reads no source.
+  std::vector<SourcePlace> Places;
 };
+
+/// The places of every location \p S holds, read from the files.
+std::vector<SourcePlace> placesOf(const TuSummary &S);
 
 /// The summary \p S, with paths under \p Root (absolute) relative to it:
 /// the file's bytes.

@@ -256,7 +256,8 @@ private:
 
 CrossUnitResult resolveAcrossUnits(const WholeProgramInput &In) {
   Resolver R(In);
-  SourceFiles Sources;
+  SourceFiles Read;
+  SourceFiles &Sources = In.Sources ? *In.Sources : Read;
   CrossUnitResult Result;
   std::set<std::tuple<std::string, std::string, unsigned, std::string>> Seen;
   // The region's own calls first, so a callee is named where the region

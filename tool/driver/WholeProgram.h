@@ -15,6 +15,7 @@
 #define CAPTURE_LINT_TOOL_WHOLEPROGRAM_H
 
 #include "Report.h"
+#include "SourceText.h"
 #include "capture_lint/Summary.h"
 
 #include <functional>
@@ -33,6 +34,8 @@ struct WholeProgramInput {
       CatalogFor;
   /// Only these checks are reported.
   std::function<bool(const std::string &Check)> Enabled;
+  /// Where the lines of summary locations come from; null: the files.
+  SourceFiles *Sources = nullptr;
 };
 
 /// A call a region makes (directly or through the functions it follows)

@@ -13,13 +13,24 @@
 namespace capture_lint {
 
 /// Turns (file, offset) into a line, a column and the line's text. Not
-/// thread-safe: one per thread.
+/// thread-safe: one per thread. Places given with remember() are answered
+/// without reading (the link step's, from summaries); one built with
+/// ReadFiles false reads no file at all, and answers what it was not told
+/// with the file and offset alone.
 class SourceFiles {
 public:
+  explicit SourceFiles(bool ReadFiles = true) : ReadFiles(ReadFiles) {}
+
+  void remember(const SourcePlace &P) { Known[{P.File, P.Offset}] = P; }
+
   SourcePlace locate(const std::string &File, unsigned Offset) {
+    if (auto It = Known.find({File, Offset}); It != Known.end())
+      return It->second;
     SourcePlace L;
     L.File = File;
     L.Offset = Offset;
+    if (!ReadFiles)
+      return L;
     auto &Buf = Buffers[File];
     if (!Buf) {
       auto B = llvm::MemoryBuffer::getFile(File, /*IsText=*/true);
@@ -41,6 +52,8 @@ public:
   }
 
 private:
+  bool ReadFiles;
+  std::map<std::pair<std::string, unsigned>, SourcePlace> Known;
   std::map<std::string, std::unique_ptr<llvm::MemoryBuffer>> Buffers;
 };
 
