@@ -1,0 +1,136 @@
+#!/usr/bin/env python3
+"""The link step's growth: `capture-lint link` over 1k to 10k summaries.
+
+Summarizes a few template translation units with `capture-lint summarize`
+(the test mocks for CUDA, so it is quick), each defining functions that
+call functions of the next TU (some synchronize, allocate, or call on), and
+every eighth a capture region calling into the next TU. The templates name
+their own TU and the next by five-character placeholders; summary N is a
+template's summary with the placeholders replaced by N's five-digit number
+(same length, so every offset stays right): real summaries, one per TU, whose
+calls chain across the whole program. Then, for each size, one
+`capture-lint link @list` on one core, reporting wall and CPU time, peak
+memory, the summaries' size per TU and the findings, and the growth from the
+smallest size to the largest (near linear: ratio of times about the ratio
+of sizes). Targets (issue 30): 10k TUs linked in under 10 s and 1 GB.
+
+  bench/link_scale.py [--sizes 1000,2000,5000,10000] [--build BUILD_DIR]
+                      [--keep DIR]
+"""
+import argparse
+import os
+import resource
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+MOCK = ["-x", "cuda", "-nocudainc", "-nocudalib", "--cuda-gpu-arch=sm_70",
+        "-std=c++17", "-isystem",
+        os.path.join(ROOT, "tests", "Inputs", "mock", "cuda")]
+
+# QQQQA: this TU's number; QQQQB: the next TU's.
+PLAIN = """#include <cuda_runtime.h>
+void fn_QQQQB_step(cudaStream_t s, float **p, int n);
+void fn_QQQQB_flush(cudaStream_t s);
+void fn_QQQQA_flush(cudaStream_t s) {
+  if (s)
+    cudaStreamSynchronize(s);
+}
+void fn_QQQQA_grow(float **p, int n) { cudaMalloc(p, n * sizeof(float)); }
+void fn_QQQQA_step(cudaStream_t s, float **p, int n) {
+  if (n > 1)
+    fn_QQQQB_step(s, p, n - 1);
+  fn_QQQQA_grow(p, n);
+  fn_QQQQB_flush(s);
+}
+"""
+REGION = PLAIN + """void fn_QQQQA_capture(cudaStream_t s, float **p, cudaGraph_t *g) {
+  cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal);
+  fn_QQQQB_step(s, p, 2);
+  cudaStreamEndCapture(s, g);
+}
+"""
+
+
+def summarize_templates(binary, tmp):
+    out = {}
+    for name, text in (("plain", PLAIN), ("region", REGION)):
+        src = os.path.join(tmp, "tu_QQQQA.cu")
+        with open(src, "w") as f:
+            f.write(text)
+        summary = os.path.join(tmp, name + ".sum")
+        subprocess.run([binary, "summarize", "--quiet", "tu_QQQQA.cu", "-o",
+                        summary, "--"] + MOCK, cwd=tmp, check=True)
+        with open(summary) as f:
+            out[name] = f.read()
+        os.remove(src)
+    return out
+
+
+def write_summaries(templates, n, out):
+    paths = []
+    for i in range(n):
+        text = templates["region" if i % 8 == 0 else "plain"]
+        text = text.replace("QQQQA", "%05d" % i).replace(
+            "QQQQB", "%05d" % ((i + 1) % n))
+        path = os.path.join(out, "tu_%05d.sum" % i)
+        with open(path, "w") as f:
+            f.write(text)
+        paths.append(path)
+    listing = os.path.join(out, "list")
+    with open(listing, "w") as f:
+        f.write("\n".join(paths) + "\n")
+    return listing, sum(os.path.getsize(p) for p in paths)
+
+
+def link(binary, listing, cwd):
+    cmd = ["/usr/bin/time", "-f", "%e %U %S %M", binary, "link",
+           "--format", "json", "-o", os.path.join(cwd, "report.json"),
+           "@" + listing]
+    r = subprocess.run(cmd, cwd=cwd, stdout=subprocess.PIPE,
+                       stderr=subprocess.PIPE, text=True)
+    wall, user, sys_, rss = r.stderr.strip().splitlines()[-1].split()
+    summary = [l for l in r.stderr.splitlines()
+               if l.startswith("capture-lint: ") and "analysed" in l]
+    return (float(wall), float(user) + float(sys_), int(rss) / 1024.0,
+            summary[-1] if summary else r.stderr.strip()[-200:], r.returncode)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--sizes", default="1000,2000,5000,10000")
+    ap.add_argument("--build", default=os.path.join(ROOT, "build"))
+    ap.add_argument("--keep")
+    a = ap.parse_args()
+    binary = os.path.join(a.build, "tool", "capture-lint", "capture-lint")
+    sizes = [int(s) for s in a.sizes.split(",")]
+    tmp = a.keep or tempfile.mkdtemp(prefix="capture-lint-link-")
+    os.makedirs(tmp, exist_ok=True)
+    try:
+        templates = summarize_templates(binary, tmp)
+        rows = []
+        for n in sizes:
+            out = os.path.join(tmp, "n%d" % n)
+            os.makedirs(out, exist_ok=True)
+            listing, size = write_summaries(templates, n, out)
+            wall, cpu, rss, line, rc = link(binary, listing, out)
+            if rc not in (0, 1):
+                sys.exit("link failed on %d summaries: %s" % (n, line))
+            rows.append((n, wall, cpu, rss, size))
+            print("%6d TUs: link %6.2f s wall %6.2f s CPU, peak %7.1f MB, "
+                  "summaries %5.1f KB/TU; %s" % (
+                      n, wall, cpu, rss, size / n / 1024.0, line))
+        if len(rows) > 1:
+            (n0, _, c0, r0, _), (n1, _, c1, r1, _) = rows[0], rows[-1]
+            print("growth %d -> %d TUs (%.1fx): CPU %.1fx, memory %.1fx" % (
+                n0, n1, n1 / n0, c1 / c0, r1 / r0))
+    finally:
+        if not a.keep:
+            shutil.rmtree(tmp)
+
+
+if __name__ == "__main__":
+    main()
