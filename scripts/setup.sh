@@ -14,10 +14,11 @@ PACKAGES=(
   clang-format-19 dpkg-dev
 )
 
-# The real editors the tests run the docs' recipes in (scripts/test.sh
-# asks for them; the demo does not need them).
+# The real editors the tests run the docs' recipes in, and Bazel with nginx
+# (the aspect's test: a sandboxed build with a remote cache on loopback);
+# scripts/test.sh asks for them, the demo does not need them.
 if [ "${CAPTURE_LINT_TEST_TOOLS:-0}" = 1 ]; then
-  PACKAGES+=(neovim emacs-nox elpa-eglot)
+  PACKAGES+=(neovim emacs-nox elpa-eglot bazel-bootstrap bazel-rules-java nginx)
 fi
 
 missing=()

@@ -181,7 +181,9 @@ int exitWith(const Options &O, int Code) {
                  << llvm::toString(std::move(E)) << "\n";
     return 2;
   }
-  return Code;
+  // Findings are a result the file holds; the action that wrote it
+  // succeeded (and stays cacheable). A run that could not do its job fails.
+  return Code == 1 ? 0 : Code;
 }
 
 /// The configuration's filters, --write-baseline, --baseline and

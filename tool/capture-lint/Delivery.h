@@ -29,8 +29,9 @@ bool writeOutput(const std::string &Path, const std::string &Text);
 bool outputsSpareInputs(const Options &O,
                         const std::vector<std::string> &Inputs);
 
-/// \p Code, after writing it to --exit-code-file when one is given (2 when
-/// that file cannot be written).
+/// \p Code, after writing it to --exit-code-file when one is given: then
+/// findings (1) exit 0, as build systems want of an action whose result is
+/// kept; 2 when that file cannot be written.
 int exitWith(const Options &O, int Code);
 
 /// Everything after the analysis, ending in the run's exit status: 0

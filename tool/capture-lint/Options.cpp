@@ -145,8 +145,9 @@ At scale (a build action per file, one link; see docs/scale.md):
                        a lint run does, in any --format
   --root=DIR           summaries' paths are relative to DIR (default: the
                        current directory)
-  --exit-code-file=FILE  also write the exit status to FILE (for build
-                       systems that keep results cacheable)
+  --exit-code-file=FILE  write the exit status to FILE, and exit 0 for
+                       findings (build actions stay successful and
+                       cacheable; 2 still fails)
 
 Editors:
   --lsp                serve diagnostics for Python files over stdio (the
