@@ -22,7 +22,8 @@ namespace capture_lint {
 const char UsageText[] =
     R"(USAGE: capture-lint [options] FILE... [-- COMPILER ARGS]
        capture-lint [options] -p BUILD_DIR [FILE...]
-       capture-lint summarize FILE -o SUMMARY [--root DIR] [-- COMPILER ARGS]
+       capture-lint summarize FILE -o SUMMARY [--root DIR]
+                              [-p BUILD_DIR | -- COMPILER ARGS]
        capture-lint link SUMMARY... [@LIST] [-o REPORT] [--root DIR]
        capture-lint launch [--root DIR] -- COMPILER ARGS
 
@@ -127,7 +128,8 @@ followed; see docs/whole-program.md):
 
 At scale (a build action per file, one link; see docs/scale.md):
   summarize FILE -o SUMMARY  analyse one C++/CUDA/HIP file with the flags
-                       after -- and write its findings and whole-program
+                       after -- (or its command in -p BUILD_DIR's compile
+                       database) and write its findings and whole-program
                        summary to SUMMARY (hermetic: paths under --root are
                        relative, records sorted; same inputs, same bytes)
   --import-roles=SUMMARY  with summarize: take the roles (openers, closers,

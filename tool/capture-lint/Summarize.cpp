@@ -1,9 +1,11 @@
 //===- Summarize.cpp - capture-lint summarize -----------------------------===//
 //
 //   capture-lint summarize FILE -o SUMMARY [--root DIR]
-//                          [--import-roles SUMMARY|@LIST]... [-- FLAGS]
+//                          [--import-roles SUMMARY|@LIST]...
+//                          [-p BUILD_DIR | -- FLAGS]
 //
-// One build action: analyses FILE with FLAGS (the defaults without `--`),
+// One build action: analyses FILE with FLAGS (or its command in BUILD_DIR's
+// compile database; the defaults without either),
 // with the roles the named summaries give the functions it calls without
 // their body, and writes its findings and whole-program summary. Findings
 // do not fail the action (the link step reports them); exit 2 only when
@@ -23,7 +25,6 @@ namespace capture_lint {
 /// The options a summary ignores, refused rather than silently dropped.
 static void refuseReportOptions(const Options &O) {
   std::pair<bool, const char *> Refused[] = {
-      {!O.Run.BuildDir.empty(), "-p (give the file's flags after --)"},
       {O.Format != "text", "--format (the link step formats the report)"},
       {!O.Baseline.empty() || !O.WriteBaseline.empty(),
        "--baseline/--write-baseline (give them to link)"},

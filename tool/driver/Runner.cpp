@@ -709,9 +709,12 @@ Report runAnalysis(const RunConfig &Config) {
 std::optional<SummaryFileContents>
 summarizeFile(const RunConfig &Config,
               const std::vector<UnitResult> &RoleSources, Report &R) {
+  auto Loaded = loadDatabase(Config, R);
+  if (!Config.BuildDir.empty() && !Loaded)
+    return std::nullopt;
   CommandDatabase DB;
   std::vector<std::string> Files, PythonInputs;
-  collectInputs(Config, nullptr, R, DB, Files, PythonInputs);
+  collectInputs(Config, Loaded.get(), R, DB, Files, PythonInputs);
   if (!PythonInputs.empty())
     R.Errors.push_back(
         {{PythonInputs.front()},
