@@ -206,11 +206,16 @@ def check_summary_files(root, binary, tmp):
     with open(os.path.join(schemas, "cache-entry.schema.json")) as f:
         entry = json.load(f)
     jsonschema.Draft7Validator.check_schema(schema)
-    import referencing
-    import referencing.jsonschema
-    registry = referencing.Registry().with_resource(
-        entry["$id"], referencing.jsonschema.DRAFT7.create_resource(entry))
-    validator = jsonschema.Draft7Validator(schema, registry=registry)
+    try:  # jsonschema >= 4.18 resolves $refs through `referencing`
+        import referencing
+        import referencing.jsonschema
+        registry = referencing.Registry().with_resource(
+            entry["$id"], referencing.jsonschema.DRAFT7.create_resource(entry))
+        validator = jsonschema.Draft7Validator(schema, registry=registry)
+    except ImportError:  # Debian 12's jsonschema 4.10
+        resolver = jsonschema.RefResolver.from_schema(
+            schema, store={entry["$id"]: entry})
+        validator = jsonschema.Draft7Validator(schema, resolver=resolver)
     inputs = os.path.join(root, "tests", "lit", "cli", "Inputs")
     flags = ["-x", "cuda", "-nocudainc", "-nocudalib",
              "--cuda-gpu-arch=sm_70", "-std=c++17", "-isystem",
