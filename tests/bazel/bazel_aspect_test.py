@@ -90,9 +90,24 @@ cc_library(
     deps = [":step"],
 )
 
+cc_library(
+    name = "graph",
+    srcs = ["roles/graph.cu.cc"],
+    hdrs = ["roles/graph.h"],
+    copts = %(copts)s,
+    deps = [":cuda"],
+)
+
+cc_library(
+    name = "recorder",
+    srcs = ["roles/step.cu.cc"],
+    copts = %(copts)s,
+    deps = [":graph"],
+)
+
 capture_lint_report(
     name = "lint",
-    deps = [":region"],
+    deps = [":region", ":recorder"],
 )
 ''' % {"copts": CUDA_COPTS}
 
@@ -104,6 +119,12 @@ def make_workspace(root, ws, tools_repo):
         shutil.copy(os.path.join(inputs, name + ".cu"),
                     os.path.join(ws, name + ".cu.cc"))
     shutil.copy(os.path.join(inputs, "helpers.h"), ws)
+    roles = os.path.join(root, "tests", "lit", "cli", "Inputs", "roles")
+    os.makedirs(os.path.join(ws, "roles"))
+    for name in ("graph", "step"):
+        shutil.copy(os.path.join(roles, name + ".cu"),
+                    os.path.join(ws, "roles", name + ".cu.cc"))
+    shutil.copy(os.path.join(roles, "graph.h"), os.path.join(ws, "roles"))
     shutil.copytree(os.path.join(root, "tests", "Inputs", "mock", "cuda"),
                     os.path.join(ws, "third_party", "cuda"))
     write(os.path.join(ws, "BUILD"), BUILD)
@@ -249,8 +270,8 @@ def main():
         linked = count(first, "CaptureLintLink", False)
         print("checkout A: %d summarize and %d link actions run" %
               (summarized, linked))
-        check(summarized == 3 and linked == 2,
-              "checkout A runs 3 summarize actions and 2 link actions",
+        check(summarized == 5 and linked == 2,
+              "checkout A runs 5 summarize actions and 2 link actions",
               failures)
         bin_dir = os.path.join(a, "bazel-bin")
         with open(os.path.join(bin_dir, "lint.txt")) as f:
@@ -266,9 +287,18 @@ def main():
               "'cudaStreamSynchronize' (logs.cu.cc:3)" in report,
               "the report holds the synchronization two files down",
               failures)
+        check("step.cu.cc:12:3: error: 'cudaStreamSynchronize' waits for "
+              "a stream to drain" in report and
+              "step.cu.cc:10:3: note: capture of stream 's' begins with this "
+              "call to 'begin_graph', mode global" in report,
+              "roles from a dep: roles/step.cu.cc's region is opened by "
+              "begin_graph, which roles/graph.cu.cc defines", failures)
         check(code == "1", "the exit code file says 1 (findings)", failures)
-        check(len(sarif["runs"][0]["results"]) == 2,
-              "the SARIF report holds the two findings", failures)
+        found = len(sarif["runs"][0]["results"])
+        check(found == report.count(": error: ") + report.count(
+            ": warning: ") + report.count(": remark: "),
+            "the SARIF report holds the findings the text report does "
+            "(%d)" % found, failures)
 
         shutil.copytree(a, b, symlinks=True,
                         ignore=shutil.ignore_patterns("bazel-*"))
@@ -280,7 +310,7 @@ def main():
             count(second, "CaptureLintLink", False)
         print("checkout B (another path, its own output base): %d remote "
               "cache hits, %d capture-lint actions run" % (hits, ran))
-        check(hits == 5 and ran == 0,
+        check(hits == 7 and ran == 0,
               "checkout B: every summarize and link action a remote cache "
               "hit", failures)
 
@@ -293,8 +323,20 @@ def main():
         print("after editing step.cu.cc: %d summarize and %d link actions "
               "run" % (summarized, linked))
         check(summarized == 1 and linked == 2,
-              "one edit re-runs exactly one summarize and the link",
-              failures)
+              "one edit re-runs exactly one summarize and the link (its "
+              "roles file is unchanged, so region.cu.cc's action is not "
+              "re-run)", failures)
+        with open(os.path.join(b, "roles", "graph.cu.cc"), "a") as f:
+            f.write("\nvoid begin_graph_twice(cudaStream_t s) "
+                    "{ begin_graph(s); }\n")
+        fourth = build(b, os.path.join(base, "out-b"), port,
+                       os.path.join(base, "b3.log"))
+        summarized = count(fourth, "CaptureLintSummarize", False)
+        print("after adding an opener to graph.cu.cc: %d summarize actions "
+              "run" % summarized)
+        check(summarized == 2,
+              "a new role re-runs the defining file's action and its "
+              "dependent's (roles/step.cu.cc)", failures)
     finally:
         for ws, out in ((a, "out-a"), (b, "out-b")):
             if os.path.isdir(ws):
@@ -302,9 +344,12 @@ def main():
         if nginx:
             nginx.terminate()
             nginx.wait()
-        subprocess.run(["chmod", "-R", "u+w", base])
-        shutil.rmtree(base, ignore_errors=True)
-    print("%d passed, %d failed" % (8 - len(failures), len(failures)))
+        if os.environ.get("CAPTURE_LINT_BAZEL_KEEP"):
+            print("kept: " + base)
+        else:
+            subprocess.run(["chmod", "-R", "u+w", base])
+            shutil.rmtree(base, ignore_errors=True)
+    print("%d passed, %d failed" % (10 - len(failures), len(failures)))
     sys.exit(1 if failures else 0)
 
 

@@ -17,13 +17,19 @@ rule, `bazel build //... --aspects=@capture_lint//:capture_lint.bzl%capture_lint
 
 Summaries are hermetic (paths relative to the execution root, sorted
 records), so a remote cache shares them between checkouts and machines.
+Each source's summarize action also takes the roles (openers, closers,
+capture wrappers and predicates) its target's deps define, from their roles
+files, which change only when those roles do.
 Kept to what Bazel 4 (Debian's bazel-bootstrap) takes: no lambdas or
 nested functions.
 """
 
 CaptureLintInfo = provider(
     doc = "The capture-lint summaries of a target and of its deps.",
-    fields = {"summaries": "depset of summary files"},
+    fields = {
+        "summaries": "depset of summary files",
+        "roles": "depset of the roles files of a target and of its deps",
+    },
 )
 
 # What capture-lint summarizes; a .cu.cc file is C++ unless the target's
@@ -46,46 +52,64 @@ def _flags(ctx, compilation):
     flags.extend(getattr(ctx.rule.attr, "copts", []))
     return flags
 
-def _summarize(ctx, target, src, flags, headers):
-    """One summarize action: SRC in, its summary out."""
-    out = ctx.actions.declare_file(
-        "_capture_lint/%s/%s.capture-lint.sum" % (target.label.name, src.short_path),
-    )
+def _summarize(ctx, target, src, flags, headers, dep_roles):
+    """One summarize action: SRC in (with the roles its deps define), its
+    summary and the roles it defines out. A roles file changes only when
+    those roles do, so an edit re-runs the dependents' actions only then."""
+    prefix = "_capture_lint/%s/%s" % (target.label.name, src.short_path)
+    out = ctx.actions.declare_file(prefix + ".capture-lint.sum")
+    roles = ctx.actions.declare_file(prefix + ".roles")
     args = ctx.actions.args()
     args.add("summarize")
     args.add("--quiet")
     args.add(src)
     args.add("-o", out)
+    args.add("--roles-out", roles)
+    args.add_all(dep_roles, format_each = "--import-roles=%s")
     args.add("--")
     args.add_all(flags)
     ctx.actions.run(
         executable = ctx.file._capture_lint,
         arguments = [args],
-        inputs = depset([src], transitive = [headers]),
-        outputs = [out],
+        inputs = depset([src], transitive = [headers, dep_roles]),
+        outputs = [out, roles],
         mnemonic = "CaptureLintSummarize",
         progress_message = "capture-lint summarize %s" % src.short_path,
     )
-    return out
+    return out, roles
 
 def _capture_lint_aspect_impl(target, ctx):
+    transitive = []
+    transitive_roles = []
+    for dep in getattr(ctx.rule.attr, "deps", []):
+        if CaptureLintInfo in dep:
+            transitive.append(dep[CaptureLintInfo].summaries)
+            transitive_roles.append(dep[CaptureLintInfo].roles)
+    dep_roles = depset(transitive = transitive_roles)
     summaries = []
+    roles = []
     if CcInfo in target and hasattr(ctx.rule.attr, "srcs"):
         compilation = target[CcInfo].compilation_context
         flags = _flags(ctx, compilation)
         for src_target in ctx.rule.attr.srcs:
             for src in src_target.files.to_list():
                 if src.extension in _SOURCE_EXTENSIONS:
-                    summaries.append(
-                        _summarize(ctx, target, src, flags, compilation.headers),
+                    out, defined = _summarize(
+                        ctx,
+                        target,
+                        src,
+                        flags,
+                        compilation.headers,
+                        dep_roles,
                     )
-    transitive = []
-    for dep in getattr(ctx.rule.attr, "deps", []):
-        if CaptureLintInfo in dep:
-            transitive.append(dep[CaptureLintInfo].summaries)
+                    summaries.append(out)
+                    roles.append(defined)
     all_summaries = depset(summaries, transitive = transitive)
     return [
-        CaptureLintInfo(summaries = all_summaries),
+        CaptureLintInfo(
+            summaries = all_summaries,
+            roles = depset(roles, transitive = transitive_roles),
+        ),
         OutputGroupInfo(capture_lint_summaries = all_summaries),
     ]
 

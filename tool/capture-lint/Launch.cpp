@@ -134,27 +134,18 @@ bool summarizeStep(Options &O, const CompileStep &Step,
     return false;
   };
   std::vector<UnitResult> RoleSources;
-  auto RolePaths = expandLists(O.ImportRoles);
-  if (!RolePaths)
-    return Warn(llvm::toString(RolePaths.takeError()));
-  auto Roles = readSummaries(*RolePaths, summaryRoot(O));
-  if (!Roles)
-    return Warn(llvm::toString(Roles.takeError()));
-  for (SummaryFileContents &S : *Roles)
-    RoleSources.push_back(std::move(S.Unit));
+  if (llvm::Error E = prepareSummary(O, RoleSources))
+    return Warn(llvm::toString(std::move(E)));
   O.Run.Files = {Step.Source};
   O.Run.BuildCommand = Command;
   O.Run.HasExplicitFlags = false;
   O.Run.ExplicitFlags.clear();
-  O.Run.CacheDir.clear();
-  O.Run.WholeProgram = true;
-  O.Run.Jobs = 1;
   Report R;
   std::optional<SummaryFileContents> S = summarizeFile(O.Run, RoleSources, R);
   if (!S)
     return Warn(R.Errors.empty() ? "it could not be analysed"
                                  : R.Errors.front().Message);
-  if (!writeOutput(Summary, summaryFileText(*S, summaryRoot(O))))
+  if (!writeSummary(O, *S, Summary))
     return Warn("it could not be written");
   return true;
 }

@@ -141,6 +141,10 @@ At scale (a build action per file, one link; see docs/scale.md):
                        object's summary beside it (OBJECT.capture-lint.sum):
                        a compiler launcher (CMAKE_CUDA_COMPILER_LAUNCHER=
                        "capture-lint;launch;--")
+  --roles-out=FILE     with summarize: also write the roles the file
+                       defines (openers, closers, ...) to FILE, a summary
+                       holding only those, for --import-roles of the files
+                       that call them (it changes only when they do)
   link SUMMARY...      read only summaries (@LIST: a file listing them, one
                        a line; a directory: the *.capture-lint.sum files
                        under it), follow calls across files and report as
@@ -342,6 +346,10 @@ bool parseScaleOption(llvm::StringRef A, int &I, int Argc, char **Argv,
     if (V.empty())
       usageError("--root needs a directory");
     O.Root = V;
+  } else if (takeValue(A, "--roles-out", I, Argc, Argv, V)) {
+    if (V.empty())
+      usageError("--roles-out needs a file");
+    O.RolesOut = V;
   } else if (takeValue(A, "--import-roles", I, Argc, Argv, V)) {
     if (V.empty())
       usageError("--import-roles needs a summary file (or @LIST)");

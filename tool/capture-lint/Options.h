@@ -59,6 +59,8 @@ struct Options {
   std::string Root;
   /// --import-roles: summaries whose roles a summarized file imports.
   std::vector<std::string> ImportRoles;
+  /// --roles-out: summarize also writes the roles the file exports here.
+  std::string RolesOut;
   /// --exit-code-file: the run's exit status is also written here.
   std::string ExitCodeFile;
 };

@@ -46,6 +46,16 @@ expandLists(const std::vector<std::string> &Args);
 llvm::Expected<std::vector<SummaryFileContents>>
 readSummaries(const std::vector<std::string> &Paths, llvm::StringRef Root);
 
+/// Reads --import-roles' summaries into \p RoleSources, and readies O.Run
+/// for one file's summary.
+llvm::Error prepareSummary(Options &O, std::vector<UnitResult> &RoleSources);
+
+/// Writes \p S to \p Path and, with --roles-out, the roles it exports (a
+/// summary holding only those, for the files that import them): false after
+/// saying why one could not be written.
+bool writeSummary(const Options &O, const SummaryFileContents &S,
+                  const std::string &Path);
+
 } // namespace capture_lint
 
 #endif // CAPTURE_LINT_CLI_SUBCOMMANDS_H

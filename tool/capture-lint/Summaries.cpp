@@ -1,5 +1,6 @@
 //===- Summaries.cpp - The summaries summarize and link read --------------===//
 
+#include "Delivery.h"
 #include "Paths.h"
 #include "Subcommands.h"
 #include "capture_lint/BoundedRead.h"
@@ -68,6 +69,35 @@ readSummaries(const std::vector<std::string> &Paths, llvm::StringRef Root) {
     Out.push_back(std::move(*S));
   }
   return Out;
+}
+
+llvm::Error prepareSummary(Options &O, std::vector<UnitResult> &RoleSources) {
+  auto RolePaths = expandLists(O.ImportRoles);
+  if (!RolePaths)
+    return RolePaths.takeError();
+  auto Roles = readSummaries(*RolePaths, summaryRoot(O));
+  if (!Roles)
+    return Roles.takeError();
+  for (SummaryFileContents &S : *Roles)
+    RoleSources.push_back(std::move(S.Unit));
+  O.Run.CacheDir.clear();
+  O.Run.WholeProgram = true;
+  O.Run.Jobs = 1;
+  return llvm::Error::success();
+}
+
+bool writeSummary(const Options &O, const SummaryFileContents &S,
+                  const std::string &Path) {
+  std::string Root = summaryRoot(O);
+  if (!writeOutput(Path, summaryFileText(S, Root)))
+    return false;
+  if (O.RolesOut.empty())
+    return true;
+  SummaryFileContents Roles;
+  Roles.Source = S.Source;
+  Roles.Unit.Summary.Roles = S.Unit.Summary.Roles;
+  Roles.Places = placesOf(Roles.Unit.Summary);
+  return writeOutput(O.RolesOut, summaryFileText(Roles, Root));
 }
 
 } // namespace capture_lint

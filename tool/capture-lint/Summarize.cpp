@@ -49,32 +49,19 @@ int runSummarize(Options &O) {
                std::to_string(O.Run.Files.size()) + " given)");
   if (O.Output.empty())
     usageError("summarize needs -o SUMMARY, the file to write");
-  std::string Root = summaryRoot(O);
-  auto RolePaths = expandLists(O.ImportRoles);
-  if (!RolePaths) {
-    llvm::errs() << "capture-lint: error: --import-roles: "
-                 << llvm::toString(RolePaths.takeError()) << "\n";
-    return exitWith(O, 2);
-  }
-  auto RoleSummaries = readSummaries(*RolePaths, Root);
-  if (!RoleSummaries) {
-    llvm::errs() << "capture-lint: error: --import-roles: "
-                 << llvm::toString(RoleSummaries.takeError()) << "\n";
-    return exitWith(O, 2);
-  }
   std::vector<UnitResult> RoleSources;
-  for (SummaryFileContents &S : *RoleSummaries)
-    RoleSources.push_back(std::move(S.Unit));
-  O.Run.CacheDir.clear();
-  O.Run.WholeProgram = true;
-  O.Run.Jobs = 1;
+  if (llvm::Error E = prepareSummary(O, RoleSources)) {
+    llvm::errs() << "capture-lint: error: --import-roles: "
+                 << llvm::toString(std::move(E)) << "\n";
+    return exitWith(O, 2);
+  }
   Report R;
   std::optional<SummaryFileContents> S = summarizeFile(O.Run, RoleSources, R);
   if (!S) {
     printErrors(R);
     return exitWith(O, 2);
   }
-  if (!writeOutput(O.Output, summaryFileText(*S, Root)))
+  if (!writeSummary(O, *S, O.Output))
     return exitWith(O, 2);
   const UnitResult *U = &S->Unit;
   if (!O.Quiet)
