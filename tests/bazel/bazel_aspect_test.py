@@ -60,56 +60,31 @@ RULES_CC_DEFS = '"""Forwards to the native rules."""\n' + "".join(
 CUDA_COPTS = ('["-x", "cuda", "-nocudainc", "-nocudalib", '
               '"--cuda-gpu-arch=sm_70", "-std=c++17"]')
 
-BUILD = '''load("@capture_lint//:capture_lint.bzl", "capture_lint_report")
+# The CUDA libraries: (name, source, headers, deps). region.cu calls into
+# step.cu, which calls into logs.cu; roles/step.cu's regions are opened by
+# the opener roles/graph.cu defines.
+LIBRARIES = [
+    ("logs", "logs.cu.cc", ["helpers.h"], [":cuda"]),
+    ("step", "step.cu.cc", [], [":logs"]),
+    ("region", "region.cu.cc", [], [":step"]),
+    ("graph", "roles/graph.cu.cc", ["roles/graph.h"], [":cuda"]),
+    ("recorder", "roles/step.cu.cc", [], [":graph"]),
+]
 
-cc_library(
-    name = "cuda",
-    hdrs = glob(["third_party/cuda/**/*.h"]),
-    includes = ["third_party/cuda"],
-)
 
-cc_library(
-    name = "logs",
-    srcs = ["logs.cu.cc"],
-    hdrs = ["helpers.h"],
-    copts = %(copts)s,
-    deps = [":cuda"],
-)
-
-cc_library(
-    name = "step",
-    srcs = ["step.cu.cc"],
-    copts = %(copts)s,
-    deps = [":logs"],
-)
-
-cc_library(
-    name = "region",
-    srcs = ["region.cu.cc"],
-    copts = %(copts)s,
-    deps = [":step"],
-)
-
-cc_library(
-    name = "graph",
-    srcs = ["roles/graph.cu.cc"],
-    hdrs = ["roles/graph.h"],
-    copts = %(copts)s,
-    deps = [":cuda"],
-)
-
-cc_library(
-    name = "recorder",
-    srcs = ["roles/step.cu.cc"],
-    copts = %(copts)s,
-    deps = [":graph"],
-)
-
-capture_lint_report(
-    name = "lint",
-    deps = [":region", ":recorder"],
-)
-''' % {"copts": CUDA_COPTS}
+def build_file():
+    text = ['load("@capture_lint//:capture_lint.bzl", "capture_lint_report")',
+            "",
+            'cc_library(name = "cuda", hdrs = '
+            'glob(["third_party/cuda/**/*.h"]), '
+            'includes = ["third_party/cuda"])']
+    for name, src, hdrs, deps in LIBRARIES:
+        text.append('cc_library(name = "%s", srcs = ["%s"], hdrs = %s, '
+                    'copts = %s, deps = %s)' % (name, src, json.dumps(hdrs),
+                                                CUDA_COPTS, json.dumps(deps)))
+    text.append('capture_lint_report(name = "lint", '
+                'deps = [":region", ":recorder"])')
+    return "\n\n".join(text) + "\n"
 
 
 def make_workspace(root, ws, tools_repo):
@@ -127,7 +102,7 @@ def make_workspace(root, ws, tools_repo):
     shutil.copy(os.path.join(roles, "graph.h"), os.path.join(ws, "roles"))
     shutil.copytree(os.path.join(root, "tests", "Inputs", "mock", "cuda"),
                     os.path.join(ws, "third_party", "cuda"))
-    write(os.path.join(ws, "BUILD"), BUILD)
+    write(os.path.join(ws, "BUILD"), build_file())
     write(os.path.join(ws, "WORKSPACE"),
           'workspace(name = "capture_lint_demo")\n'
           'local_repository(name = "rules_java", '

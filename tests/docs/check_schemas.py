@@ -156,6 +156,17 @@ def check_reports(root, probe, tmp):
     return bad
 
 
+def said_invalid(validator, path, name):
+    """Prints the schema's verdict on the file at PATH (named NAME): 1 when
+    it rejects it, else 0."""
+    ours, why = schema_verdict(validator, path)
+    if ours:
+        print("ok   %s (valid)" % name)
+        return 0
+    print("DIFF %s: the schema rejects it (%s)" % (name, why))
+    return 1
+
+
 def check_cache_entries(root, binary, tmp):
     """The entries a -p run writes, against cache-entry.schema.json: the
     number of invalid ones."""
@@ -184,14 +195,8 @@ def check_cache_entries(root, binary, tmp):
         for entry in sorted(glob.glob(os.path.join(
                 work, ".capture-lint-cache", "*.json"))):
             checked += 1
-            ours, why = schema_verdict(validator, entry)
-            name = project + "/" + os.path.basename(entry)
-            if ours:
-                print("ok   cache entry %s (valid)" % name)
-            else:
-                bad += 1
-                print("DIFF cache entry %s: the schema rejects it (%s)" %
-                      (name, why))
+            bad += said_invalid(validator, entry, "cache entry %s/%s" % (
+                project, os.path.basename(entry)))
     print("%d cache entries, %d invalid" % (checked, bad))
     return bad if checked else 1
 
@@ -232,14 +237,8 @@ def check_summary_files(root, binary, tmp):
                             "--"] + flags, stdout=subprocess.DEVNULL,
                            stderr=subprocess.DEVNULL)
             checked += 1
-            ours, why = schema_verdict(validator, out)
-            name = project + "/" + os.path.basename(source)
-            if ours:
-                print("ok   summary of %s (valid)" % name)
-            else:
-                bad += 1
-                print("DIFF summary of %s: the schema rejects it (%s)" %
-                      (name, why))
+            bad += said_invalid(validator, out, "summary of %s/%s" % (
+                project, os.path.basename(source)))
     print("%d summaries, %d invalid" % (checked, bad))
     return bad if checked else 1
 
