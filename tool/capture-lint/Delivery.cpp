@@ -31,7 +31,9 @@ bool outputsSpareInputs(const Options &O,
   llvm::Error E =
       checkOutputsAreNotInputs({{"-o", O.Output},
                                 {"--write-baseline", O.WriteBaseline},
-                                {"--export-fixes", O.ExportFixes}},
+                                {"--export-fixes", O.ExportFixes},
+                                {"--roles-out", O.RolesOut},
+                                {"--exit-code-file", O.ExitCodeFile}},
                                Inputs);
   if (!E)
     return true;
