@@ -18,7 +18,7 @@ targets=("$@")
 if ((${#targets[@]} == 0)); then
   targets=(catalog project-config compile-database compile-command cache-entry
     probe-report event-log python-source lsp-transport document-mirror
-    pyproject-config)
+    pyproject-config summary-file)
 fi
 
 cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
