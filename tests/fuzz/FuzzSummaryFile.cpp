@@ -24,8 +24,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
   }
   std::string Text = summaryFileText(*Read, Root);
   std::string Again = fuzz::writeScratch(
-      "again.sum", reinterpret_cast<const uint8_t *>(Text.data()),
-      Text.size());
+      "again.sum", reinterpret_cast<const uint8_t *>(Text.data()), Text.size());
   auto Back = readSummaryFile(Again, Root);
   fuzz::require(static_cast<bool>(Back));
   fuzz::require(Back->Source == Read->Source &&
