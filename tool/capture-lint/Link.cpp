@@ -34,7 +34,8 @@ int runLink(Options &O, const clang::tidy::ClangTidyGlobalOptions &LineFilter) {
   if (Paths->empty())
     usageError("link needs SUMMARY files (or @LIST), written by capture-lint "
                "summarize");
-  auto Summaries = readSummaries(*Paths, summaryRoot(O));
+  std::string Root = summaryRoot(O);
+  auto Summaries = readSummaries(*Paths, Root);
   if (!Summaries) {
     llvm::errs() << "capture-lint: error: "
                  << llvm::toString(Summaries.takeError()) << "\n";
@@ -49,7 +50,7 @@ int runLink(Options &O, const clang::tidy::ClangTidyGlobalOptions &LineFilter) {
                       "file's summary once\n";
       return exitWith(O, 2);
     }
-  Report R = linkSummaries(O.Run, std::move(*Summaries));
+  Report R = linkSummaries(O.Run, std::move(*Summaries), Root);
   return deliverReport(R, O, LineFilter);
 }
 

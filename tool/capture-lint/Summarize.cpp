@@ -64,7 +64,11 @@ int runSummarize(Options &O) {
   if (!writeSummary(O, *S, O.Output))
     return exitWith(O, 2);
   const UnitResult *U = &S->Unit;
-  if (!O.Quiet)
+  if (!O.Quiet && S->PythonText)
+    llvm::errs() << "capture-lint: summarized '" << O.Run.Files.front()
+                 << "': a Python module, analysed with the others when "
+                    "linked\n";
+  else if (!O.Quiet)
     llvm::errs() << "capture-lint: summarized '" << O.Run.Files.front()
                  << "': " << U->Findings.size() << " finding"
                  << (U->Findings.size() == 1 ? "" : "s") << ", "

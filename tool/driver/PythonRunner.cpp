@@ -8,6 +8,7 @@
 #include "capture_lint/python/PyAnalysis.h"
 
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
 
 #include <algorithm>
 
@@ -46,7 +47,10 @@ pythonFiles(const std::vector<std::string> &Inputs, const Excludes &Excluded,
 
 /// The Python analysis's result of \p Files, into the report.
 static void addResult(python::PyResult PR,
-                      const std::vector<std::string> &Files, Report &R) {
+                      const std::vector<std::string> &Files, Report &R,
+                      PythonJoin *Join) {
+  if (Join)
+    Join->NativeCalls = std::move(PR.NativeCalls);
   R.FilesAnalyzed += PR.FilesAnalyzed;
   R.AnalyzedFiles.insert(R.AnalyzedFiles.end(), Files.begin(), Files.end());
   for (const std::string &File : PR.FilesRead)
@@ -60,7 +64,7 @@ static void addResult(python::PyResult PR,
 }
 
 void runPython(const std::vector<std::string> &Inputs, const RunConfig &Config,
-               Report &R) {
+               Report &R, PythonJoin *Join) {
   auto Excluded = Excludes::create(Config.Exclude);
   if (!Excluded) { // checked when the options were read
     R.Errors.push_back({{""}, llvm::toString(Excluded.takeError())});
@@ -83,7 +87,47 @@ void runPython(const std::vector<std::string> &Inputs, const RunConfig &Config,
   Opts.CheckEnabled = [&](const std::string &C) {
     return std::find(Checks.begin(), Checks.end(), C) != Checks.end();
   };
-  addResult(analyzePythonGuarded(Files, **Cat, Opts), Files, R);
+  if (Join) {
+    Opts.NativeKeys = Join->NativeKeys;
+    Opts.Overrides.insert(Join->Texts.begin(), Join->Texts.end());
+    Opts.Files = Join->Files;
+    if (!Join->Root.empty())
+      Opts.ProjectTops.push_back(Join->Root);
+  }
+  addResult(analyzePythonGuarded(Files, **Cat, Opts), Files, R, Join);
+}
+
+std::optional<SummaryFileContents> summarizePythonFile(const std::string &File,
+                                                       Report &R) {
+  if (llvm::sys::fs::is_directory(File)) {
+    R.Errors.push_back({{File},
+                        "is a directory; summarize takes one file (summarize "
+                        "each .py file under it, as the Bazel aspect does: "
+                        "docs/scale.md)"});
+    return std::nullopt;
+  }
+  auto Text = python::readPythonSource(File);
+  if (!Text) {
+    R.Errors.push_back({{File}, llvm::toString(Text.takeError())});
+    return std::nullopt;
+  }
+  if (Text->find('\0') != std::string::npos) {
+    R.Errors.push_back(
+        {{File}, "not a Python source file (it holds NUL bytes)"});
+    return std::nullopt;
+  }
+  SummaryFileContents S;
+  S.Source = File;
+  S.PythonText = std::move(*Text);
+  return S;
+}
+
+llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem>
+modulesOnly(const std::map<std::string, std::string> &Texts) {
+  auto FS = llvm::makeIntrusiveRefCnt<llvm::vfs::InMemoryFileSystem>();
+  for (const auto &[Path, Text] : Texts)
+    FS->addFile(Path, 0, llvm::MemoryBuffer::getMemBufferCopy(Text, Path));
+  return FS;
 }
 
 } // namespace capture_lint

@@ -4,6 +4,7 @@
 #include "CompileDatabaseCheck.h"
 #include "Excludes.h"
 #include "LargeStack.h"
+#include "NativeJoin.h"
 #include "Paths.h"
 #include "PythonRunner.h"
 #include "SourceText.h"
@@ -613,13 +614,16 @@ static void reportUnits(const std::vector<std::string> &Files, UnitRun &Run,
 static void joinAcrossUnits(const RunConfig &Config, const UnitRun &Run,
                             const std::vector<UnitResult> &Others,
                             bool HaveDatabase, Report &R,
-                            SourceFiles *Places = nullptr) {
+                            SourceFiles *Places = nullptr,
+                            const TuSummary *FromPython = nullptr) {
   WholeProgramInput In;
   In.Sources = Places;
   In.MaxCallDepth = Config.MaxCallDepth;
   for (size_t I = 0; I < Run.Units.size(); ++I)
     if (!Run.Crashed[I])
       In.Reported.push_back(&Run.Units[I].Summary);
+  if (FromPython)
+    In.Reported.push_back(FromPython);
   for (const UnitResult &U : Others)
     In.IndexOnly.push_back(&U.Summary);
   std::map<std::string, std::shared_ptr<const Catalog>> Catalogs;
@@ -658,6 +662,19 @@ static void sortFindings(Report &R) {
                    });
 }
 
+/// The summaries of the units analysed (less those that crashed) and of
+/// \p Others.
+static std::vector<const TuSummary *>
+summariesOf(const UnitRun &Run, const std::vector<UnitResult> &Others) {
+  std::vector<const TuSummary *> Out;
+  for (size_t I = 0; I < Run.Units.size(); ++I)
+    if (!Run.Crashed[I])
+      Out.push_back(&Run.Units[I].Summary);
+  for (const UnitResult &U : Others)
+    Out.push_back(&U.Summary);
+  return Out;
+}
+
 Report runAnalysis(const RunConfig &Config) {
   Report R;
   auto Loaded = loadDatabase(Config, R);
@@ -676,10 +693,10 @@ Report runAnalysis(const RunConfig &Config) {
   UnitRun Run =
       analyzeUnits(Files, DB, Config, Cache.get(), Keys, R.CacheErrors);
 
+  std::vector<UnitResult> Others;
   if (Config.WholeProgram) {
     // The other files of the database, where the analysed ones call into
     // bodies they lack (for roles, and for what those bodies reach).
-    std::vector<UnitResult> Others;
     bool CallsOut = llvm::any_of(Run.Units, [](const UnitResult &U) {
       return !U.Summary.Uses.empty() || !U.Summary.Bodiless.empty();
     });
@@ -696,12 +713,22 @@ Report runAnalysis(const RunConfig &Config) {
       noteFilesRead(U, R);
     R.FilesWithImportedRoles = analyzeWithImportedRoles(
         Files, DB, Config, Cache.get(), Keys, Others, Run, R.CacheErrors);
-    reportUnits(Files, Run, R);
-    joinAcrossUnits(Config, Run, Others, Loaded != nullptr, R);
-  } else {
-    reportUnits(Files, Run, R);
   }
-  runPython(PythonInputs, Config, R);
+  reportUnits(Files, Run, R);
+  if (!Config.WholeProgram) {
+    runPython(PythonInputs, Config, R);
+    sortFindings(R);
+    return R;
+  }
+  // Python regions into the C++ functions the analysed files bind.
+  std::vector<const TuSummary *> Cpp = summariesOf(Run, Others);
+  PythonJoin Py;
+  Py.NativeKeys = boundNames(Cpp);
+  runPython(PythonInputs, Config, R, &Py);
+  SourceFiles Places;
+  TuSummary FromPython = nativeUses(Py.NativeCalls, Cpp, Places);
+  joinAcrossUnits(Config, Run, Others, Loaded != nullptr, R, &Places,
+                  &FromPython);
   sortFindings(R);
   return R;
 }
@@ -715,12 +742,8 @@ summarizeFile(const RunConfig &Config,
   CommandDatabase DB;
   std::vector<std::string> Files, PythonInputs;
   collectInputs(Config, Loaded.get(), R, DB, Files, PythonInputs);
-  if (!PythonInputs.empty())
-    R.Errors.push_back(
-        {{PythonInputs.front()},
-         "capture-lint summarize reads C++, CUDA and HIP files; Python "
-         "summaries are not built yet (lint Python with `capture-lint "
-         "DIR`, which follows imports itself)"});
+  if (PythonInputs.size() == 1 && Files.empty() && R.Errors.empty())
+    return summarizePythonFile(PythonInputs.front(), R);
   if (Files.size() != 1 || !R.Errors.empty())
     return std::nullopt;
   UnitKeys Keys{settingsKey(Config), &Config};
@@ -808,15 +831,22 @@ missingRoles(const std::vector<SummaryFileContents> &Summaries) {
 }
 
 Report linkSummaries(const RunConfig &Config,
-                     std::vector<SummaryFileContents> Summaries) {
+                     std::vector<SummaryFileContents> Summaries,
+                     llvm::StringRef Root) {
   Report R;
   std::string RolesWarning = missingRoles(Summaries);
   if (!RolesWarning.empty())
     R.Warnings.push_back(std::move(RolesWarning));
-  std::vector<std::string> Files;
+  std::vector<std::string> Files, PythonFiles;
   UnitRun Run;
   SourceFiles Places(/*ReadFiles=*/false);
+  PythonJoin Py;
   for (SummaryFileContents &S : Summaries) {
+    if (S.PythonText) {
+      PythonFiles.push_back(S.Source);
+      Py.Texts[S.Source] = std::move(*S.PythonText);
+      continue;
+    }
     Files.push_back(std::move(S.Source));
     Run.Units.push_back(std::move(S.Unit));
     for (const SourcePlace &P : S.Places)
@@ -826,7 +856,14 @@ Report linkSummaries(const RunConfig &Config,
   Run.Crashed.assign(Files.size(), 0);
   Run.TooDeep.assign(Files.size(), 0);
   reportUnits(Files, Run, R);
-  joinAcrossUnits(Config, Run, {}, /*HaveDatabase=*/true, R, &Places);
+  std::vector<const TuSummary *> Cpp = summariesOf(Run, {});
+  Py.NativeKeys = boundNames(Cpp);
+  Py.Files = modulesOnly(Py.Texts);
+  Py.Root = Root.str();
+  runPython(PythonFiles, Config, R, &Py);
+  TuSummary FromPython = nativeUses(Py.NativeCalls, Cpp, Places);
+  joinAcrossUnits(Config, Run, {}, /*HaveDatabase=*/true, R, &Places,
+                  &FromPython);
   sortFindings(R);
   return R;
 }

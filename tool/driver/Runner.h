@@ -75,8 +75,12 @@ summarizeFile(const RunConfig &Config,
 
 /// `capture-lint link`: the report of phase two over \p Summaries, read
 /// from their files (SummaryFile.h) and never from the sources.
+/// Python summaries are analysed together, as one program whose modules
+/// are theirs alone, under \p Root (the root they were written under, taken
+/// as the project's top for absolute imports).
 Report linkSummaries(const RunConfig &Config,
-                     std::vector<SummaryFileContents> Summaries);
+                     std::vector<SummaryFileContents> Summaries,
+                     llvm::StringRef Root);
 
 } // namespace capture_lint
 

@@ -15,7 +15,7 @@ using nlohmann::json;
 namespace capture_lint {
 
 /// Bumped whenever what the analysis produces changes shape or meaning.
-static constexpr const char *CacheFormat = "capture-lint-unit 6";
+static constexpr const char *CacheFormat = "capture-lint-unit 7";
 /// No entry this tool writes comes near this; a bigger file is not one.
 static constexpr uint64_t MaxEntryBytes = 256u << 20;
 /// Nor does a source or header the compiler reads.

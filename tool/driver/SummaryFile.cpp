@@ -19,7 +19,7 @@ namespace capture_lint {
 
 static constexpr const char *Format = "capture-lint-summary";
 /// Bumped whenever the document changes shape or meaning.
-static constexpr unsigned FormatVersion = 1;
+static constexpr unsigned FormatVersion = 2;
 /// No summary this tool writes comes near this.
 static constexpr uint64_t MaxSummaryBytes = 256u << 20;
 
@@ -56,6 +56,8 @@ void eachLoc(TuSummary &S, LocFn F) {
     F(Use.Region.End);
     eachLoc(Use.Call, F);
   }
+  for (SummaryBinding &B : S.Bindings)
+    F(B.Loc);
   for (SummaryRole &R : S.Roles) {
     if (R.Opens)
       eachLoc(*R.Opens, F);
@@ -120,6 +122,10 @@ void sortRecords(SummaryFileContents &Contents) {
   llvm::stable_sort(S.Roles, [](const SummaryRole &A, const SummaryRole &B) {
     return A.Usr < B.Usr;
   });
+  llvm::stable_sort(S.Bindings,
+                    [](const SummaryBinding &A, const SummaryBinding &B) {
+                      return std::tie(A.Key, A.Usr) < std::tie(B.Key, B.Usr);
+                    });
   llvm::sort(S.Bodiless);
   S.Bodiless.erase(std::unique(S.Bodiless.begin(), S.Bodiless.end()),
                    S.Bodiless.end());
@@ -135,15 +141,18 @@ json documentOf(const SummaryFileContents &S) {
   json Places = json::array();
   for (const SourcePlace &P : S.Places)
     Places.push_back({P.File, P.Offset, P.Line, P.Column, P.LineText});
-  return {{"format", Format},
-          {"version", FormatVersion},
-          {"tool", CAPTURE_LINT_VERSION},
-          {"source", S.Source},
-          {"imported_roles", S.ImportedRoles},
-          {"findings", std::move(Findings)},
-          {"errors", std::move(Errors)},
-          {"summary", toJson(S.Unit.Summary)},
-          {"places", std::move(Places)}};
+  json Doc = {{"format", Format},
+              {"version", FormatVersion},
+              {"tool", CAPTURE_LINT_VERSION},
+              {"source", S.Source},
+              {"imported_roles", S.ImportedRoles},
+              {"findings", std::move(Findings)},
+              {"errors", std::move(Errors)},
+              {"summary", toJson(S.Unit.Summary)},
+              {"places", std::move(Places)}};
+  if (S.PythonText)
+    Doc["python_text"] = *S.PythonText;
+  return Doc;
 }
 
 std::string dump(const json &J) {
@@ -231,6 +240,8 @@ llvm::Expected<SummaryFileContents> readSummaryFile(const std::string &Path,
       Out.Places.push_back({P.at(0).get<std::string>(), P.at(1).get<unsigned>(),
                             P.at(2).get<unsigned>(), P.at(3).get<unsigned>(),
                             P.at(4).get<std::string>()});
+    if (J.contains("python_text"))
+      Out.PythonText = J.at("python_text").get<std::string>();
     // Well-formed JSON of the wrong shape reads as something else: trust
     // the document only if writing back what was read gives it again.
     if (documentOf(Out) != J)

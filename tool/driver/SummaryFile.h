@@ -21,6 +21,7 @@
 
 #include "llvm/Support/Error.h"
 
+#include <optional>
 #include <string>
 
 namespace capture_lint {
@@ -36,6 +37,10 @@ struct SummaryFileContents {
   /// The line, column and text of every location the summary holds, so
   /// that the link step reads no source.
   std::vector<SourcePlace> Places;
+  /// A Python module's summary: its text (lone CRs made LFs). The Python
+  /// analysis is whole-program, so it runs in the link step, over the
+  /// texts of every Python summary linked.
+  std::optional<std::string> PythonText;
 };
 
 /// The places of every location \p S holds, read from the files.

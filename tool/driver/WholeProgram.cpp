@@ -228,6 +228,8 @@ private:
         Note(N.Loc, N.Message);
       Note(Call.Loc, "'" + Call.Origin + "' calls '" + Call.Api + "' here");
     }
+    for (const SummaryNote &N : U.Bridge)
+      Note(N.Loc, N.Message);
     for (const SummaryNote &N : H.Chain)
       Note(N.Loc, N.Message);
     Note(H.Loc, FinalNote);

@@ -2,12 +2,16 @@
 
 #include "capture_lint/Summary.h"
 #include "capture_lint/AstUtil.h"
+#include "capture_lint/NativeBindings.h"
 
 #include "clang/AST/ASTContext.h"
+#include "clang/AST/ASTLambda.h"
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/Basic/SourceManager.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
+
+#include <set>
 
 using namespace clang;
 using nlohmann::json;
@@ -345,9 +349,22 @@ TuSummary summarizeTranslationUnit(CaptureAnalyzer &Analyzer,
   Collector.TraverseDecl(Ctx.getTranslationUnitDecl());
   Locator Loc(SM, Directory);
   TuSummary Out;
+  std::set<const FunctionDecl *> Bound;
+  for (const NativeBinding &B : findNativeBindings(Ctx)) {
+    std::string Name = isLambdaCallOperator(B.Function)
+                           ? "" // the lambda written at the binding
+                           : catalogName(B.Function);
+    Out.Bindings.push_back(
+        {B.Key, usrOf(B.Function), Name, Loc(B.Loc), B.How, B.DispatchKey});
+    const FunctionDecl *Def = B.Function->getDefinition();
+    if (Def && Bound.insert(Def).second &&
+        !llvm::is_contained(Collector.Functions, Def))
+      Collector.Functions.push_back(Def); // a lambda's call operator
+  }
   for (const FunctionDecl *FD : Collector.Functions) {
     Analyzer.analyzeFunction(FD);
-    if (!calledWithoutBodyElsewhere(FD) && !overrideOnlyHere(FD, SM))
+    if (!calledWithoutBodyElsewhere(FD) && !overrideOnlyHere(FD, SM) &&
+        !Bound.count(FD))
       continue;
     std::string Usr = usrOf(FD);
     if (Usr.empty())
@@ -422,10 +439,19 @@ json toJson(const TuSummary &S) {
   json Roles = json::array();
   for (const SummaryRole &R : S.Roles)
     Roles.push_back(toJson(R));
+  json Bindings = json::array();
+  for (const SummaryBinding &B : S.Bindings)
+    Bindings.push_back({{"key", B.Key},
+                        {"usr", B.Usr},
+                        {"name", B.Name},
+                        {"at", locJson(B.Loc)},
+                        {"how", B.How},
+                        {"dispatch_key", B.DispatchKey}});
   return {{"functions", std::move(Functions)},
           {"uses", std::move(Uses)},
           {"roles", std::move(Roles)},
-          {"bodiless", S.Bodiless}};
+          {"bodiless", S.Bodiless},
+          {"bindings", std::move(Bindings)}};
 }
 
 TuSummary tuSummaryFromJson(const json &J) {
@@ -455,6 +481,12 @@ TuSummary tuSummaryFromJson(const json &J) {
   for (const json &R : J.at("roles"))
     S.Roles.push_back(summaryRoleFromJson(R));
   S.Bodiless = J.at("bodiless").get<std::vector<std::string>>();
+  for (const json &B : J.at("bindings"))
+    S.Bindings.push_back({B.at("key").get<std::string>(),
+                          B.at("usr").get<std::string>(),
+                          B.at("name").get<std::string>(), locFrom(B.at("at")),
+                          B.at("how").get<std::string>(),
+                          B.at("dispatch_key").get<std::string>()});
   return S;
 }
 

@@ -67,6 +67,8 @@ Described ruleVerdict(const PyHazard &H, const PyRegion &R) {
     return rules::describeDroppedInput(H);
   case PyHazard::HostUpdate:
     return rules::describeHostSideEffect(H);
+  case PyHazard::Native:
+    break; // followed into C++ by the whole-program phase
   }
   return std::nullopt;
 }
@@ -148,9 +150,32 @@ std::vector<Finding> strongestPerHazard(std::vector<Materialized> All) {
   return Out;
 }
 
+/// A call into C++ that \p R reaches, for the whole-program phase.
+PyNativeCall nativeCall(const PyHazard &H, const PyRegion &R) {
+  PyNativeCall C;
+  C.Key = H.Detail;
+  C.Callee = H.Subject;
+  C.At = locate(H.Site);
+  for (const PyStep &Step : H.Chain)
+    C.Steps.push_back({locate(Step.Site), Step.Callee});
+  C.RegionBegin = locate(R.Begin);
+  C.RegionEnd =
+      locate({R.Begin.Src,
+              std::min<unsigned>(R.EndOffset, R.Begin.Src->text().size())});
+  C.Headline = R.Headline;
+  C.Mode = std::string(modeName(R.Mode));
+  C.Stream = R.Stream;
+  return C;
+}
+
 void materialize(const PyRegion &R, const PyOptions &Opts,
-                 std::vector<Materialized> &Out) {
+                 std::vector<Materialized> &Out,
+                 std::vector<PyNativeCall> &Native) {
   for (const PyHazard &H : R.Hazards) {
+    if (H.Kind == PyHazard::Native) {
+      Native.push_back(nativeCall(H, R));
+      continue;
+    }
     if (Opts.CheckEnabled && !Opts.CheckEnabled(H.Check))
       continue;
     auto D = describeHazard(H, R);
@@ -308,11 +333,23 @@ std::string unseenWarning(const std::vector<PyUnseenCall> &Calls) {
 
 } // namespace
 
+std::string nativeCallKey(llvm::StringRef Full) {
+  llvm::SmallVector<llvm::StringRef, 8> Names;
+  Full.split(Names, '.');
+  if (Names.size() >= 4 && Names[0] == "torch" && Names[1] == "ops")
+    return ("torch.ops." + Names[2] + "." + Names[3]).str();
+  if (Names.size() < 2)
+    return "";
+  return (Names[Names.size() - 2] + "." + Names.back()).str();
+}
+
 PyResult analyzePython(const std::vector<std::string> &Files,
                        const Catalog &Cat, const PyOptions &Opts) {
   PyResult Result;
   PyProgram Prog;
   Prog.setOverrides(&Opts.Overrides);
+  PyDisk Disk = Opts.Files ? PyDisk(Opts.Files, Opts.ProjectTops) : PyDisk();
+  Prog.setDisk(&Disk);
   PyCatalog PyCat(Cat);
   std::vector<std::string> Markers;
   for (const auto &F : Cat.functions())
@@ -321,11 +358,12 @@ PyResult analyzePython(const std::vector<std::string> &Files,
 
   PyContext Ctx{Prog, PyCat};
   Ctx.MaxCallDepth = Opts.MaxCallDepth;
+  Ctx.NativeKeys = &Opts.NativeKeys;
   Ctx.DefaultDeviceSet = In.DefaultDeviceSet;
   std::vector<Materialized> All;
   for (PyModule *M : In.Modules)
     for (const PyRegion &R : regionsOf(Ctx, *M, Markers))
-      materialize(R, Opts, All);
+      materialize(R, Opts, All, Result.NativeCalls);
   for (PyModule *M : In.Modules)
     for (const Suppressions::Problem &P : M->Src->suppressions().problems())
       Result.Warnings.push_back(M->Src->path() + ":" + std::to_string(P.Line) +

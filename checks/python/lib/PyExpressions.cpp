@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "PyWalkerImpl.h"
+#include "capture_lint/python/PyAnalysis.h"
 
 namespace capture_lint::python::detail {
 
@@ -713,6 +714,7 @@ PyValue Walker::programResult(TSNode N, EvaluatedCall &C) {
   }
   if (!noteParamCall(N, C))
     noteUnseen(N, C);
+  noteNativeCall(N, C);
   Out = resultOf(C.Full, C.Method, C.Receiver, C.Facts);
   if (!Out.known() && Out.ShapeRead.empty() && !Builtin)
     markOpaque(Out, N); // what an unknown call returns
@@ -749,6 +751,20 @@ void Walker::noteUnseen(TSNode N, const EvaluatedCall &C) {
   }
   if (Unseen)
     Ctx.noteUnseen(S.text(F).str(), {&S, begin(N)});
+}
+
+void Walker::noteNativeCall(TSNode N, const EvaluatedCall &C) {
+  if (C.Full.empty() || !Ctx.NativeKeys || Ctx.NativeKeys->empty())
+    return;
+  std::string Key = nativeCallKey(C.Full);
+  if (!Ctx.NativeKeys->count(Key))
+    return;
+  PyHazard H;
+  H.Kind = PyHazard::Native;
+  H.Subject = S.text(stripParens(C.Function)).str();
+  H.Detail = std::move(Key);
+  H.Site = {&S, begin(N)};
+  record(std::move(H));
 }
 
 PyValue Walker::callResult(TSNode N) {

@@ -5,6 +5,7 @@
 #include "capture_lint/BoundedRead.h"
 #include "capture_lint/python/PyAnalysis.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 
@@ -24,6 +25,57 @@ llvm::Expected<std::string> readPythonSource(const std::string &Path) {
   if (Text)
     normalizeLineEndings(*Text);
   return Text;
+}
+
+bool PyDisk::exists(const llvm::Twine &Path) const {
+  return FS ? FS->exists(Path) : llvm::sys::fs::exists(Path);
+}
+
+bool PyDisk::isDirectory(const llvm::Twine &Path) const {
+  if (!FS)
+    return llvm::sys::fs::is_directory(Path);
+  auto Status = FS->status(Path);
+  return Status && Status->isDirectory();
+}
+
+bool PyDisk::isProjectTop(llvm::StringRef Dir) const {
+  if (FS)
+    return llvm::is_contained(Tops, Dir);
+  for (const char *Marker : {".git", "pyproject.toml", "setup.py", "setup.cfg"})
+    if (llvm::sys::fs::exists(Dir + "/" + Marker))
+      return true;
+  return false;
+}
+
+std::vector<std::string> PyDisk::list(const std::string &Dir) const {
+  std::vector<std::string> Out;
+  std::error_code EC;
+  if (FS) {
+    for (llvm::vfs::directory_iterator D = FS->dir_begin(Dir, EC), End;
+         !EC && D != End; D.increment(EC))
+      Out.push_back(D->path().str());
+    return Out;
+  }
+  for (llvm::sys::fs::directory_iterator D(Dir, EC), End; !EC && D != End;
+       D.increment(EC))
+    Out.push_back(D->path());
+  return Out;
+}
+
+llvm::Expected<std::string> PyDisk::read(const std::string &Path) const {
+  if (!FS)
+    return readPythonSource(Path);
+  auto Buffer = FS->getBufferForFile(Path);
+  if (!Buffer)
+    return llvm::createStringError(Buffer.getError(), "'%s': %s", Path.c_str(),
+                                   Buffer.getError().message().c_str());
+  std::string Text = (*Buffer)->getBuffer().str();
+  normalizeLineEndings(Text);
+  return Text;
+}
+
+std::error_code PyDisk::makeAbsolute(llvm::SmallVectorImpl<char> &Path) const {
+  return FS ? FS->makeAbsolute(Path) : llvm::sys::fs::make_absolute(Path);
 }
 
 namespace {

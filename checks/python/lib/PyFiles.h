@@ -12,9 +12,13 @@
 #ifndef CAPTURE_LINT_PYTHON_PYFILES_H
 #define CAPTURE_LINT_PYTHON_PYFILES_H
 
+#include "capture_lint/python/PyAnalysis.h"
+
 #include "llvm/Support/Error.h"
+#include "llvm/Support/VirtualFileSystem.h"
 
 #include <string>
+#include <vector>
 
 namespace capture_lint::python {
 
@@ -23,10 +27,36 @@ constexpr uint64_t MaxPythonSourceBytes = 256u << 20;
 
 /// The text of the Python source \p Path, or an error naming it and saying
 /// why it cannot be read.
-llvm::Expected<std::string> readPythonSource(const std::string &Path);
-
 /// \p Text with each CR that does not start a CRLF turned into LF.
 void normalizeLineEndings(std::string &Text);
+
+/// What the analysis asks of the files around the ones it is given: the
+/// disk, or a virtual file system holding only the modules of the link
+/// step's summaries (nothing else is read then).
+class PyDisk {
+public:
+  /// The disk.
+  PyDisk() = default;
+  /// \p FS, where the directories \p Tops are the projects' tops.
+  PyDisk(llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> FS,
+         std::vector<std::string> Tops)
+      : FS(std::move(FS)), Tops(std::move(Tops)) {}
+
+  bool exists(const llvm::Twine &Path) const;
+  bool isDirectory(const llvm::Twine &Path) const;
+  /// A checkout, or where its Python build configuration lives.
+  bool isProjectTop(llvm::StringRef Dir) const;
+  /// The paths of the entries of \p Dir (none when it cannot be listed).
+  std::vector<std::string> list(const std::string &Dir) const;
+  /// readPythonSource's text.
+  llvm::Expected<std::string> read(const std::string &Path) const;
+  /// \p Path made absolute.
+  std::error_code makeAbsolute(llvm::SmallVectorImpl<char> &Path) const;
+
+private:
+  llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> FS;
+  std::vector<std::string> Tops;
+};
 
 } // namespace capture_lint::python
 

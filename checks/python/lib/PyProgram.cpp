@@ -8,7 +8,6 @@
 
 namespace capture_lint::python {
 
-namespace fs = llvm::sys::fs;
 namespace path = llvm::sys::path;
 
 std::string dottedName(const PySource &S, TSNode N) {
@@ -26,7 +25,8 @@ std::string dottedName(const PySource &S, TSNode N) {
 
 /// The dotted module name of a file and the directory it is relative to:
 /// the directories above it that hold an __init__.py are its packages.
-static std::pair<std::string, std::string> moduleNameOf(llvm::StringRef File) {
+static std::pair<std::string, std::string> moduleNameOf(llvm::StringRef File,
+                                                        const PyDisk &Disk) {
   llvm::SmallString<256> Dir(path::parent_path(File));
   std::string Name = path::stem(File).str();
   bool Init = Name == "__init__";
@@ -35,7 +35,7 @@ static std::pair<std::string, std::string> moduleNameOf(llvm::StringRef File) {
   while (true) {
     llvm::SmallString<256> Marker(Dir);
     path::append(Marker, "__init__.py");
-    if (!fs::exists(Marker))
+    if (!Disk.exists(Marker))
       break;
     std::string Pkg = path::filename(Dir).str();
     Name = Name.empty() ? Pkg : Pkg + "." + Name;
@@ -58,7 +58,7 @@ PyModule *PyProgram::addFile(const std::string &Path, std::string Text,
     return Known->second;
   }
   auto M = std::make_unique<PyModule>();
-  auto [Name, Root] = moduleNameOf(Path);
+  auto [Name, Root] = moduleNameOf(Path, *Disk);
   M->Name = Name;
   M->Root = Root;
   M->Dir = path::parent_path(Path).str();
@@ -79,7 +79,7 @@ PyModule *PyProgram::addFile(const std::string &Path, std::string Text,
 }
 
 void PyProgram::addRootsOf(const std::string &Path) {
-  addRoot(moduleNameOf(Path).second);
+  addRoot(moduleNameOf(Path, *Disk).second);
   addScriptRoot(path::parent_path(Path).str());
   addProjectRoots(path::parent_path(Path).str());
 }
@@ -87,17 +87,8 @@ void PyProgram::addRootsOf(const std::string &Path) {
 void PyProgram::addScriptRoot(const std::string &Dir) {
   // A script's directory is on sys.path when it runs; a module of a
   // package is imported through the package, and its directory is not.
-  if (!fs::exists(Dir + "/__init__.py"))
+  if (!Disk->exists(Dir + "/__init__.py"))
     addRoot(Dir);
-}
-
-/// Whether \p Dir is the top of a Python project: a checkout, or where its
-/// build configuration lives.
-static bool isProjectTop(llvm::StringRef Dir) {
-  for (const char *Marker : {".git", "pyproject.toml", "setup.py", "setup.cfg"})
-    if (fs::exists(Dir + "/" + Marker))
-      return true;
-  return false;
 }
 
 void PyProgram::addProjectRoots(const std::string &Dir) {
@@ -111,7 +102,7 @@ void PyProgram::addProjectRoots(const std::string &Dir) {
   // subpackages do not shadow installed ones (`thunder/torch/` is
   // `thunder.torch`, and `import torch` in thunder/ is PyTorch).
   llvm::SmallString<256> Abs(Dir);
-  if (fs::make_absolute(Abs))
+  if (Disk->makeAbsolute(Abs))
     return;
   path::remove_dots(Abs, /*remove_dot_dot=*/true);
   std::vector<std::string> Chain;
@@ -123,7 +114,7 @@ void PyProgram::addProjectRoots(const std::string &Dir) {
       break;
     }
     Chain.push_back(At);
-    if ((Top = isProjectTop(At)))
+    if ((Top = Disk->isProjectTop(At)))
       break;
     std::string Parent = path::parent_path(At).str();
     if (Parent == At)
@@ -132,12 +123,12 @@ void PyProgram::addProjectRoots(const std::string &Dir) {
   }
   for (const std::string &D : Chain) {
     LeadsToTop[D] = Top;
-    if (Top && !fs::exists(D + "/__init__.py"))
+    if (Top && !Disk->exists(D + "/__init__.py"))
       addRoot(D);
   }
   // The top's src/ (the src layout: src/pkg/...) when the file is not in it.
-  if (Top && !Chain.empty() && isProjectTop(Chain.back()) &&
-      fs::is_directory(Chain.back() + "/src"))
+  if (Top && !Chain.empty() && Disk->isProjectTop(Chain.back()) &&
+      Disk->isDirectory(Chain.back() + "/src"))
     addRoot(Chain.back() + "/src");
 }
 
@@ -151,10 +142,8 @@ void PyProgram::indexNewRoots() {
   New.swap(UnindexedRoots);
   for (const std::string &Root : New) {
     std::set<std::string> Heads;
-    std::error_code EC;
-    for (fs::directory_iterator D(Root, EC), End; !EC && D != End;
-         D.increment(EC)) {
-      llvm::StringRef Name = path::filename(D->path());
+    for (const std::string &Entry : Disk->list(Root)) {
+      llvm::StringRef Name = path::filename(Entry);
       Heads.insert(Name.str());
       if (Name.ends_with(".py"))
         Heads.insert(Name.drop_back(3).str());
@@ -188,11 +177,11 @@ PyModule *PyProgram::module(const std::string &Dotted) {
                       ? Overrides->find(Candidate)
                       : std::map<std::string, std::string>::const_iterator();
       bool IsOpen = Overrides && Open != Overrides->end();
-      if (!IsOpen && !fs::exists(Candidate))
+      if (!IsOpen && !Disk->exists(Candidate))
         continue;
       llvm::Expected<std::string> Text =
           IsOpen ? llvm::Expected<std::string>(Open->second)
-                 : readPythonSource(Candidate);
+                 : Disk->read(Candidate);
       if (IsOpen && Text)
         normalizeLineEndings(*Text);
       if (!Text) {

@@ -16,6 +16,7 @@
 #ifndef CAPTURE_LINT_PYTHON_PYPROGRAM_H
 #define CAPTURE_LINT_PYTHON_PYPROGRAM_H
 
+#include "PyFiles.h"
 #include "PySource.h"
 
 #include <deque>
@@ -100,6 +101,8 @@ public:
   void setOverrides(const std::map<std::string, std::string> *Texts) {
     Overrides = Texts;
   }
+  /// Where modules are looked for (the disk unless set).
+  void setDisk(const PyDisk *D) { Disk = D; }
   /// A relative or absolute import target from \p From, made absolute.
   std::string absoluteImport(const PyModule &From, llvm::StringRef Target,
                              unsigned Level) const;
@@ -167,6 +170,8 @@ private:
   std::map<std::string, bool> LeadsToTop; // directory -> a top above it
   std::vector<std::string> Unreadable;
   const std::map<std::string, std::string> *Overrides = nullptr;
+  static inline const PyDisk TheDisk;
+  const PyDisk *Disk = &TheDisk;
   std::map<unsigned long long, PyFunction *> Locals; // by node start + module
   unsigned Parsed = 0;
   unsigned long long Lines = 0;

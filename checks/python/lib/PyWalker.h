@@ -61,7 +61,8 @@ struct PyHazard {
     UnevenCollective,
     Rebound,
     Dropped,
-    HostUpdate
+    HostUpdate,
+    Native // a call into C++ bound to a name: Detail holds its key
   } Kind = ApiCall;
   std::string Check;
   const ApiEntry *Entry = nullptr;
@@ -152,6 +153,8 @@ struct PyContext {
   PyProgram &Prog;
   const PyCatalog &Cat;
   unsigned MaxCallDepth = 8;
+  /// PyOptions::NativeKeys.
+  const std::set<std::string> *NativeKeys = nullptr;
   /// Some analysed file changes the default device (setsDefaultDevice):
   /// a factory without device= may then create on the GPU.
   bool DefaultDeviceSet = false;

@@ -137,6 +137,8 @@ private:
   PyValue programResult(TSNode N, EvaluatedCall &C);
   /// Notes \p N when it calls a callable the analysis cannot see.
   void noteUnseen(TSNode N, const EvaluatedCall &C);
+  /// Records \p N when it calls C++ bound to a name (PyOptions::NativeKeys).
+  void noteNativeCall(TSNode N, const EvaluatedCall &C);
   /// Whether a class of \p Receiver (or a base) sets attribute \p Name.
   bool setsAttribute(const PyValue &Receiver, const std::string &Name);
   PyValue resultOf(const std::string &Full, const std::string &Method,

@@ -8,7 +8,8 @@
 //  - every call a capture region of this TU makes to a function defined
 //    elsewhere, with the region's description, and
 //  - the roles of the functions it defines that others call without their
-//    body, and the bodiless user functions it calls (RoleImports.h).
+//    body, and the bodiless user functions it calls (RoleImports.h), and
+//  - the functions it binds to names Python calls (NativeBindings.h).
 // Locations are absolute file paths and offsets, so summaries can be cached
 // on disk and joined across translation units by the second phase
 // (tool/driver/WholeProgram.h), which resolves the calls by USR.
@@ -64,6 +65,10 @@ struct SummaryRegion {
 struct SummaryUse {
   SummaryRegion Region;
   SummaryHazard Call; // Kind "external"
+  /// Between the call and its callee's body, for a call from Python into
+  /// the C++ function a name is bound to: where it is bound. Not kept in
+  /// summaries (the join that makes such uses runs after they are read).
+  std::vector<SummaryNote> Bridge;
 };
 
 struct SummaryFunction {
@@ -74,8 +79,20 @@ struct SummaryFunction {
   std::vector<std::string> Overrides;
 };
 
+/// A function Python calls by name (NativeBindings.h).
+struct SummaryBinding {
+  std::string Key; // "torch.ops.NS.OP", "MODULE.NAME"
+  std::string Usr;
+  std::string Name; // "" for a lambda written at the binding
+  SummaryLoc Loc;   // the registration
+  std::string How;  // "TORCH_LIBRARY_IMPL(myext, CUDA)"
+  std::string DispatchKey;
+};
+
 struct TuSummary {
   std::vector<SummaryFunction> Functions;
+  /// Functions of this TU that Python code calls by a name.
+  std::vector<SummaryBinding> Bindings;
   std::vector<SummaryUse> Uses;
   /// Roles of externally visible functions defined here.
   std::vector<SummaryRole> Roles;

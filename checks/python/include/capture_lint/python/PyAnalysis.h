@@ -19,9 +19,12 @@
 
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+#include "llvm/Support/VirtualFileSystem.h"
 
 #include <functional>
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -40,6 +43,29 @@ struct PyOptions {
   /// buffers), by absolute path: of the files analysed and of the modules
   /// their imports load.
   std::map<std::string, std::string> Overrides;
+  /// Names C++ code binds to functions Python calls (nativeCallKey's form):
+  /// calls to them from regions are reported in PyResult::NativeCalls.
+  std::set<std::string> NativeKeys;
+  /// Where the modules imports load are looked for: the disk when null.
+  /// The link step gives the modules of its summaries, and the directories
+  /// that are the projects' tops (ProjectTops), which the disk shows by
+  /// their markers (.git, pyproject.toml, setup.py, setup.cfg).
+  llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> Files;
+  std::vector<std::string> ProjectTops;
+};
+
+/// A call from a capture region (directly or through the functions it
+/// follows) into a C++ function bound to a name Python calls: the
+/// whole-program phase follows it (tool/driver/NativeJoin.cpp).
+struct PyNativeCall {
+  std::string Key;    // "torch.ops.myext.step"
+  std::string Callee; // as written: "torch.ops.myext.step.default"
+  SourcePlace At;     // the call
+  /// The calls from the region down to the function making it, outermost
+  /// first (none when the region makes it).
+  std::vector<std::pair<SourcePlace, std::string>> Steps;
+  SourcePlace RegionBegin, RegionEnd;
+  std::string Headline, Mode, Stream;
 };
 
 struct PyResult {
@@ -49,6 +75,7 @@ struct PyResult {
   std::vector<std::string> Warnings;
   /// Every file read: the inputs and the modules followed into.
   std::vector<std::string> FilesRead;
+  std::vector<PyNativeCall> NativeCalls;
   unsigned FilesAnalyzed = 0;
   unsigned FilesParsed = 0; // files that could hold a region, or were followed
   unsigned long long Lines = 0;
@@ -59,6 +86,17 @@ struct PyResult {
 /// packages found on disk.
 PyResult analyzePython(const std::vector<std::string> &Files,
                        const Catalog &Cat, const PyOptions &Opts);
+
+/// The key a call to \p Full (a dotted name resolved through the imports)
+/// has in PyOptions::NativeKeys: "torch.ops.NS.OP" for an operator (an
+/// overload named after it dropped), "MODULE.NAME" (the last two names) for
+/// a function of a compiled module; "" for a name too short to be one.
+std::string nativeCallKey(llvm::StringRef Full);
+
+/// The text of the Python source at \p Path as the analysis reads it: a
+/// bounded regular file (never a FIFO or a device), lone CRs made LFs so
+/// offsets stay the file's. The error says why it cannot be read.
+llvm::Expected<std::string> readPythonSource(const std::string &Path);
 
 /// Whether \p Path names a Python source file.
 bool isPythonFile(llvm::StringRef Path);
