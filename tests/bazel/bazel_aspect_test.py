@@ -10,7 +10,8 @@ tool/bazel, a link to the capture-lint under test). Starts nginx with a
 WebDAV location on loopback as Bazel's HTTP cache, then:
 
   1. builds //:lint in checkout A, sandboxed: the report, SARIF and exit
-     code hold the two cross-file findings the lint run gives;
+     code hold the two cross-file findings the lint run gives, and the one
+     from a py_library's region into a cc_library's operator kernel;
   2. builds it in checkout B, a copy at another path with its own output
      base: every summarize and link action is a remote cache hit;
   3. edits one source in B and builds again: exactly one summarize action
@@ -72,18 +73,30 @@ LIBRARIES = [
 ]
 
 
+# A Python package whose region calls an operator that a C++ library
+# binds with TORCH_LIBRARY_IMPL (tests/lit/cli/Inputs/native-link).
+PYTHON_PACKAGE = ["pkg/__init__.py", "pkg/runner.py", "pkg/util.py"]
+
+
 def build_file():
     text = ['load("@capture_lint//:capture_lint.bzl", "capture_lint_report")',
             "",
             'cc_library(name = "cuda", hdrs = '
             'glob(["third_party/cuda/**/*.h"]), '
-            'includes = ["third_party/cuda"])']
+            'includes = ["third_party/cuda"])',
+            'cc_library(name = "torch", hdrs = '
+            'glob(["third_party/torch/**/*.h"]), '
+            'includes = ["third_party/torch"], deps = [":cuda"])',
+            'cc_library(name = "ops", srcs = ["ext/ops.cc"], '
+            'copts = ["-std=c++17"], deps = [":torch"])',
+            'py_library(name = "model", srcs = %s)' %
+            json.dumps(PYTHON_PACKAGE)]
     for name, src, hdrs, deps in LIBRARIES:
         text.append('cc_library(name = "%s", srcs = ["%s"], hdrs = %s, '
                     'copts = %s, deps = %s)' % (name, src, json.dumps(hdrs),
                                                 CUDA_COPTS, json.dumps(deps)))
     text.append('capture_lint_report(name = "lint", '
-                'deps = [":region", ":recorder"])')
+                'deps = [":region", ":recorder", ":model", ":ops"])')
     return "\n\n".join(text) + "\n"
 
 
@@ -102,6 +115,14 @@ def make_workspace(root, ws, tools_repo):
     shutil.copy(os.path.join(roles, "graph.h"), os.path.join(ws, "roles"))
     shutil.copytree(os.path.join(root, "tests", "Inputs", "mock", "cuda"),
                     os.path.join(ws, "third_party", "cuda"))
+    shutil.copytree(os.path.join(root, "tests", "Inputs", "mock", "torch"),
+                    os.path.join(ws, "third_party", "torch"))
+    native = os.path.join(root, "tests", "lit", "cli", "Inputs",
+                          "native-link")
+    for name in PYTHON_PACKAGE:
+        write(os.path.join(ws, name), open(os.path.join(native, name)).read())
+    write(os.path.join(ws, "ext", "ops.cc"),
+          open(os.path.join(native, "ext", "ops.cpp")).read())
     write(os.path.join(ws, "BUILD"), build_file())
     write(os.path.join(ws, "WORKSPACE"),
           'workspace(name = "capture_lint_demo")\n'
@@ -212,8 +233,12 @@ def shutdown(ws, user_root):
                    stderr=subprocess.DEVNULL)
 
 
+CHECKED = []
+
+
 def check(cond, what, failures):
     print(("ok   " if cond else "FAIL ") + what)
+    CHECKED.append(what)
     if not cond:
         failures.append(what)
 
@@ -245,9 +270,9 @@ def main():
         linked = count(first, "CaptureLintLink", False)
         print("checkout A: %d summarize and %d link actions run" %
               (summarized, linked))
-        check(summarized == 5 and linked == 2,
-              "checkout A runs 5 summarize actions and 2 link actions",
-              failures)
+        check(summarized == 9 and linked == 2,
+              "checkout A runs 9 summarize actions (5 CUDA, 1 C++, 3 "
+              "Python) and 2 link actions", failures)
         bin_dir = os.path.join(a, "bazel-bin")
         with open(os.path.join(bin_dir, "lint.txt")) as f:
             report = f.read()
@@ -268,6 +293,13 @@ def main():
               "call to 'begin_graph', mode global" in report,
               "roles from a dep: roles/step.cu.cc's region is opened by "
               "begin_graph, which roles/graph.cu.cc defines", failures)
+        check("pkg/runner.py:12:17: error: call to 'step' reaches "
+              "'cudaDeviceSynchronize' (ops.cc:7)" in report and
+              "ext/ops.cc:13:40: note: 'torch.ops.myext.step' runs "
+              "'step_cuda', which TORCH_LIBRARY_IMPL(myext, CUDA) binds "
+              "here" in report,
+              "across languages: the py_library's region reaches the "
+              "operator's CUDA kernel in the cc_library", failures)
         check(code == "1", "the exit code file says 1 (findings)", failures)
         found = len(sarif["runs"][0]["results"])
         check(found == report.count(": error: ") + report.count(
@@ -285,7 +317,7 @@ def main():
             count(second, "CaptureLintLink", False)
         print("checkout B (another path, its own output base): %d remote "
               "cache hits, %d capture-lint actions run" % (hits, ran))
-        check(hits == 7 and ran == 0,
+        check(hits == 11 and ran == 0,
               "checkout B: every summarize and link action a remote cache "
               "hit", failures)
 
@@ -324,7 +356,8 @@ def main():
         else:
             subprocess.run(["chmod", "-R", "u+w", base])
             shutil.rmtree(base, ignore_errors=True)
-    print("%d passed, %d failed" % (10 - len(failures), len(failures)))
+    print("%d passed, %d failed" % (len(CHECKED) - len(failures),
+                                    len(failures)))
     sys.exit(1 if failures else 0)
 
 

@@ -1,6 +1,8 @@
 """capture-lint for Bazel: one `capture-lint summarize` action per C++,
-CUDA or HIP source of the cc_* targets it visits, one `capture-lint link`
-on top (docs/scale.md).
+CUDA or HIP source of the cc_* targets and per Python source of the py_*
+targets it visits, one `capture-lint link` on top (docs/scale.md). The link
+follows Python capture regions into the C++ operators and pybind11
+functions the cc_* sources bind.
 
     load("@capture_lint//:capture_lint.bzl", "capture_lint_report")
 
@@ -78,6 +80,27 @@ def _summarize(ctx, target, src, flags, headers, dep_roles):
     )
     return out, roles
 
+def _summarize_python(ctx, target, src):
+    """One summarize action for a Python module: its summary is its text,
+    analysed with the other modules in the link."""
+    out = ctx.actions.declare_file(
+        "_capture_lint/%s/%s.capture-lint.sum" % (target.label.name, src.short_path),
+    )
+    args = ctx.actions.args()
+    args.add("summarize")
+    args.add("--quiet")
+    args.add(src)
+    args.add("-o", out)
+    ctx.actions.run(
+        executable = ctx.file._capture_lint,
+        arguments = [args],
+        inputs = [src],
+        outputs = [out],
+        mnemonic = "CaptureLintSummarize",
+        progress_message = "capture-lint summarize %s" % src.short_path,
+    )
+    return out
+
 def _capture_lint_aspect_impl(target, ctx):
     transitive = []
     transitive_roles = []
@@ -104,6 +127,11 @@ def _capture_lint_aspect_impl(target, ctx):
                     )
                     summaries.append(out)
                     roles.append(defined)
+    if ctx.rule.kind.startswith("py_") and hasattr(ctx.rule.attr, "srcs"):
+        for src_target in ctx.rule.attr.srcs:
+            for src in src_target.files.to_list():
+                if src.extension == "py":
+                    summaries.append(_summarize_python(ctx, target, src))
     all_summaries = depset(summaries, transitive = transitive)
     return [
         CaptureLintInfo(
