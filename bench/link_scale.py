@@ -13,6 +13,9 @@ calls chain across the whole program. Then, for each size, one
 memory, the summaries' size per TU and the findings, and the growth from the
 smallest size to the largest (near linear: ratio of times about the ratio
 of sizes). Targets (issue 30): 10k TUs linked in under 10 s and 1 GB.
+Then a Python program of --python-lines lines (modules of about 500 lines
+in one package, every eighth opening a region that calls into the next,
+whose calls go on from module to module), as Python summaries: one link.
 
   bench/link_scale.py [--sizes 1000,2000,5000,10000] [--build BUILD_DIR]
                       [--keep DIR]
@@ -53,6 +56,79 @@ REGION = PLAIN + """void fn_QQQQA_capture(cudaStream_t s, float **p, cudaGraph_t
   cudaStreamEndCapture(s, g);
 }
 """
+
+
+# A Python module of about 500 lines: QQQQA is its number, QQQQB the next's.
+# Every eighth opens a capture region calling into the next module, whose
+# step calls on (every fourth synchronizes).
+PY_HELPERS = "".join(
+    "def helper_%d(x, scale):\n    y = x * scale\n    y = y + %d\n"
+    "    return torch.relu(y)\n\n\n" % (i, i) for i in range(96))
+PY_PLAIN = ("import torch\n\nfrom . import m_QQQQB as nxt\n\n\n" + PY_HELPERS +
+            "def step_QQQQA(x, n):\n    if n > 0:\n"
+            "        x = nxt.step_QQQQB(x, n - 1)\n"
+            "    return helper_3(x, 2.0)\n")
+PY_SYNC = PY_PLAIN.replace("    return helper_3(x, 2.0)\n",
+                           "    torch.cuda.synchronize()\n"
+                           "    return helper_3(x, 2.0)\n")
+PY_REGION = PY_PLAIN + ("\n\ndef capture_QQQQA(x):\n"
+                        "    g = torch.cuda.CUDAGraph()\n"
+                        "    with torch.cuda.graph(g):\n"
+                        "        y = nxt.step_QQQQB(x, 3)\n"
+                        "    return g, y\n")
+
+
+def summarize_python_templates(binary, tmp):
+    out = {}
+    pkg = os.path.join(tmp, "pypkg")
+    os.makedirs(pkg, exist_ok=True)
+    for name, text in (("plain", PY_PLAIN), ("sync", PY_SYNC),
+                       ("region", PY_REGION), ("init", "")):
+        src = os.path.join(pkg, "__init__.py" if name == "init" else
+                           "m_QQQQA.py")
+        with open(src, "w") as f:
+            f.write(text)
+        summary = os.path.join(tmp, "py-" + name + ".sum")
+        subprocess.run([binary, "summarize", "--quiet",
+                        os.path.relpath(src, tmp), "-o", summary],
+                       cwd=tmp, check=True)
+        with open(summary) as f:
+            out[name] = f.read()
+        if name != "init":
+            os.remove(src)
+    return out
+
+
+def write_python_summaries(templates, lines, out):
+    per_module = PY_PLAIN.count("\n")
+    n = max(2, lines // per_module)
+    paths = [os.path.join(out, "init.sum")]
+    with open(paths[0], "w") as f:
+        f.write(templates["init"])
+    for i in range(n):
+        kind = "region" if i % 8 == 0 else "sync" if i % 4 == 1 else "plain"
+        text = templates[kind].replace("QQQQA", "%05d" % i).replace(
+            "QQQQB", "%05d" % ((i + 1) % n))
+        path = os.path.join(out, "m_%05d.sum" % i)
+        with open(path, "w") as f:
+            f.write(text)
+        paths.append(path)
+    listing = os.path.join(out, "list")
+    with open(listing, "w") as f:
+        f.write("\n".join(paths) + "\n")
+    return listing, n * per_module, n + 1
+
+
+def bench_python(binary, tmp, lines):
+    templates = summarize_python_templates(binary, tmp)
+    out = os.path.join(tmp, "py%d" % lines)
+    os.makedirs(out, exist_ok=True)
+    listing, total, modules = write_python_summaries(templates, lines, out)
+    wall, cpu, rss, line, rc = link(binary, listing, out)
+    if rc not in (0, 1):
+        sys.exit("link failed on the Python summaries: %s" % line)
+    print("Python: %d lines in %d modules: link %6.2f s wall %6.2f s CPU, "
+          "peak %7.1f MB; %s" % (total, modules, wall, cpu, rss, line))
 
 
 def summarize_templates(binary, tmp):
@@ -104,6 +180,8 @@ def main():
     ap.add_argument("--sizes", default="1000,2000,5000,10000")
     ap.add_argument("--build", default=os.path.join(ROOT, "build"))
     ap.add_argument("--keep")
+    ap.add_argument("--python-lines", type=int, default=1000000,
+                    help="the Python program linked (0: none)")
     a = ap.parse_args()
     binary = os.path.join(a.build, "tool", "capture-lint", "capture-lint")
     sizes = [int(s) for s in a.sizes.split(",")]
@@ -127,6 +205,8 @@ def main():
             (n0, _, c0, r0, _), (n1, _, c1, r1, _) = rows[0], rows[-1]
             print("growth %d -> %d TUs (%.1fx): CPU %.1fx, memory %.1fx" % (
                 n0, n1, n1 / n0, c1 / c0, r1 / r0))
+        if a.python_lines:
+            bench_python(binary, tmp, a.python_lines)
     finally:
         if not a.keep:
             shutil.rmtree(tmp)
