@@ -58,15 +58,31 @@ static bool isUnpackingStar(llvm::StringRef Text, size_t I) {
   return false;
 }
 
-/// Both tree-sitter-python grammars (0.23, 0.25) bind an unpacking `*`
-/// tighter than a binary operator in an unparenthesized expression list, so
-/// valid Python such as `return None, *(None,) * n` becomes an ERROR that
-/// can swallow the rest of its function. Python binds `*` to the whole
-/// operand. Where the tree has errors, the unpacking stars on their lines
-/// are read as blanks (the operand is evaluated all the same, and offsets
-/// do not move) and the text is parsed again; the new tree is kept when it
-/// has fewer errors.
-static TSTree *reparseWithoutSplats(llvm::StringRef Text, TSTree *Tree) {
+/// Whether the `or` at \p I of \p Text follows a subscript (`dict[str, int]
+/// or None`): in an annotation the grammar reads the subscript as a generic
+/// type, which no operator may follow, while Python evaluates any
+/// expression there.
+static bool isOrAfterSubscript(llvm::StringRef Text, size_t I) {
+  if (!Text.drop_front(I).starts_with("or") || I == 0 || I + 2 >= Text.size() ||
+      isalnum(Text[I + 2]) || Text[I + 2] == '_' || isalnum(Text[I - 1]) ||
+      Text[I - 1] == '_')
+    return false;
+  llvm::StringRef Before = Text.take_front(I).rtrim(" \t");
+  return !Before.empty() && Before.back() == ']';
+}
+
+/// Valid Python both tree-sitter-python grammars (0.23, 0.25) reject,
+/// where an ERROR can swallow the rest of its function:
+///  - an unpacking `*` in an unparenthesized expression list is bound
+///    tighter than a binary operator (`return None, *(None,) * n`), where
+///    Python binds it to the whole operand;
+///  - a subscript in an annotation is a generic type, which `or` may not
+///    follow (`x: dict[str, int] or None = None`).
+/// Where the tree has errors, on their lines the unpacking stars are read
+/// as blanks (the operand is evaluated all the same) and such an `or` as
+/// `| ` (a union, what the annotation means), offsets unmoved, and the text
+/// is parsed again; the new tree is kept when it has fewer errors.
+static TSTree *reparsePatched(llvm::StringRef Text, TSTree *Tree) {
   auto Errors = errorRanges(Tree);
   std::string Patched = Text.str();
   bool Changed = false;
@@ -74,11 +90,15 @@ static TSTree *reparseWithoutSplats(llvm::StringRef Text, TSTree *Tree) {
     size_t LineBegin = Text.rfind('\n', B);
     LineBegin = LineBegin == llvm::StringRef::npos ? 0 : LineBegin + 1;
     size_t LineEnd = std::min(Text.find('\n', E), Text.size());
-    for (size_t I = LineBegin; I < LineEnd; ++I)
+    for (size_t I = LineBegin; I < LineEnd; ++I) {
       if (isUnpackingStar(Text, I)) {
         Patched[I] = ' ';
         Changed = true;
+      } else if (isOrAfterSubscript(Text, I)) {
+        Patched.replace(I, 2, "| ");
+        Changed = true;
       }
+    }
   }
   if (!Changed)
     return Tree;
@@ -95,7 +115,7 @@ PySource::PySource(std::string PathIn, std::string TextIn)
     : Path(std::move(PathIn)), Text(std::move(TextIn)) {
   Tree = parse(Text);
   if (ts_node_has_error(ts_tree_root_node(Tree)))
-    Tree = reparseWithoutSplats(Text, Tree);
+    Tree = reparsePatched(Text, Tree);
   LineStarts.push_back(0);
   for (size_t I = 0; I < Text.size(); ++I)
     if (Text[I] == '\n')
