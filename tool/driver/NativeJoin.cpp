@@ -57,6 +57,15 @@ SummaryHazard callOf(const python::PyNativeCall &C, const SummaryBinding &B,
   return Call;
 }
 
+/// Where the call \p C enters the C++ function \p B binds.
+std::string bridgeNote(const python::PyNativeCall &C, const SummaryBinding &B) {
+  std::string Runs = B.Name.empty() ? "the lambda" : "'" + B.Name + "'";
+  if (B.DispatchKey.empty() && B.How == "extern \"C\"")
+    return "'" + C.Callee + "' runs " + Runs +
+           ", the C function a library built from this file exports";
+  return "'" + C.Callee + "' runs " + Runs + ", which " + B.How + " binds here";
+}
+
 } // namespace
 
 std::set<std::string>
@@ -79,9 +88,7 @@ TuSummary nativeUses(const std::vector<python::PyNativeCall> &Calls,
       SummaryUse U;
       U.Region = regionOf(C, Places);
       U.Call = callOf(C, B, Places);
-      std::string Runs = B.Name.empty() ? "the lambda" : "'" + B.Name + "'";
-      U.Bridge.push_back({B.Loc, "'" + C.Callee + "' runs " + Runs +
-                                     ", which " + B.How + " binds here"});
+      U.Bridge.push_back({B.Loc, bridgeNote(C, B)});
       Out.Uses.push_back(std::move(U));
     }
   }

@@ -8,7 +8,8 @@
 // The bindings are the `m.def` / `m.impl` calls in those functions whose
 // first argument names the operator or function and whose second gives the
 // C++ function: `&fn`, `fn`, `TORCH_FN(fn)` (a template argument), or a
-// lambda.
+// lambda. And every `extern "C"` function a library exports, which Python
+// calls through ctypes or cffi by its name.
 //
 //===----------------------------------------------------------------------===//
 
@@ -222,6 +223,27 @@ private:
   std::vector<NativeBinding> &Out;
 };
 
+/// The `extern "C"` functions defined in user code at namespace scope of
+/// \p DC (host functions: a kernel is no library export).
+void externCFunctions(const DeclContext *DC, const SourceManager &SM,
+                      std::vector<NativeBinding> &Out) {
+  for (const Decl *D : DC->decls()) {
+    if (SM.isInSystemHeader(SM.getExpansionLoc(D->getLocation())))
+      continue;
+    if (isa<LinkageSpecDecl, NamespaceDecl>(D)) {
+      externCFunctions(cast<DeclContext>(D), SM, Out);
+      continue;
+    }
+    const auto *FD = dyn_cast<FunctionDecl>(D);
+    if (!FD || !FD->isExternC() || !FD->doesThisDeclarationHaveABody() ||
+        !FD->isExternallyVisible() || !FD->getIdentifier() ||
+        FD->hasAttr<CUDAGlobalAttr>())
+      continue;
+    Out.push_back({"extern-c:" + FD->getName().str(), FD, FD->getLocation(),
+                   "extern \"C\"", ""});
+  }
+}
+
 } // namespace
 
 bool runsOnCudaTensors(llvm::StringRef DispatchKey) {
@@ -231,7 +253,8 @@ bool runsOnCudaTensors(llvm::StringRef DispatchKey) {
 
 std::vector<NativeBinding> findNativeBindings(ASTContext &Ctx) {
   std::vector<NativeBinding> Out;
-  // Most translation units bind nothing: skip the walk unless they can.
+  externCFunctions(Ctx.getTranslationUnitDecl(), Ctx.getSourceManager(), Out);
+  // Most translation units register nothing: skip the walk unless they can.
   if (Ctx.Idents.find("TorchLibraryInit") == Ctx.Idents.end() &&
       Ctx.Idents.find("module_") == Ctx.Idents.end())
     return Out;

@@ -343,6 +343,10 @@ std::string nativeCallKey(llvm::StringRef Full) {
   return (Names[Names.size() - 2] + "." + Names.back()).str();
 }
 
+std::string nativeLibraryKey(llvm::StringRef Name) {
+  return ("extern-c:" + Name).str();
+}
+
 PyResult analyzePython(const std::vector<std::string> &Files,
                        const Catalog &Cat, const PyOptions &Opts) {
   PyResult Result;

@@ -40,6 +40,7 @@ void PyValue::merge(const PyValue &O) {
   Container |= O.Container;
   Fresh |= O.Fresh; // may be made here: not taken for outside state
   Library |= O.Library;
+  NativeLibrary |= O.NativeLibrary;
   if (Param < 0)
     Param = O.Param;
   if (!ContextSrc) {

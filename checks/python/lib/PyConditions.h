@@ -66,6 +66,9 @@ struct PyValue {
   /// Made by calling a library callable (`nn.Linear(4, 4)`): calling it runs
   /// library code, which the catalog covers, not program code left unseen.
   bool Library = false;
+  /// A foreign library (`ctypes.CDLL(path)`, cffi's `ffi.dlopen(path)`):
+  /// its attributes are the C functions it exports.
+  bool NativeLibrary = false;
   /// The function's own parameter at this position (self counted), as
   /// passed in: a call of it runs whatever each caller passes.
   int Param = -1;

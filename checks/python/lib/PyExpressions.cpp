@@ -353,6 +353,7 @@ PyValue Walker::moduleLevel(const std::string &Key, TSNode E) {
   V.Functions = All.Functions;
   V.Classes = All.Classes;
   V.Container = All.Container && (!V.Functions.empty() || !V.Classes.empty());
+  V.NativeLibrary = All.NativeLibrary; // `_lib = ctypes.CDLL(path)`
   Ctx.GlobalCache[CacheKey] = V;
   return V;
 }
@@ -754,9 +755,13 @@ void Walker::noteUnseen(TSNode N, const EvaluatedCall &C) {
 }
 
 void Walker::noteNativeCall(TSNode N, const EvaluatedCall &C) {
-  if (C.Full.empty() || !Ctx.NativeKeys || Ctx.NativeKeys->empty())
+  if (!Ctx.NativeKeys || Ctx.NativeKeys->empty())
     return;
-  std::string Key = nativeCallKey(C.Full);
+  std::string Key;
+  if (!C.Method.empty() && C.Receiver.NativeLibrary)
+    Key = nativeLibraryKey(C.Method);
+  else if (!C.Full.empty())
+    Key = nativeCallKey(C.Full);
   if (!Ctx.NativeKeys->count(Key))
     return;
   PyHazard H;
@@ -784,6 +789,17 @@ PyValue Walker::callResult(TSNode N) {
 /// builtins.
 PyValue Walker::resultOf(const std::string &Full, const std::string &Method,
                          const PyValue &Receiver, const PyCallFacts &Facts) {
+  // cffi's ffi.dlopen(path), whatever made ffi (a local of another
+  // function when a constructor's `self.lib = ffi.dlopen(path)` is read).
+  llvm::StringRef Unbound = Full;
+  bool Dlopen = Method.empty() ? Unbound.consume_front("builtins.") &&
+                                     Unbound.ends_with(".dlopen")
+                               : Method == "dlopen";
+  if (Dlopen && Receiver.Classes.empty() && !Receiver.tensor()) {
+    PyValue Out;
+    Out.NativeLibrary = true;
+    return Out;
+  }
   if (!Full.empty())
     return functionResult(Full, Facts);
   if (!Method.empty() && !Receiver.Classes.empty()) {
@@ -842,6 +858,10 @@ PyValue Walker::functionResult(llvm::StringRef Name, const PyCallFacts &Facts) {
     Out.Kinds = VStream;
   } else if (Name == "torch.cuda.Event") {
     Out.Kinds = VEvent;
+  } else if (Name == "ctypes.CDLL" || Name == "ctypes.PyDLL" ||
+             Name == "ctypes.cdll.LoadLibrary" ||
+             Name == "ctypes.pydll.LoadLibrary") {
+    Out.NativeLibrary = true;
   } else if (Name.starts_with("builtins.")) {
     Out = builtinResult(Name, Facts);
   } else if (Ctx.Cat.hostTensorFunction(Name)) {

@@ -5,7 +5,8 @@
 // `TORCH_LIBRARY_IMPL(ns, CUDA, m) { m.impl("op", &fn); }`), called as
 // `torch.ops.ns.op(...)`, and pybind11 module functions
 // (`PYBIND11_MODULE(ext, m) { m.def("op", &fn); }`), called as
-// `ext.op(...)`. Each binding is a key both languages compute alike
+// `ext.op(...)`, and `extern "C"` functions, called through ctypes or cffi
+// (`lib = ctypes.CDLL(path); lib.op(...)`). Each binding is a key both languages compute alike
 // (nativeBindingKey) and the function it runs, so the whole-program phase
 // can follow a Python capture region into C++ (tool/driver/NativeJoin.cpp).
 //
@@ -23,7 +24,7 @@ namespace capture_lint {
 
 struct NativeBinding {
   /// "torch.ops.NS.OP" for an operator, "MODULE.NAME" for a pybind11
-  /// module function.
+  /// module function, "extern-c:NAME" for an `extern "C"` function.
   std::string Key;
   const clang::FunctionDecl *Function = nullptr; // its definition
   clang::SourceLocation Loc;                     // the m.def / m.impl call

@@ -93,6 +93,11 @@ PyResult analyzePython(const std::vector<std::string> &Files,
 /// a function of a compiled module; "" for a name too short to be one.
 std::string nativeCallKey(llvm::StringRef Full);
 
+/// The key a call of the C function \p Name through a foreign library
+/// (`lib.NAME(...)` with `lib = ctypes.CDLL(path)` or cffi's
+/// `ffi.dlopen(path)`) has in PyOptions::NativeKeys: "extern-c:NAME".
+std::string nativeLibraryKey(llvm::StringRef Name);
+
 /// The text of the Python source at \p Path as the analysis reads it: a
 /// bounded regular file (never a FIFO or a device), lone CRs made LFs so
 /// offsets stay the file's. The error says why it cannot be read.
