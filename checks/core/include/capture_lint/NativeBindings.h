@@ -6,9 +6,10 @@
 // `torch.ops.ns.op(...)`, and pybind11 module functions
 // (`PYBIND11_MODULE(ext, m) { m.def("op", &fn); }`), called as
 // `ext.op(...)`, and `extern "C"` functions, called through ctypes or cffi
-// (`lib = ctypes.CDLL(path); lib.op(...)`). Each binding is a key both languages compute alike
-// (nativeBindingKey) and the function it runs, so the whole-program phase
-// can follow a Python capture region into C++ (tool/driver/NativeJoin.cpp).
+// (`lib = ctypes.CDLL(path); lib.op(...)`). Each binding is a key both
+// languages compute alike (nativeBindingKey) and the function it runs, so the
+// whole-program phase can follow a Python capture region into C++
+// (tool/driver/NativeJoin.cpp).
 //
 //===----------------------------------------------------------------------===//
 
