@@ -286,8 +286,9 @@ int main(int Argc, char **Argv) {
   }
   if (O.Subcommand == "link")
     return runLink(O, LineFilter);
-  if (!O.Root.empty() || !O.ImportRoles.empty())
-    usageError("--root and --import-roles are for summarize and link");
+  if (!O.ImportRoles.empty())
+    usageError("--import-roles is for summarize");
+  O.Run.CacheRoot = O.Root; // a lint run's --root: its cache's
   if (O.Lsp)
     return serveLsp(O.Run, std::cin, std::cout);
   if (O.Run.Files.empty() && O.Run.BuildDir.empty())

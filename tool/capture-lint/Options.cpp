@@ -150,7 +150,8 @@ At scale (a build action per file, one link; see docs/scale.md):
                        under it), follow calls across files and report as
                        a lint run does, in any --format
   --root=DIR           summaries' paths are relative to DIR (default: the
-                       current directory)
+                       current directory); in a lint run, the cache's
+                       (default: the checkout's top, where .git is)
   --exit-code-file=FILE  write the exit status to FILE, and exit 0 for
                        findings (build actions stay successful and
                        cacheable; 2 still fails)

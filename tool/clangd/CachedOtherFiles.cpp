@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "OtherFiles.h"
+#include "Runner.h"
 #include "SummaryCache.h"
 #include "WholeProgram.h"
 
@@ -104,7 +105,10 @@ private:
     if (!S.Read || S.Modified != Status.getLastModificationTime()) {
       S.Read = true;
       S.Modified = Status.getLastModificationTime();
-      S.Units = SummaryCache(Dir).loadAll();
+      // The -p run kept paths under its checkout relative to its top.
+      S.Units =
+          SummaryCache(Dir, checkoutTop(llvm::sys::path::parent_path(MainFile)))
+              .loadAll();
       S.Roles.clear();
     }
     return &S;

@@ -25,6 +25,7 @@
 #include "clang/Tooling/JSONCompilationDatabase.h"
 #include "clang/Tooling/Tooling.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 
 #include <atomic>
@@ -127,6 +128,18 @@ void analyzeFile(const std::string &File, const CommandDatabase &DB,
 
 } // namespace
 
+/// The running binary's contents, hashed once: a rebuilt binary of the
+/// same version analyses differently, a copy of the same one alike
+/// (wherever it is installed, so caches move between machines).
+static std::string binaryHash() {
+  static const std::string Hash = [] {
+    std::string Exe = llvm::sys::fs::getMainExecutable(nullptr, nullptr);
+    auto Buffer = llvm::MemoryBuffer::getFile(Exe);
+    return Buffer ? contentHash((*Buffer)->getBuffer()) : Exe;
+  }();
+  return Hash;
+}
+
 /// What changes results besides the files and their compile commands: the
 /// checks, the catalogs, the call depth and the tool (its version and the
 /// binary itself).
@@ -138,14 +151,7 @@ static std::string settingsKey(const RunConfig &Config) {
       (Config.WholeProgram ? "wp" : "tu") + '\0' + Config.ConfigText;
   for (const std::string &C : Config.Catalogs)
     S += '\0' + absolutePath(C);
-  std::string Exe = llvm::sys::fs::getMainExecutable(nullptr, nullptr);
-  llvm::sys::fs::file_status Status;
-  if (!Exe.empty() && !llvm::sys::fs::status(Exe, Status))
-    S += '\0' + Exe + '\0' +
-         std::to_string(
-             Status.getLastModificationTime().time_since_epoch().count()) +
-         '\0' + std::to_string(Status.getSize());
-  return S;
+  return S + '\0' + binaryHash();
 }
 
 /// One TU's findings and errors, with its summary and the files its result
@@ -183,6 +189,7 @@ static UnitResult unitResult(const std::string &File, FileResult &FR,
 struct UnitKeys {
   std::string Settings;
   const RunConfig *Config = nullptr;
+  std::string Root; // the cache's root (SummaryCache)
   /// \p Imports: the roles the TU takes from other files (RoleImport.h).
   std::string operator()(const std::string &File,
                          const tooling::CompileCommand &C,
@@ -191,7 +198,8 @@ struct UnitKeys {
     for (const std::string &TidyConfig : tidyConfigFiles(*Config, File))
       Configs += '\0' + TidyConfig;
     return SummaryCache::key(File, C.CommandLine, C.Directory,
-                             Settings + '\0' + Configs + importsKey(Imports));
+                             Settings + '\0' + Configs + importsKey(Imports),
+                             Root);
   }
 };
 
@@ -675,6 +683,28 @@ summariesOf(const UnitRun &Run, const std::vector<UnitResult> &Others) {
   return Out;
 }
 
+std::string checkoutTop(llvm::StringRef Dir) {
+  llvm::SmallString<256> At(absolutePath(Dir.str()));
+  llvm::sys::path::remove_dots(At, /*remove_dot_dot=*/true);
+  for (llvm::StringRef D = At; !D.empty(); D = llvm::sys::path::parent_path(D))
+    if (llvm::sys::fs::exists(D + "/.git"))
+      return D.str();
+  return "";
+}
+
+/// The directory the run's cache keeps paths relative to: --root, else the
+/// checkout holding the build directory (or the first file).
+static std::string cacheRoot(const RunConfig &Config,
+                             const std::vector<std::string> &Files) {
+  if (!Config.CacheRoot.empty())
+    return absolutePath(Config.CacheRoot);
+  if (!Config.BuildDir.empty())
+    return checkoutTop(Config.BuildDir);
+  return Files.empty()
+             ? ""
+             : checkoutTop(llvm::sys::path::parent_path(Files.front()));
+}
+
 Report runAnalysis(const RunConfig &Config) {
   Report R;
   auto Loaded = loadDatabase(Config, R);
@@ -687,9 +717,11 @@ Report runAnalysis(const RunConfig &Config) {
   // Phase one, per TU and in parallel (or from the cache); results keep the
   // input order.
   std::unique_ptr<SummaryCache> Cache;
+  std::string CacheRoot = cacheRoot(Config, Files);
   if (!Config.CacheDir.empty())
-    Cache = std::make_unique<SummaryCache>(absolutePath(Config.CacheDir));
-  UnitKeys Keys{settingsKey(Config), &Config};
+    Cache = std::make_unique<SummaryCache>(absolutePath(Config.CacheDir),
+                                           CacheRoot);
+  UnitKeys Keys{settingsKey(Config), &Config, CacheRoot};
   UnitRun Run =
       analyzeUnits(Files, DB, Config, Cache.get(), Keys, R.CacheErrors);
 

@@ -57,12 +57,20 @@ struct RunConfig {
   bool CachedSummariesOnly = false;
   /// Where per-TU results are cached (empty: no cache).
   std::string CacheDir;
+  /// The directory the cache keeps paths relative to (--root; empty: the
+  /// checkout holding the build directory or the first file, cacheRoot).
+  std::string CacheRoot;
   ToolPaths Paths;
 };
 
 /// Runs the analysis. Problems with inputs (missing files, a database that
 /// does not load) land in Report::Errors.
 Report runAnalysis(const RunConfig &Config);
+
+/// The top of the checkout holding \p Dir: the nearest directory at or
+/// above it with a `.git` (a directory, or a worktree's file); "" when
+/// there is none.
+std::string checkoutTop(llvm::StringRef Dir);
 
 /// `capture-lint summarize`: phase one for the one C++/CUDA/HIP file of
 /// Config.Files, analysed again with the roles that \p RoleSources give the

@@ -3,6 +3,7 @@
 #include "SummaryCache.h"
 #include "SafeWrite.h"
 #include "UnitJson.h"
+#include "UnitPaths.h"
 #include "capture_lint/BoundedRead.h"
 
 #include "llvm/Support/FileSystem.h"
@@ -15,20 +16,37 @@ using nlohmann::json;
 namespace capture_lint {
 
 /// Bumped whenever what the analysis produces changes shape or meaning.
-static constexpr const char *CacheFormat = "capture-lint-unit 7";
+static constexpr const char *CacheFormat = "capture-lint-unit 8";
 /// No entry this tool writes comes near this; a bigger file is not one.
 static constexpr uint64_t MaxEntryBytes = 256u << 20;
 /// Nor does a source or header the compiler reads.
 static constexpr uint64_t MaxDependencyBytes = 1024u << 20;
 
+/// \p Text with \p Root written as a placeholder (no relative path reads
+/// alike, so `-I/top/include` and a relative `-Iinclude` stay apart).
+static std::string rootAsPlaceholder(llvm::StringRef Text,
+                                     llvm::StringRef Root) {
+  Root = Root.rtrim('/');
+  if (Root.empty())
+    return Text.str();
+  std::string Out;
+  for (size_t At; (At = Text.find(Root)) != llvm::StringRef::npos;) {
+    Out += Text.take_front(At).str() + "${ROOT}";
+    Text = Text.drop_front(At + Root.size());
+  }
+  return Out + Text.str();
+}
+
 std::string SummaryCache::key(llvm::StringRef File,
                               const std::vector<std::string> &CommandLine,
                               llvm::StringRef Directory,
-                              llvm::StringRef Settings) {
-  std::string Text = std::string(CacheFormat) + '\0' + File.str() + '\0' +
-                     Directory.str() + '\0' + Settings.str();
+                              llvm::StringRef Settings, llvm::StringRef Root) {
+  std::string Text = std::string(CacheFormat) + '\0' +
+                     rootAsPlaceholder(File, Root) + '\0' +
+                     rootAsPlaceholder(Directory, Root) + '\0' +
+                     rootAsPlaceholder(Settings, Root);
   for (const std::string &A : CommandLine)
-    Text += '\0' + A;
+    Text += '\0' + rootAsPlaceholder(A, Root);
   return llvm::sys::path::filename(File).str() + "-" + contentHash(Text);
 }
 
@@ -100,15 +118,6 @@ std::optional<UnitResult> SummaryCache::fromJson(json J,
   if (Digest != digestOf(J))
     return std::nullopt; // edited by hand
   UnitResult U;
-  for (const json &D : J.at("deps")) {
-    if (!D.is_array() || D.size() != 2)
-      return std::nullopt;
-    std::string File = D.at(0).get<std::string>();
-    auto Now = snapshot(File);
-    if (!Now || Now->Hash != D.at(1).get<std::string>())
-      return std::nullopt; // changed or gone
-    U.Deps[File] = *Now;
-  }
   for (const json &Entry : J.at("findings")) {
     std::optional<ReportFinding> F = findingFrom(Entry);
     if (!F)
@@ -121,7 +130,20 @@ std::optional<UnitResult> SummaryCache::fromJson(json J,
   // Well-formed JSON with the wrong shape (`"functions": null`, a negative
   // line) would be read as something else: trust an entry only if writing
   // back what was read gives the entry again.
-  if (entryJson(Key, U, J.at("deps")) != J || !fixesStayInDeps(U))
+  if (entryJson(Key, U, J.at("deps")) != J)
+    return std::nullopt;
+  // Read as written (relative to the root); used under this run's root.
+  for (const json &D : J.at("deps")) {
+    if (!D.is_array() || D.size() != 2)
+      return std::nullopt;
+    std::string File = underRoot(D.at(0).get<std::string>(), Root);
+    auto Now = snapshot(File);
+    if (!Now || Now->Hash != D.at(1).get<std::string>())
+      return std::nullopt; // changed or gone
+    U.Deps[File] = *Now;
+  }
+  eachUnitPath(U, [&](std::string &P) { P = underRoot(P, Root); });
+  if (!fixesStayInDeps(U))
     return std::nullopt;
   return U;
 }
@@ -170,9 +192,11 @@ llvm::Error SummaryCache::store(const std::string &Key, const UnitResult &U) {
       S = snapshot(D);
     if (!S || S->Changed)
       return llvm::Error::success(); // unreadable now: do not cache
-    Deps.push_back({D, S->Hash});
+    Deps.push_back({relativeToRoot(D, Root), S->Hash});
   }
-  json J = entryJson(Key, U, std::move(Deps));
+  UnitResult Relative = U;
+  eachUnitPath(Relative, [&](std::string &P) { P = relativeToRoot(P, Root); });
+  json J = entryJson(Key, Relative, std::move(Deps));
   J["digest"] = digestOf(J);
   if (std::error_code EC = llvm::sys::fs::create_directories(Dir))
     return llvm::createStringError(EC,

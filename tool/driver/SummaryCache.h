@@ -10,6 +10,12 @@
 // atomically (a temporary file, then a rename), so parallel runs and
 // distributed builds may share a directory; an unreadable entry is a miss.
 //
+// Paths under the cache's root (the checkout's top, where the run knows
+// it) are written relative to it, in keys and entries, and put back under
+// the reading run's root: checkouts of one project at different paths, and
+// machines, share a cache directory, each entry still used only when the
+// files it read have the same contents under the reader's root.
+//
 // An entry is untrusted input: it holds its key and a digest of its
 // contents, and is a miss unless both match (another TU's entry copied or
 // linked into place, an entry edited by hand); a fix in it must land in a
@@ -47,14 +53,18 @@ struct UnitResult {
 
 class SummaryCache {
 public:
-  explicit SummaryCache(std::string Dir) : Dir(std::move(Dir)) {}
+  /// \p Root: the absolute directory paths are kept relative to ("": none).
+  explicit SummaryCache(std::string Dir, std::string Root = "")
+      : Dir(std::move(Dir)), Root(std::move(Root)) {}
 
   const std::string &dir() const { return Dir; }
 
-  /// The key of a TU: everything but file contents that changes results.
+  /// The key of a TU: everything but file contents that changes results,
+  /// with \p Root in paths and arguments written as a placeholder.
   static std::string key(llvm::StringRef File,
                          const std::vector<std::string> &CommandLine,
-                         llvm::StringRef Directory, llvm::StringRef Settings);
+                         llvm::StringRef Directory, llvm::StringRef Settings,
+                         llvm::StringRef Root = "");
 
   /// The entry for \p Key when every file it depends on is unchanged.
   std::optional<UnitResult> load(const std::string &Key);
@@ -73,7 +83,7 @@ private:
   std::optional<FileSnapshot> snapshot(const std::string &Path);
   std::optional<UnitResult> fromJson(nlohmann::json J, const std::string &Key);
 
-  std::string Dir;
+  std::string Dir, Root;
   std::mutex Mutex;
   llvm::StringMap<std::optional<FileSnapshot>> Snapshots; // per run
 };

@@ -3,6 +3,7 @@
 #include "SummaryFile.h"
 #include "SourceText.h"
 #include "UnitJson.h"
+#include "UnitPaths.h"
 #include "Version.h"
 #include "capture_lint/BoundedRead.h"
 
@@ -25,64 +26,12 @@ static constexpr uint64_t MaxSummaryBytes = 256u << 20;
 
 namespace {
 
-using LocFn = llvm::function_ref<void(SummaryLoc &)>;
 using PathFn = llvm::function_ref<void(std::string &)>;
-
-void eachLoc(std::vector<SummaryNote> &Notes, LocFn F) {
-  for (SummaryNote &N : Notes)
-    F(N.Loc);
-}
-
-void eachLoc(SummaryHazard &H, LocFn F) {
-  F(H.Loc);
-  F(H.CallSite);
-  eachLoc(H.Chain, F);
-  eachLoc(H.Extra, F);
-}
-
-void eachLoc(SummaryCapture &C, LocFn F) {
-  F(C.BeginLoc);
-  eachLoc(C.Chain, F);
-}
-
-/// Calls \p F on every location \p S holds.
-void eachLoc(TuSummary &S, LocFn F) {
-  for (SummaryFunction &Fn : S.Functions)
-    for (SummaryHazard &H : Fn.Hazards)
-      eachLoc(H, F);
-  for (SummaryUse &Use : S.Uses) {
-    F(Use.Region.BeginLoc);
-    eachLoc(Use.Region.Origin, F);
-    F(Use.Region.End);
-    eachLoc(Use.Call, F);
-  }
-  for (SummaryBinding &B : S.Bindings)
-    F(B.Loc);
-  for (SummaryRole &R : S.Roles) {
-    if (R.Opens)
-      eachLoc(*R.Opens, F);
-    for (SummaryWrap &W : R.Wraps) {
-      eachLoc(W.Capture, F);
-      F(W.InvokeLoc);
-    }
-  }
-}
 
 /// Calls \p F on every file path \p S holds.
 void eachPath(SummaryFileContents &S, PathFn F) {
   F(S.Source);
-  for (ReportFinding &R : S.Unit.Findings) {
-    F(R.Loc.File);
-    F(R.HazardLoc.File);
-    F(R.RegionFile);
-    for (FindingNote &N : R.Notes)
-      F(N.Loc.File);
-    for (TextEdit &E : R.Fixes)
-      F(E.File);
-  }
-  for (ReportError &E : S.Unit.Errors)
-    F(E.Loc.File);
-  eachLoc(S.Unit.Summary, [&](SummaryLoc &L) { F(L.File); });
+  eachUnitPath(S.Unit, F);
   for (SourcePlace &P : S.Places)
     F(P.File);
 }
@@ -165,7 +114,7 @@ std::vector<SourcePlace> placesOf(const TuSummary &S) {
   std::vector<SourcePlace> Places;
   SourceFiles Files;
   TuSummary Copy = S;
-  eachLoc(Copy, [&](SummaryLoc &L) {
+  eachSummaryLoc(Copy, [&](SummaryLoc &L) {
     if (L.valid())
       Places.push_back(Files.locate(L.File, L.Offset));
   });
@@ -175,10 +124,9 @@ std::vector<SourcePlace> placesOf(const TuSummary &S) {
 std::string summaryFileText(const SummaryFileContents &S,
                             llvm::StringRef Root) {
   SummaryFileContents Copy = S;
-  std::string Prefix = Root.rtrim('/').str() + "/";
   eachPath(Copy, [&](std::string &P) {
-    if (llvm::StringRef(P).starts_with(Prefix))
-      P = P.substr(Prefix.size());
+    if (llvm::StringRef(P).starts_with(Root.rtrim('/').str() + "/"))
+      P = relativeToRoot(P, Root);
   });
   sortRecords(Copy);
   return dump(documentOf(Copy));
@@ -250,13 +198,7 @@ llvm::Expected<SummaryFileContents> readSummaryFile(const std::string &Path,
   } catch (const json::exception &E) {
     return notASummary(Path, E.what());
   }
-  eachPath(Out, [&](std::string &P) {
-    if (!P.empty() && !llvm::sys::path::is_absolute(P)) {
-      llvm::SmallString<256> Full(Root);
-      llvm::sys::path::append(Full, P);
-      P = std::string(Full);
-    }
-  });
+  eachPath(Out, [&](std::string &P) { P = underRoot(P, Root); });
   return Out;
 }
 
