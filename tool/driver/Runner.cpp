@@ -17,6 +17,7 @@
 #include "WholeProgram.h"
 
 #include "capture_lint/CaptureSettings.h"
+#include "capture_lint/NameList.h"
 #include "capture_lint/ProjectConfig.h"
 
 #include "clang-tidy/ClangTidyOptions.h"
@@ -362,11 +363,10 @@ missingSummariesWarning(unsigned Missing, const RunConfig &Config,
                                               : ", or analysing them failed") +
                   "): ";
   if (!Names.empty()) {
-    for (size_t I = 0; I < Names.size() && I < 3; ++I)
-      W += (I ? ", '" : "'") + Names[I] + "'";
-    if (Names.size() > 3)
-      W += " and " + std::to_string(Names.size() - 3) + " more";
-    W += std::string(Names.size() == 1 ? " is" : " are") +
+    std::vector<std::string> Quoted;
+    for (const std::string &N : Names)
+      Quoted.push_back("'" + N + "'");
+    W += firstFew(Quoted) + std::string(Names.size() == 1 ? " is" : " are") +
          " called without a body, so whether they begin or end a capture "
          "(or test for one) is not known and regions they open were not "
          "found; ";
@@ -387,12 +387,12 @@ static std::string unfollowedWarning(const std::vector<UnfollowedCall> &Calls,
       (Calls.size() == 1 ? "s" : "ve") +
       " no body in the analysed files, so what " +
       (Calls.size() == 1 ? "it does" : "they do") + " was not checked: ";
-  for (size_t I = 0; I < Calls.size() && I < 3; ++I)
-    W += (I ? ", '" : "'") + Calls[I].Callee + "' (" +
-         llvm::sys::path::filename(Calls[I].File).str() + ":" +
-         std::to_string(Calls[I].Line) + ")";
-  if (Calls.size() > 3)
-    W += " and " + std::to_string(Calls.size() - 3) + " more";
+  std::vector<std::string> Named;
+  for (const UnfollowedCall &C : Calls)
+    Named.push_back("'" + C.Callee + "' (" +
+                    llvm::sys::path::filename(C.File).str() + ":" +
+                    std::to_string(C.Line) + ")");
+  W += firstFew(Named);
   W += HaveDatabase ? "; analyse the files that define them, or describe "
                       "them in .capture-lint.json (docs/regions.md)"
                     : "; give -p BUILD_DIR (or the files that define them), "
@@ -831,11 +831,11 @@ rolesNotImportedWarning(const std::vector<std::string> &Files,
       (Files.size() == 1 ? "its summary was" : "their summaries were") +
       " written without those roles, so regions opened there "
       "were not found: ";
-  for (size_t I = 0; I < Files.size() && I < 3; ++I)
-    W += (I ? ", '" : "'") + llvm::sys::path::filename(Files[I]).str() + "'";
-  if (Files.size() > 3)
-    W += " and " + std::to_string(Files.size() - 3) + " more";
-  return W + "; summarize " + (Files.size() == 1 ? "it" : "them") +
+  std::vector<std::string> Names;
+  for (const std::string &F : Files)
+    Names.push_back("'" + llvm::sys::path::filename(F).str() + "'");
+  return W + firstFew(Names) + "; summarize " +
+         (Files.size() == 1 ? "it" : "them") +
          " again with --import-roles naming the summaries of the files "
          "that define those functions (docs/scale.md)";
 }

@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "capture_lint/python/PyAnalysis.h"
+#include "capture_lint/NameList.h"
 
 #include "PyFiles.h"
 #include "PyWalker.h"
@@ -318,17 +319,15 @@ std::string unseenWarning(const std::vector<PyUnseenCall> &Calls) {
       (Calls.size() == 1 ? "es" : "") +
       " to callables the analysis cannot see, so what " +
       (Calls.size() == 1 ? "it does" : "they do") + " was not checked: ";
-  for (size_t I = 0; I < Calls.size() && I < 3; ++I) {
-    const PySite &At = Calls[I].Site;
-    W += (I ? ", '" : "'") + Calls[I].Callee + "' (" +
-         llvm::sys::path::filename(At.Src->path()).str() + ":" +
-         std::to_string(At.Src->line(At.Offset)) + ")";
-  }
-  if (Calls.size() > 3)
-    W += " and " + std::to_string(Calls.size() - 3) + " more";
-  return W + "; annotate the parameter with its class (`def run(model: "
-             "Decoder)`), analyse the files that build it, or mark what "
-             "it runs `# capture-lint: captured` (docs/python.md)";
+  std::vector<std::string> Named;
+  for (const PyUnseenCall &C : Calls)
+    Named.push_back("'" + C.Callee + "' (" +
+                    llvm::sys::path::filename(C.Site.Src->path()).str() + ":" +
+                    std::to_string(C.Site.Src->line(C.Site.Offset)) + ")");
+  return W + firstFew(Named) +
+         "; annotate the parameter with its class (`def run(model: "
+         "Decoder)`), analyse the files that build it, or mark what "
+         "it runs `# capture-lint: captured` (docs/python.md)";
 }
 
 } // namespace
