@@ -7,6 +7,7 @@
 #include "NativeJoin.h"
 #include "Paths.h"
 #include "PythonRunner.h"
+#include "RunPhases.h"
 #include "SourceText.h"
 #include "TidyCompat.h"
 #include "UnitAnalysis.h"
@@ -41,31 +42,6 @@ using namespace clang::tidy;
 namespace capture_lint {
 
 namespace {
-
-/// The compile commands capture-lint decided on, keyed by absolute path.
-class CommandDatabase : public tooling::CompilationDatabase {
-public:
-  void add(tooling::CompileCommand C) {
-    std::string Key = C.Filename;
-    Commands[Key] = std::move(C);
-  }
-  std::vector<tooling::CompileCommand>
-  getCompileCommands(StringRef File) const override {
-    auto It = Commands.find(File.str());
-    if (It == Commands.end())
-      return {};
-    return {It->second};
-  }
-  std::vector<std::string> getAllFiles() const override {
-    std::vector<std::string> Files;
-    for (const auto &C : Commands)
-      Files.push_back(C.first);
-    return Files;
-  }
-
-private:
-  std::map<std::string, tooling::CompileCommand> Commands;
-};
 
 ClangTidyOptions overrideOptions(const RunConfig &Config) {
   ClangTidyOptions O;
@@ -144,7 +120,7 @@ static std::string binaryHash() {
 /// What changes results besides the files and their compile commands: the
 /// checks, the catalogs, the call depth and the tool (its version and the
 /// binary itself).
-static std::string settingsKey(const RunConfig &Config) {
+std::string settingsKey(const RunConfig &Config) {
   std::string S =
       std::string(CAPTURE_LINT_VERSION) + '\0' + CAPTURE_LINT_LLVM_VERSION +
       '\0' + (Config.ChecksGiven ? Config.ChecksGlob : "") + '\0' +
@@ -185,30 +161,16 @@ static UnitResult unitResult(const std::string &File, FileResult &FR,
   return U;
 }
 
-/// The cache key of a TU: its file, command, directory, the run's settings
-/// and the project and clang-tidy configuration files that apply to it.
-struct UnitKeys {
-  std::string Settings;
-  const RunConfig *Config = nullptr;
-  std::string Root; // the cache's root (SummaryCache)
-  /// \p Imports: the roles the TU takes from other files (RoleImport.h).
-  std::string operator()(const std::string &File,
-                         const tooling::CompileCommand &C,
-                         const RoleImports *Imports = nullptr) const {
-    std::string Configs = findProjectConfig(File);
-    for (const std::string &TidyConfig : tidyConfigFiles(*Config, File))
-      Configs += '\0' + TidyConfig;
-    return SummaryCache::key(File, C.CommandLine, C.Directory,
-                             Settings + '\0' + Configs + importsKey(Imports),
-                             Root);
-  }
-};
-
-/// Phase one's results, in the order of the files.
-struct UnitRun {
-  std::vector<UnitResult> Units;
-  std::vector<char> FromCache, Crashed, TooDeep;
-};
+std::string UnitKeys::operator()(const std::string &File,
+                                 const tooling::CompileCommand &C,
+                                 const RoleImports *Imports) const {
+  std::string Configs = findProjectConfig(File);
+  for (const std::string &TidyConfig : tidyConfigFiles(*Config, File))
+    Configs += '\0' + TidyConfig;
+  return SummaryCache::key(File, C.CommandLine, C.Directory,
+                           Settings + '\0' + Configs + importsKey(Imports),
+                           Root);
+}
 
 /// Analyses \p Files (each has a command in \p DB) in parallel, or takes
 /// their results from \p Cache, storing what was analysed.
@@ -231,11 +193,11 @@ static void onThreads(unsigned Jobs, const std::function<void()> &Work) {
     T.join();
 }
 
-static UnitRun analyzeUnits(
-    const std::vector<std::string> &Files, const CommandDatabase &DB,
-    const RunConfig &Config, SummaryCache *Cache, const UnitKeys &Keys,
-    std::vector<std::string> &CacheErrors,
-    const std::vector<std::shared_ptr<const RoleImports>> *Imports = nullptr) {
+UnitRun
+analyzeUnits(const std::vector<std::string> &Files, const CommandDatabase &DB,
+             const RunConfig &Config, SummaryCache *Cache, const UnitKeys &Keys,
+             std::vector<std::string> &CacheErrors,
+             const std::vector<std::shared_ptr<const RoleImports>> *Imports) {
   UnitRun Run;
   Run.Units.resize(Files.size());
   Run.FromCache.assign(Files.size(), 0);
@@ -403,7 +365,7 @@ static std::string unfollowedWarning(const std::vector<UnfollowedCall> &Calls,
 
 /// The compile database of -p, or null (without -p, or on an error, which
 /// \p R then holds).
-static std::unique_ptr<tooling::CompilationDatabase>
+std::unique_ptr<tooling::CompilationDatabase>
 loadDatabase(const RunConfig &Config, Report &R) {
   if (Config.BuildDir.empty())
     return nullptr;
@@ -493,10 +455,10 @@ commandFor(const std::string &File, const RunConfig &Config,
 
 /// The run's inputs: C++ files with their commands (in \p DB and \p Files)
 /// and Python files, each once, in the order given.
-static void collectInputs(const RunConfig &Config,
-                          const tooling::CompilationDatabase *Loaded, Report &R,
-                          CommandDatabase &DB, std::vector<std::string> &Files,
-                          std::vector<std::string> &PythonInputs) {
+void collectInputs(const RunConfig &Config,
+                   const tooling::CompilationDatabase *Loaded, Report &R,
+                   CommandDatabase &DB, std::vector<std::string> &Files,
+                   std::vector<std::string> &PythonInputs) {
   std::vector<std::string> Inputs = Config.Files;
   if (Inputs.empty() && Loaded)
     Inputs = Loaded->getAllFiles();
@@ -540,12 +502,13 @@ static void collectInputs(const RunConfig &Config,
 /// the summaries of files analysed for their summaries only. A unit whose
 /// second analysis crashes keeps its first result. Returns how many units
 /// were analysed again.
-static unsigned
-analyzeWithImportedRoles(const std::vector<std::string> &Files,
-                         const CommandDatabase &DB, const RunConfig &Config,
-                         SummaryCache *Cache, const UnitKeys &Keys,
-                         const std::vector<UnitResult> &Others, UnitRun &Run,
-                         std::vector<std::string> &CacheErrors) {
+unsigned analyzeWithImportedRoles(const std::vector<std::string> &Files,
+                                  const CommandDatabase &DB,
+                                  const RunConfig &Config, SummaryCache *Cache,
+                                  const UnitKeys &Keys,
+                                  const std::vector<UnitResult> &Others,
+                                  UnitRun &Run,
+                                  std::vector<std::string> &CacheErrors) {
   std::vector<const TuSummary *> Analysed, Known;
   std::vector<size_t> Index;
   for (size_t I = 0; I < Files.size(); ++I)
@@ -588,8 +551,8 @@ static void noteFilesRead(const UnitResult &U, Report &R) {
 
 /// Each unit's findings and errors into \p R, the same header finding from
 /// several units once.
-static void reportUnits(const std::vector<std::string> &Files, UnitRun &Run,
-                        Report &R) {
+void reportUnits(const std::vector<std::string> &Files, UnitRun &Run,
+                 Report &R) {
   for (size_t I = 0; I < Files.size(); ++I) {
     ++R.FilesAnalyzed;
     R.AnalyzedFiles.push_back(Files[I]);
@@ -619,11 +582,10 @@ static void reportUnits(const std::vector<std::string> &Files, UnitRun &Run,
 
 /// Phase two: calls from regions into functions other units define,
 /// resolved through the summaries of the analysed units and \p Others.
-static void joinAcrossUnits(const RunConfig &Config, const UnitRun &Run,
-                            const std::vector<UnitResult> &Others,
-                            bool HaveDatabase, Report &R,
-                            SourceFiles *Places = nullptr,
-                            const TuSummary *FromPython = nullptr) {
+void joinAcrossUnits(const RunConfig &Config, const UnitRun &Run,
+                     const std::vector<UnitResult> &Others, bool HaveDatabase,
+                     Report &R, SourceFiles *Places,
+                     const TuSummary *FromPython) {
   WholeProgramInput In;
   In.Sources = Places;
   In.MaxCallDepth = Config.MaxCallDepth;
@@ -661,7 +623,7 @@ static void joinAcrossUnits(const RunConfig &Config, const UnitRun &Run,
 }
 
 /// The report's findings in the order of their files and lines.
-static void sortFindings(Report &R) {
+void sortFindings(Report &R) {
   std::stable_sort(R.Findings.begin(), R.Findings.end(),
                    [](const ReportFinding &A, const ReportFinding &B) {
                      return std::tie(A.Loc.File, A.Loc.Line, A.Loc.Column,
@@ -672,7 +634,7 @@ static void sortFindings(Report &R) {
 
 /// The summaries of the units analysed (less those that crashed) and of
 /// \p Others.
-static std::vector<const TuSummary *>
+std::vector<const TuSummary *>
 summariesOf(const UnitRun &Run, const std::vector<UnitResult> &Others) {
   std::vector<const TuSummary *> Out;
   for (size_t I = 0; I < Run.Units.size(); ++I)
@@ -760,141 +722,6 @@ Report runAnalysis(const RunConfig &Config) {
   SourceFiles Places;
   TuSummary FromPython = nativeUses(Py.NativeCalls, Cpp, Places);
   joinAcrossUnits(Config, Run, Others, Loaded != nullptr, R, &Places,
-                  &FromPython);
-  sortFindings(R);
-  return R;
-}
-
-std::optional<SummaryFileContents>
-summarizeFile(const RunConfig &Config,
-              const std::vector<UnitResult> &RoleSources, Report &R) {
-  auto Loaded = loadDatabase(Config, R);
-  if (!Config.BuildDir.empty() && !Loaded)
-    return std::nullopt;
-  CommandDatabase DB;
-  std::vector<std::string> Files, PythonInputs;
-  collectInputs(Config, Loaded.get(), R, DB, Files, PythonInputs);
-  if (PythonInputs.size() == 1 && Files.empty() && R.Errors.empty())
-    return summarizePythonFile(PythonInputs.front(), R);
-  if (Files.size() != 1 || !R.Errors.empty())
-    return std::nullopt;
-  UnitKeys Keys{settingsKey(Config), &Config};
-  UnitRun Run = analyzeUnits(Files, DB, Config, nullptr, Keys, R.CacheErrors);
-  SummaryFileContents Out;
-  Out.Source = Files.front();
-  std::vector<const TuSummary *> Known = {&Run.Units.front().Summary};
-  for (const UnitResult &U : RoleSources)
-    Known.push_back(&U.Summary);
-  if (auto Imports = roleImportsFor({Known.front()}, Known).front())
-    for (const auto &[Usr, Role] : *Imports)
-      Out.ImportedRoles.push_back(Usr);
-  R.FilesWithImportedRoles = analyzeWithImportedRoles(
-      Files, DB, Config, nullptr, Keys, RoleSources, Run, R.CacheErrors);
-  Report Unit;
-  reportUnits(Files, Run, Unit);
-  Out.Unit.Findings = std::move(Unit.Findings);
-  Out.Unit.Errors = std::move(Unit.Errors);
-  Out.Unit.Summary = std::move(Run.Units.front().Summary);
-  Out.Places = placesOf(Out.Unit.Summary);
-  return Out;
-}
-
-/// The functions \p S's file calls with a role some linked summary gives,
-/// whose roles its analysis did not import (by name).
-static std::vector<std::string> rolesMissing(const SummaryFileContents &S,
-                                             const RoleImports *Needed) {
-  std::vector<std::string> Names;
-  if (Needed)
-    for (const auto &[Usr, Role] : *Needed)
-      if (!std::binary_search(S.ImportedRoles.begin(), S.ImportedRoles.end(),
-                              Usr))
-        Names.push_back(Role.Name);
-  return Names;
-}
-
-/// One line naming the files whose summaries were written without roles
-/// that other linked summaries give the functions they call: linking
-/// cannot analyse them again.
-static std::string
-rolesNotImportedWarning(const std::vector<std::string> &Files,
-                        const std::vector<std::string> &Functions) {
-  std::string W =
-      std::to_string(Files.size()) + " file" +
-      (Files.size() == 1 ? " calls" : "s call") + " '" + Functions.front() +
-      "'" +
-      (Functions.size() > 1
-           ? " and " + std::to_string(Functions.size() - 1) + " more function" +
-                 (Functions.size() == 2 ? "" : "s")
-           : std::string()) +
-      ", which other files define with a role (begin, end or "
-      "test a capture, run a callable under one), but " +
-      (Files.size() == 1 ? "its summary was" : "their summaries were") +
-      " written without those roles, so regions opened there "
-      "were not found: ";
-  std::vector<std::string> Names;
-  for (const std::string &F : Files)
-    Names.push_back("'" + llvm::sys::path::filename(F).str() + "'");
-  return W + firstFew(Names) + "; summarize " +
-         (Files.size() == 1 ? "it" : "them") +
-         " again with --import-roles naming the summaries of the files "
-         "that define those functions (docs/scale.md)";
-}
-
-/// The warning for the summaries among \p Summaries that lack roles the
-/// others give ("" when none does).
-static std::string
-missingRoles(const std::vector<SummaryFileContents> &Summaries) {
-  std::vector<const TuSummary *> All;
-  for (const SummaryFileContents &S : Summaries)
-    All.push_back(&S.Unit.Summary);
-  auto Imports = roleImportsFor(All, All);
-  std::vector<std::string> Files, Functions;
-  for (size_t I = 0; I < Summaries.size(); ++I) {
-    std::vector<std::string> Missing =
-        rolesMissing(Summaries[I], Imports[I].get());
-    if (Missing.empty())
-      continue;
-    Files.push_back(Summaries[I].Source);
-    for (std::string &Name : Missing)
-      if (!llvm::is_contained(Functions, Name))
-        Functions.push_back(std::move(Name));
-  }
-  return Files.empty() ? "" : rolesNotImportedWarning(Files, Functions);
-}
-
-Report linkSummaries(const RunConfig &Config,
-                     std::vector<SummaryFileContents> Summaries,
-                     llvm::StringRef Root) {
-  Report R;
-  std::string RolesWarning = missingRoles(Summaries);
-  if (!RolesWarning.empty())
-    R.Warnings.push_back(std::move(RolesWarning));
-  std::vector<std::string> Files, PythonFiles;
-  UnitRun Run;
-  SourceFiles Places(/*ReadFiles=*/false);
-  PythonJoin Py;
-  for (SummaryFileContents &S : Summaries) {
-    if (S.PythonText) {
-      PythonFiles.push_back(S.Source);
-      Py.Texts[S.Source] = std::move(*S.PythonText);
-      continue;
-    }
-    Files.push_back(std::move(S.Source));
-    Run.Units.push_back(std::move(S.Unit));
-    for (const SourcePlace &P : S.Places)
-      Places.remember(P);
-  }
-  Run.FromCache.assign(Files.size(), 0);
-  Run.Crashed.assign(Files.size(), 0);
-  Run.TooDeep.assign(Files.size(), 0);
-  reportUnits(Files, Run, R);
-  std::vector<const TuSummary *> Cpp = summariesOf(Run, {});
-  Py.NativeKeys = boundNames(Cpp);
-  Py.Files = modulesOnly(Py.Texts);
-  Py.Root = Root.str();
-  runPython(PythonFiles, Config, R, &Py);
-  TuSummary FromPython = nativeUses(Py.NativeCalls, Cpp, Places);
-  joinAcrossUnits(Config, Run, {}, /*HaveDatabase=*/true, R, &Places,
                   &FromPython);
   sortFindings(R);
   return R;
