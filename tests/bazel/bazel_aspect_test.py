@@ -293,6 +293,12 @@ def main():
               "call to 'begin_graph', mode global" in report,
               "roles from a dep: roles/step.cu.cc's region is opened by "
               "begin_graph, which roles/graph.cu.cc defines", failures)
+        check("roles/graph.cu.cc:4:3: note: the capture begins here\n"
+              "    4 |   cudaStreamBeginCapture(s, "
+              "cudaStreamCaptureModeGlobal);\n" in report,
+              "the region's last note points at the begin inside "
+              "begin_graph, in a file the sandboxed action did not have",
+              failures)
         check("pkg/runner.py:12:17: error: call to 'step' reaches "
               "'cudaDeviceSynchronize' (ops.cc:7)" in report and
               "ext/ops.cc:13:40: note: 'torch.ops.myext.step' runs "

@@ -132,6 +132,20 @@ std::string summaryFileText(const SummaryFileContents &S,
   return dump(documentOf(Copy));
 }
 
+/// Gives each role of \p S the places of its locations, so that an
+/// analysis importing it can point into the defining file where that file
+/// is absent (SummaryRole::Places).
+static void placeRoles(SummaryFileContents &S) {
+  std::map<std::pair<std::string, unsigned>, const SourcePlace *> ByLoc;
+  for (const SourcePlace &P : S.Places)
+    ByLoc[{P.File, P.Offset}] = &P;
+  for (SummaryRole &R : S.Unit.Summary.Roles)
+    eachRoleLoc(R, [&](SummaryLoc &L) {
+      if (auto It = ByLoc.find({L.File, L.Offset}); It != ByLoc.end())
+        R.Places.push_back(*It->second);
+    });
+}
+
 static llvm::Error notASummary(const std::string &Path,
                                const std::string &Why) {
   return llvm::createStringError(std::errc::invalid_argument,
@@ -199,6 +213,7 @@ llvm::Expected<SummaryFileContents> readSummaryFile(const std::string &Path,
     return notASummary(Path, E.what());
   }
   eachPath(Out, [&](std::string &P) { P = underRoot(P, Root); });
+  placeRoles(Out);
   return Out;
 }
 

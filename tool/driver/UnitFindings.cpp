@@ -17,6 +17,23 @@ std::pair<std::string, unsigned> UnitFindings::place(SourceLocation Loc) const {
   return {absolutePath(Name, Directory), SM.getFileOffset(File)};
 }
 
+SourcePlace UnitFindings::located(SourceLocation Loc) {
+  auto [Path, Offset] = place(Loc);
+  SourcePlace P = Sources.locate(Path, Offset);
+  if (P.Line || Path.empty())
+    return P;
+  FileID File = SM.getFileID(SM.getFileLoc(Loc));
+  bool Invalid = false;
+  llvm::StringRef Text = SM.getBufferData(File, &Invalid);
+  if (Invalid || Offset > Text.size())
+    return P;
+  P.Line = SM.getLineNumber(File, Offset);
+  P.Column = SM.getColumnNumber(File, Offset);
+  size_t Start = Offset - (P.Column - 1);
+  P.LineText = Text.slice(Start, Text.find('\n', Start)).rtrim("\r").str();
+  return P;
+}
+
 std::optional<ReportFinding> UnitFindings::convert(const ClangFinding &F) {
   llvm::StringRef Check = checkName(F.Check);
   if (F.Loc.isInvalid() || SM.isInSystemHeader(SM.getFileLoc(F.Loc)) ||
@@ -25,11 +42,9 @@ std::optional<ReportFinding> UnitFindings::convert(const ClangFinding &F) {
   ReportFinding R;
   R.Check = Check.str();
   R.Level = F.Level;
-  auto [Path, Offset] = place(F.Loc);
-  R.Loc = Sources.locate(Path, Offset);
+  R.Loc = located(F.Loc);
   R.Via = F.Via;
-  auto [HazardPath, HazardOffset] = place(F.HazardLoc);
-  R.HazardLoc = Sources.locate(HazardPath, HazardOffset);
+  R.HazardLoc = located(F.HazardLoc);
   R.Message = F.Message;
   R.Api = F.Api;
   if (F.RegionBegin.isValid()) {
@@ -42,10 +57,8 @@ std::optional<ReportFinding> UnitFindings::convert(const ClangFinding &F) {
     R.RegionEndLine = SM.getExpansionLineNumber(F.RegionEnd);
   R.Mode = std::string(modeName(F.Mode));
   R.Stream = F.Stream;
-  for (const DiagNote &N : F.Notes) {
-    auto [NotePath, NoteOffset] = place(N.Loc);
-    R.Notes.push_back({Sources.locate(NotePath, NoteOffset), N.Message});
-  }
+  for (const DiagNote &N : F.Notes)
+    R.Notes.push_back({located(N.Loc), N.Message});
   for (const FixItHint &Fix : F.Fixes) {
     // As clang renders fixes: only those whose ends are in files.
     if (!Fix.RemoveRange.getBegin().isFileID() ||

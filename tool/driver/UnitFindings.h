@@ -42,6 +42,9 @@ public:
 private:
   /// The absolute path and offset of \p Loc's expansion location.
   std::pair<std::string, unsigned> place(clang::SourceLocation Loc) const;
+  /// The line, column and text of \p Loc: from the file, else from the
+  /// buffer this TU parsed (a stand-in for a file absent here).
+  SourcePlace located(clang::SourceLocation Loc);
 
   const clang::SourceManager &SM;
   const clang::LangOptions &LO;

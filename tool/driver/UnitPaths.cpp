@@ -42,13 +42,16 @@ void eachSummaryLoc(TuSummary &S, LocFn F) {
   }
   for (SummaryBinding &B : S.Bindings)
     F(B.Loc);
-  for (SummaryRole &R : S.Roles) {
-    if (R.Opens)
-      eachLoc(*R.Opens, F);
-    for (SummaryWrap &W : R.Wraps) {
-      eachLoc(W.Capture, F);
-      F(W.InvokeLoc);
-    }
+  for (SummaryRole &R : S.Roles)
+    eachRoleLoc(R, F);
+}
+
+void eachRoleLoc(SummaryRole &R, LocFn F) {
+  if (R.Opens)
+    eachLoc(*R.Opens, F);
+  for (SummaryWrap &W : R.Wraps) {
+    eachLoc(W.Capture, F);
+    F(W.InvokeLoc);
   }
 }
 

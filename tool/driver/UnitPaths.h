@@ -20,6 +20,9 @@ namespace capture_lint {
 /// Calls \p F on every location \p S holds.
 void eachSummaryLoc(TuSummary &S, llvm::function_ref<void(SummaryLoc &)> F);
 
+/// Calls \p F on every location \p R holds.
+void eachRoleLoc(SummaryRole &R, llvm::function_ref<void(SummaryLoc &)> F);
+
 /// Calls \p F on every file path of \p U's findings, errors and summary
 /// (not its dependencies, a map keyed by path).
 void eachUnitPath(UnitResult &U, llvm::function_ref<void(std::string &)> F);

@@ -22,10 +22,13 @@ class SourceManager;
 namespace capture_lint {
 
 /// The role \p S records for \p FD (declared here, defined elsewhere).
-/// Parts whose catalog calls \p Cat does not know are left out.
+/// Parts whose catalog calls \p Cat does not know are left out. Where a
+/// defining file is absent, the places of \p All (every role this TU
+/// imports) stand in for it.
 FunctionRole roleFromSummary(const SummaryRole &S,
                              const clang::FunctionDecl *FD, const Catalog &Cat,
-                             clang::SourceManager &SM);
+                             clang::SourceManager &SM,
+                             const RoleImports *All = nullptr);
 
 } // namespace capture_lint
 

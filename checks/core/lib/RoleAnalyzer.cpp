@@ -374,7 +374,7 @@ FunctionRole RoleAnalyzer::computeRole(const FunctionDecl *FD) {
     return Role;
 
   if (const SummaryRole *Imported = importedRole(FD))
-    return roleFromSummary(*Imported, FD, Cat, Ctx.getSourceManager());
+    return roleFromSummary(*Imported, FD, Cat, Ctx.getSourceManager(), Imports);
   const FunctionDecl *Def = nullptr;
   if (FD->hasBody(Def) && Def && mayHaveRole(Def) && !inToolchainCode(Def))
     roleFromBody(Def, Role);

@@ -15,6 +15,8 @@
 #ifndef CAPTURE_LINT_ROLEIMPORTS_H
 #define CAPTURE_LINT_ROLEIMPORTS_H
 
+#include "capture_lint/Finding.h"
+
 #include <map>
 #include <memory>
 #include <optional>
@@ -59,6 +61,11 @@ struct SummaryRole {
   std::vector<SummaryWrap> Wraps;
   std::optional<bool> TrueWhenCapturing;
   bool PausesAndResumes = false;
+  /// The line, column and text of its locations, when it was read from a
+  /// summary file: where the defining file is absent (a sandboxed build
+  /// action), its notes still point into it (ImportedRole.cpp). Not part
+  /// of the role's JSON.
+  std::vector<SourcePlace> Places;
 };
 
 /// The roles one analysis imports, by USR.
