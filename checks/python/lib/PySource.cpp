@@ -2,19 +2,29 @@
 
 #include "PySource.h"
 
+#include "llvm/ADT/StringMap.h"
+
 #include <algorithm>
 #include <cctype>
 #include <cstring>
 
 namespace capture_lint::python {
 
-static TSTree *parse(llvm::StringRef Text) {
+namespace {
+/// One parser per thread, kept between files: a parser's stack, lexer and
+/// tables are allocated once, not once per file.
+struct ThreadParser {
   TSParser *Parser = ts_parser_new();
-  ts_parser_set_language(Parser, tree_sitter_python());
-  TSTree *Tree = ts_parser_parse_string(Parser, nullptr, Text.data(),
-                                        static_cast<uint32_t>(Text.size()));
-  ts_parser_delete(Parser);
-  return Tree;
+  ThreadParser() { ts_parser_set_language(Parser, tree_sitter_python()); }
+  ~ThreadParser() { ts_parser_delete(Parser); }
+};
+} // namespace
+
+static TSTree *parse(llvm::StringRef Text) {
+  static thread_local ThreadParser P;
+  ts_parser_reset(P.Parser);
+  return ts_parser_parse_string(P.Parser, nullptr, Text.data(),
+                                static_cast<uint32_t>(Text.size()));
 }
 
 /// The ERROR and MISSING nodes of \p Tree, as byte ranges.
@@ -203,7 +213,18 @@ llvm::SmallVector<TSNode, 8> namedChildren(TSNode N) {
 }
 
 TSNode field(TSNode N, llvm::StringRef Name) {
-  return ts_node_child_by_field_name(N, Name.data(), uint32_t(Name.size()));
+  static const llvm::StringMap<TSFieldId> Ids = [] {
+    llvm::StringMap<TSFieldId> Out;
+    const TSLanguage *L = tree_sitter_python();
+    for (TSFieldId I = 1, E = ts_language_field_count(L); I <= E; ++I)
+      if (const char *Field = ts_language_field_name_for_id(L, I))
+        Out[Field] = I;
+    return Out;
+  }();
+  auto It = Ids.find(Name);
+  return It == Ids.end() ? ts_node_child_by_field_name(N, Name.data(),
+                                                       uint32_t(Name.size()))
+                         : ts_node_child_by_field_id(N, It->second);
 }
 
 TSNode stripParens(TSNode N) {

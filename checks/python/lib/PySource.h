@@ -16,6 +16,7 @@
 #include "llvm/ADT/StringRef.h"
 #include <tree_sitter/api.h>
 
+#include <cstring>
 #include <memory>
 #include <string>
 #include <vector>
@@ -56,7 +57,13 @@ inline bool isNull(TSNode N) { return ts_node_is_null(N); }
 inline llvm::StringRef kind(TSNode N) {
   return isNull(N) ? "" : ts_node_type(N);
 }
-inline bool is(TSNode N, llvm::StringRef K) { return kind(N) == K; }
+/// Whether \p N is of kind \p K (a literal: compared without measuring
+/// either string, the walks' most frequent question).
+inline bool is(TSNode N, const char *K) {
+  return !isNull(N) && std::strcmp(ts_node_type(N), K) == 0;
+}
+/// The child of \p N in field \p Name (its id looked up in a table made
+/// once, not by a scan of the grammar's field names).
 TSNode field(TSNode N, llvm::StringRef Name);
 inline unsigned begin(TSNode N) { return ts_node_start_byte(N); }
 inline unsigned end(TSNode N) { return ts_node_end_byte(N); }
