@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "SummaryCache.h"
+#include "UnitPaths.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -113,3 +114,18 @@ TEST_F(SummaryCacheTest, AnEntryOfAnOlderTextIsAMiss) {
 }
 
 } // namespace
+
+TEST(UnitPaths, PathsUnderTheRootAreKeptRelativeAndPutBack) {
+  EXPECT_EQ(relativeToRoot("/a/proj/src/x.cu", "/a/proj"), "src/x.cu");
+  EXPECT_EQ(relativeToRoot("/a/proj/src/x.cu", "/a/proj/"), "src/x.cu");
+  EXPECT_EQ(relativeToRoot("/a/proj", "/a/proj"), ".");
+  EXPECT_EQ(relativeToRoot("/a/projx/y.cu", "/a/proj"), "/a/projx/y.cu");
+  EXPECT_EQ(relativeToRoot("/usr/include/stdio.h", "/a/proj"),
+            "/usr/include/stdio.h");
+  EXPECT_EQ(relativeToRoot("/a/proj/x.cu", ""), "/a/proj/x.cu");
+  EXPECT_EQ(underRoot("src/x.cu", "/b/proj"), "/b/proj/src/x.cu");
+  EXPECT_EQ(underRoot(".", "/b/proj"), "/b/proj");
+  EXPECT_EQ(underRoot("/usr/include/stdio.h", "/b/proj"),
+            "/usr/include/stdio.h");
+  EXPECT_EQ(underRoot("", "/b/proj"), "");
+}

@@ -77,11 +77,12 @@ def relative(path, root):
     return path
 
 
-def run_lint(binary, root, targets, out_json, extra=()):
+def run_lint(binary, root, targets, out_json, extra=(), tail=()):
     """Runs capture-lint --report-only --format=json on targets (paths
-    relative to root) and returns a LintResult."""
+    relative to root; \p tail after them, such as `-- FLAGS` for a C++
+    target) and returns a LintResult."""
     cmd = [binary, "--report-only", "--format=json", "-o", out_json]
-    cmd += list(extra) + [os.path.join(root, t) for t in targets]
+    cmd += list(extra) + [os.path.join(root, t) for t in targets] + list(tail)
     start = time.monotonic()
     proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     seconds = time.monotonic() - start

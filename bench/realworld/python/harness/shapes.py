@@ -17,7 +17,9 @@ at once: each region's call is its own finding).  The `function` shape
 read, pageable staging, a data-dependent size, a shape branch (a remark),
 the RNG state, a collective under a branch on the rank, a global counter
 updated (host state replays do not update), a side stream forked and not
-joined back.  The `argument`
+joined back, and a PyTorch operator whose CUDA kernel synchronizes, in a C++
+file written beside the copy (`TORCH_LIBRARY_IMPL` over the test mocks) and
+given to the same run: the finding crosses into C++.  The `argument`
 shapes pass a host tensor or a boolean mask to an unannotated parameter of
 a helper that stages or indexes with it.  A variant that needs `self` and an
 `__init__` of the region's class is not applied to regions without them.
@@ -66,7 +68,29 @@ KINDS = {
     # (capture-unjoined-stream).
     "unjoined": "with " + T + ".cuda.stream(" + T + ".cuda.Stream()): " + T +
                 ".ones(1, device='cuda')",
+    # An operator whose CUDA kernel, in NATIVE_CPP, synchronizes.
+    "native": T + ".ops.cl_probe.drain(None)",
 }
+# The C++ extension of the `native` kind, given to the run with NATIVE_FLAGS.
+NATIVE_FILE = "_cl_native.cpp"
+NATIVE_CPP = """#include <cuda_runtime.h>
+#include <torch/library.h>
+#include <ATen/ATen.h>
+namespace {
+void settle() { cudaDeviceSynchronize(); }
+at::Tensor drain(const at::Tensor &x) {
+  settle();
+  return x;
+}
+} // namespace
+TORCH_LIBRARY(cl_probe, m) { m.def("drain(Tensor x) -> Tensor"); }
+TORCH_LIBRARY_IMPL(cl_probe, CUDA, m) { m.impl("drain", &drain); }
+"""
+_MOCK = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..",
+                     "..", "..", "tests", "Inputs", "mock")
+NATIVE_FLAGS = ("--", "-x", "c++", "-std=c++17", "-isystem",
+                os.path.normpath(os.path.join(_MOCK, "torch")), "-isystem",
+                os.path.normpath(os.path.join(_MOCK, "cuda")))
 # The early exit of the `exit` variant (capture-unended-on-error).
 EXIT = "if " + T + ".cuda.is_available(): return"
 # The `dropped` variant's tensor, allocated before the region and read in it.
@@ -379,7 +403,12 @@ def run_shapes(binary, project, src, work, regions, log):
             continue
         dest = os.path.join(work, "shape")
         hazard_at = write_variant(project, src, dest, shape, kind, inss)
-        result = run_lint(binary, dest, ["."], dest + ".json")
+        targets, tail = ["."], ()
+        if kind == "native":
+            with open(os.path.join(dest, NATIVE_FILE), "w") as f:
+                f.write(NATIVE_CPP)
+            targets, tail = [".", NATIVE_FILE], NATIVE_FLAGS
+        result = run_lint(binary, dest, targets, dest + ".json", tail=tail)
         for ins in inss:
             ins.found = is_found(result, ins, hazard_at)
         missed = sorted("%s (%s)" % (i.region.key(), name) for i in inss
