@@ -102,20 +102,13 @@ def summarize_python_templates(binary, tmp):
 def write_python_summaries(templates, lines, out):
     per_module = PY_PLAIN.count("\n")
     n = max(2, lines // per_module)
-    paths = [os.path.join(out, "init.sum")]
-    with open(paths[0], "w") as f:
+    init = os.path.join(out, "init.sum")
+    with open(init, "w") as f:
         f.write(templates["init"])
-    for i in range(n):
-        kind = "region" if i % 8 == 0 else "sync" if i % 4 == 1 else "plain"
-        text = templates[kind].replace("QQQQA", "%05d" % i).replace(
-            "QQQQB", "%05d" % ((i + 1) % n))
-        path = os.path.join(out, "m_%05d.sum" % i)
-        with open(path, "w") as f:
-            f.write(text)
-        paths.append(path)
-    listing = os.path.join(out, "list")
-    with open(listing, "w") as f:
-        f.write("\n".join(paths) + "\n")
+    listing, _ = write_renamed(
+        templates, n, out, "m_",
+        lambda i: "region" if i % 8 == 0 else "sync" if i % 4 == 1 else
+        "plain", first=[init])
     return listing, n * per_module, n + 1
 
 
@@ -147,12 +140,19 @@ def summarize_templates(binary, tmp):
 
 
 def write_summaries(templates, n, out):
-    paths = []
+    return write_renamed(templates, n, out, "tu_",
+                         lambda i: "region" if i % 8 == 0 else "plain")
+
+
+def write_renamed(templates, n, out, prefix, kind_of, first=()):
+    """Summaries 0..n-1, each the template kind_of(i) names with its own
+    number for QQQQA and the next's for QQQQB, and a listing of them (after
+    \p first); returns the listing and their size in bytes."""
+    paths = list(first)
     for i in range(n):
-        text = templates["region" if i % 8 == 0 else "plain"]
-        text = text.replace("QQQQA", "%05d" % i).replace(
+        text = templates[kind_of(i)].replace("QQQQA", "%05d" % i).replace(
             "QQQQB", "%05d" % ((i + 1) % n))
-        path = os.path.join(out, "tu_%05d.sum" % i)
+        path = os.path.join(out, "%s%05d.sum" % (prefix, i))
         with open(path, "w") as f:
             f.write(text)
         paths.append(path)
