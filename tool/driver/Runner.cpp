@@ -691,9 +691,13 @@ Report runAnalysis(const RunConfig &Config) {
   if (Config.WholeProgram) {
     // The other files of the database, where the analysed ones call into
     // bodies they lack (for roles, and for what those bodies reach).
-    bool CallsOut = llvm::any_of(Run.Units, [](const UnitResult &U) {
-      return !U.Summary.Uses.empty() || !U.Summary.Bodiless.empty();
-    });
+    // Python files call C++ by the names other files of the database bind
+    // (NativeJoin.h): those files' summaries are needed to know the names.
+    bool CallsOut =
+        !PythonInputs.empty() ||
+        llvm::any_of(Run.Units, [](const UnitResult &U) {
+          return !U.Summary.Uses.empty() || !U.Summary.Bodiless.empty();
+        });
     if (Loaded && !Config.Files.empty() && CallsOut) {
       unsigned Missing = 0;
       R.OtherFilesSummarized =
