@@ -667,6 +667,37 @@ static std::string cacheRoot(const RunConfig &Config,
              : checkoutTop(llvm::sys::path::parent_path(Files.front()));
 }
 
+/// What the whole-program phase needs besides the analysed units: the
+/// summaries of the database's other files where the analysed ones (or the
+/// Python inputs, by the names C++ binds) call into them, then the units
+/// analysed again with the roles those define. Returns the other files'
+/// results.
+static std::vector<UnitResult>
+besidesTheUnits(const RunConfig &Config,
+                const clang::tooling::CompilationDatabase *Loaded,
+                const std::vector<std::string> &Files, bool WithPython,
+                const CommandDatabase &DB, SummaryCache *Cache,
+                const UnitKeys &Keys, UnitRun &Run, Report &R) {
+  std::vector<UnitResult> Others;
+  bool CallsOut =
+      WithPython || llvm::any_of(Run.Units, [](const UnitResult &U) {
+        return !U.Summary.Uses.empty() || !U.Summary.Bodiless.empty();
+      });
+  if (Loaded && !Config.Files.empty() && CallsOut) {
+    unsigned Missing = 0;
+    R.OtherFilesSummarized = otherSummaries(*Loaded, Files, Config, Cache, Keys,
+                                            Others, Missing, R.CacheErrors);
+    if (Missing)
+      R.Warnings.push_back(
+          missingSummariesWarning(Missing, Config, Run, Others));
+  }
+  for (const UnitResult &U : Others)
+    noteFilesRead(U, R);
+  R.FilesWithImportedRoles = analyzeWithImportedRoles(
+      Files, DB, Config, Cache, Keys, Others, Run, R.CacheErrors);
+  return Others;
+}
+
 Report runAnalysis(const RunConfig &Config) {
   Report R;
   auto Loaded = loadDatabase(Config, R);
@@ -686,38 +717,16 @@ Report runAnalysis(const RunConfig &Config) {
   UnitKeys Keys{settingsKey(Config), &Config, CacheRoot};
   UnitRun Run =
       analyzeUnits(Files, DB, Config, Cache.get(), Keys, R.CacheErrors);
-
-  std::vector<UnitResult> Others;
-  if (Config.WholeProgram) {
-    // The other files of the database, where the analysed ones call into
-    // bodies they lack (for roles, and for what those bodies reach).
-    // Python files call C++ by the names other files of the database bind
-    // (NativeJoin.h): those files' summaries are needed to know the names.
-    bool CallsOut =
-        !PythonInputs.empty() ||
-        llvm::any_of(Run.Units, [](const UnitResult &U) {
-          return !U.Summary.Uses.empty() || !U.Summary.Bodiless.empty();
-        });
-    if (Loaded && !Config.Files.empty() && CallsOut) {
-      unsigned Missing = 0;
-      R.OtherFilesSummarized =
-          otherSummaries(*Loaded, Files, Config, Cache.get(), Keys, Others,
-                         Missing, R.CacheErrors);
-      if (Missing)
-        R.Warnings.push_back(
-            missingSummariesWarning(Missing, Config, Run, Others));
-    }
-    for (const UnitResult &U : Others)
-      noteFilesRead(U, R);
-    R.FilesWithImportedRoles = analyzeWithImportedRoles(
-        Files, DB, Config, Cache.get(), Keys, Others, Run, R.CacheErrors);
-  }
-  reportUnits(Files, Run, R);
   if (!Config.WholeProgram) {
+    reportUnits(Files, Run, R);
     runPython(PythonInputs, Config, R);
     sortFindings(R);
     return R;
   }
+  std::vector<UnitResult> Others =
+      besidesTheUnits(Config, Loaded.get(), Files, !PythonInputs.empty(), DB,
+                      Cache.get(), Keys, Run, R);
+  reportUnits(Files, Run, R);
   // Python regions into the C++ functions the analysed files bind.
   std::vector<const TuSummary *> Cpp = summariesOf(Run, Others);
   PythonJoin Py;

@@ -341,14 +341,12 @@ TuSummary summarizeTranslationUnit(ASTContext &Ctx, const Catalog &Cat,
   return summarizeTranslationUnit(Analyzer, Directory);
 }
 
-TuSummary summarizeTranslationUnit(CaptureAnalyzer &Analyzer,
-                                   llvm::StringRef Directory) {
-  const SourceManager &SM = Analyzer.context().getSourceManager();
-  ASTContext &Ctx = Analyzer.context();
-  FunctionCollector Collector(SM);
-  Collector.TraverseDecl(Ctx.getTranslationUnitDecl());
-  Locator Loc(SM, Directory);
-  TuSummary Out;
+/// The bindings of the TU into \p Out; the functions they bind (added to
+/// \p Functions when the walk did not meet them: a lambda's operator()).
+static std::set<const FunctionDecl *>
+summarizeBindings(ASTContext &Ctx, Locator &Loc,
+                  std::vector<const FunctionDecl *> &Functions,
+                  TuSummary &Out) {
   std::set<const FunctionDecl *> Bound;
   for (const NativeBinding &B : findNativeBindings(Ctx)) {
     std::string Name = isLambdaCallOperator(B.Function)
@@ -357,56 +355,77 @@ TuSummary summarizeTranslationUnit(CaptureAnalyzer &Analyzer,
     Out.Bindings.push_back(
         {B.Key, usrOf(B.Function), Name, Loc(B.Loc), B.How, B.DispatchKey});
     const FunctionDecl *Def = B.Function->getDefinition();
-    if (Def && Bound.insert(Def).second &&
-        !llvm::is_contained(Collector.Functions, Def))
-      Collector.Functions.push_back(Def); // a lambda's call operator
+    if (Def && Bound.insert(Def).second && !llvm::is_contained(Functions, Def))
+      Functions.push_back(Def);
   }
+  return Bound;
+}
+
+/// \p FD's summary (and its role) into \p Out.
+static void summarizeFunction(CaptureAnalyzer &Analyzer, const FunctionDecl *FD,
+                              const std::string &Usr, Locator &Loc,
+                              TuSummary &Out) {
+  // Listed also without hazards: the second phase then knows the body
+  // was seen, and says which calls it could not follow.
+  if (const FunctionRole *R = Analyzer.roleOf(FD))
+    if (auto Role = summarizeRole(*R, Loc)) {
+      Role->Usr = Usr;
+      Role->Name = catalogName(FD);
+      Out.Roles.push_back(std::move(*Role));
+    }
+  std::vector<RawHazard> Hazards = Analyzer.calleeHazards(FD);
+  std::vector<std::vector<ParamCondition>> When =
+      hazardConditions(Analyzer, FD, Hazards);
+  SummaryFunction F;
+  F.Usr = Usr;
+  F.Name = catalogName(FD);
+  F.Overrides = overriddenUsrs(FD);
+  for (size_t I = 0; I < Hazards.size(); ++I) {
+    F.Hazards.push_back(summarize(Hazards[I], Loc));
+    F.Hazards.back().When = std::move(When[I]);
+  }
+  Out.Functions.push_back(std::move(F));
+}
+
+/// A region's call into another TU, with the region's description.
+static SummaryUse summarizeUse(const ExternalUse &U, Locator &Loc) {
+  SummaryUse S;
+  const CaptureRegion &R = U.Region;
+  S.Region.BeginApi = R.Api ? R.Api->Name : "";
+  S.Region.Mode = std::string(modeName(R.Mode));
+  S.Region.Stream = R.Stream;
+  S.Region.Headline = regionHeadline(R);
+  S.Region.BeginLoc = Loc(R.BeginLoc);
+  S.Region.Origin = Loc.notes(R.Origin);
+  for (SourceLocation End : R.Ends) {
+    SummaryLoc L = Loc(End);
+    if (!S.Region.End.valid() || L.Offset > S.Region.End.Offset)
+      S.Region.End = L;
+  }
+  S.Call = summarize(U.Call, Loc);
+  return S;
+}
+
+TuSummary summarizeTranslationUnit(CaptureAnalyzer &Analyzer,
+                                   llvm::StringRef Directory) {
+  const SourceManager &SM = Analyzer.context().getSourceManager();
+  ASTContext &Ctx = Analyzer.context();
+  FunctionCollector Collector(SM);
+  Collector.TraverseDecl(Ctx.getTranslationUnitDecl());
+  Locator Loc(SM, Directory);
+  TuSummary Out;
+  std::set<const FunctionDecl *> Bound =
+      summarizeBindings(Ctx, Loc, Collector.Functions, Out);
   for (const FunctionDecl *FD : Collector.Functions) {
     Analyzer.analyzeFunction(FD);
     if (!calledWithoutBodyElsewhere(FD) && !overrideOnlyHere(FD, SM) &&
         !Bound.count(FD))
       continue;
-    std::string Usr = usrOf(FD);
-    if (Usr.empty())
-      continue;
-    // Listed also without hazards: the second phase then knows the body
-    // was seen, and says which calls it could not follow.
-    if (const FunctionRole *R = Analyzer.roleOf(FD))
-      if (auto Role = summarizeRole(*R, Loc)) {
-        Role->Usr = Usr;
-        Role->Name = catalogName(FD);
-        Out.Roles.push_back(std::move(*Role));
-      }
-    std::vector<RawHazard> Hazards = Analyzer.calleeHazards(FD);
-    std::vector<std::vector<ParamCondition>> When =
-        hazardConditions(Analyzer, FD, Hazards);
-    SummaryFunction F;
-    F.Usr = Usr;
-    F.Name = catalogName(FD);
-    F.Overrides = overriddenUsrs(FD);
-    for (size_t I = 0; I < Hazards.size(); ++I) {
-      F.Hazards.push_back(summarize(Hazards[I], Loc));
-      F.Hazards.back().When = std::move(When[I]);
-    }
-    Out.Functions.push_back(std::move(F));
+    if (std::string Usr = usrOf(FD); !Usr.empty())
+      summarizeFunction(Analyzer, FD, Usr, Loc, Out);
   }
-  for (const ExternalUse &U : Analyzer.externalUses()) {
-    SummaryUse S;
-    const CaptureRegion &R = U.Region;
-    S.Region.BeginApi = R.Api ? R.Api->Name : "";
-    S.Region.Mode = std::string(modeName(R.Mode));
-    S.Region.Stream = R.Stream;
-    S.Region.Headline = regionHeadline(R);
-    S.Region.BeginLoc = Loc(R.BeginLoc);
-    S.Region.Origin = Loc.notes(R.Origin);
-    for (SourceLocation End : R.Ends) {
-      SummaryLoc L = Loc(End);
-      if (!S.Region.End.valid() || L.Offset > S.Region.End.Offset)
-        S.Region.End = L;
-    }
-    S.Call = summarize(U.Call, Loc);
-    Out.Uses.push_back(std::move(S));
-  }
+  for (const ExternalUse &U : Analyzer.externalUses())
+    Out.Uses.push_back(summarizeUse(U, Loc));
   Out.Bodiless = bodilessCallees(Collector.Functions, SM);
   return Out;
 }
