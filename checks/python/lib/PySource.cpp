@@ -10,21 +10,17 @@
 
 namespace capture_lint::python {
 
-namespace {
-/// One parser per thread, kept between files: a parser's stack, lexer and
-/// tables are allocated once, not once per file.
-struct ThreadParser {
+/// Parses \p Text with its memory in \p Arena: a parser of its own (made
+/// and dropped in the arena, so nothing of the parse outlives it elsewhere)
+/// and the tree.
+static TSTree *parse(llvm::StringRef Text, TreeArena &Arena) {
+  TreeArena::Scope InArena(Arena);
   TSParser *Parser = ts_parser_new();
-  ThreadParser() { ts_parser_set_language(Parser, tree_sitter_python()); }
-  ~ThreadParser() { ts_parser_delete(Parser); }
-};
-} // namespace
-
-static TSTree *parse(llvm::StringRef Text) {
-  static thread_local ThreadParser P;
-  ts_parser_reset(P.Parser);
-  return ts_parser_parse_string(P.Parser, nullptr, Text.data(),
-                                static_cast<uint32_t>(Text.size()));
+  ts_parser_set_language(Parser, tree_sitter_python());
+  TSTree *Tree = ts_parser_parse_string(Parser, nullptr, Text.data(),
+                                        static_cast<uint32_t>(Text.size()));
+  ts_parser_delete(Parser);
+  return Tree;
 }
 
 /// The ERROR and MISSING nodes of \p Tree, as byte ranges.
@@ -92,7 +88,8 @@ static bool isOrAfterSubscript(llvm::StringRef Text, size_t I) {
 /// as blanks (the operand is evaluated all the same) and such an `or` as
 /// `| ` (a union, what the annotation means), offsets unmoved, and the text
 /// is parsed again; the new tree is kept when it has fewer errors.
-static TSTree *reparsePatched(llvm::StringRef Text, TSTree *Tree) {
+static TSTree *reparsePatched(llvm::StringRef Text, TSTree *Tree,
+                              std::unique_ptr<TreeArena> &Arena) {
   auto Errors = errorRanges(Tree);
   std::string Patched = Text.str();
   bool Changed = false;
@@ -112,30 +109,26 @@ static TSTree *reparsePatched(llvm::StringRef Text, TSTree *Tree) {
   }
   if (!Changed)
     return Tree;
-  TSTree *Again = parse(Patched);
-  if (errorRanges(Again).size() < Errors.size()) {
-    ts_tree_delete(Tree);
-    return Again;
-  }
-  ts_tree_delete(Again);
-  return Tree;
+  auto AgainArena = std::make_unique<TreeArena>();
+  TSTree *Again = parse(Patched, *AgainArena);
+  if (errorRanges(Again).size() >= Errors.size())
+    return Tree;
+  Arena = std::move(AgainArena);
+  return Again;
 }
 
 PySource::PySource(std::string PathIn, std::string TextIn)
     : Path(std::move(PathIn)), Text(std::move(TextIn)) {
-  Tree = parse(Text);
+  Tree = parse(Text, *Arena);
   if (ts_node_has_error(ts_tree_root_node(Tree)))
-    Tree = reparsePatched(Text, Tree);
+    Tree = reparsePatched(Text, Tree, Arena);
   LineStarts.push_back(0);
   for (size_t I = 0; I < Text.size(); ++I)
     if (Text[I] == '\n')
       LineStarts.push_back(unsigned(I + 1));
 }
 
-PySource::~PySource() {
-  if (Tree)
-    ts_tree_delete(Tree);
-}
+PySource::~PySource() = default; // the arena holds the tree
 
 TSNode PySource::root() const { return ts_tree_root_node(Tree); }
 

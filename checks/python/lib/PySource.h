@@ -10,6 +10,7 @@
 #ifndef CAPTURE_LINT_PYTHON_PYSOURCE_H
 #define CAPTURE_LINT_PYTHON_PYSOURCE_H
 
+#include "TreeArena.h"
 #include "capture_lint/Suppressions.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/SmallVector.h"
@@ -47,7 +48,8 @@ public:
 
 private:
   std::string Path, Text;
-  TSTree *Tree = nullptr;
+  std::unique_ptr<TreeArena> Arena = std::make_unique<TreeArena>();
+  TSTree *Tree = nullptr; // in Arena: never ts_tree_delete'd
   std::vector<unsigned> LineStarts;
   mutable std::unique_ptr<Suppressions> Silenced;
 };
