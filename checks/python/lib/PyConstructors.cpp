@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "PyCallSites.h"
 #include "PyWalkerImpl.h"
 
 #include "llvm/ADT/ArrayRef.h"
@@ -59,27 +60,12 @@ static TSNode argumentFor(TSNode Call, int Index, llvm::StringRef Name,
 }
 
 /// The calls in \p Mod whose callee's last name is \p Name.
-static llvm::ArrayRef<TSNode> callsNamed(PyContext &Ctx, const PyModule &Mod,
-                                         llvm::StringRef Name) {
-  auto [It, New] = Ctx.CallsByName.try_emplace(&Mod);
-  llvm::StringMap<std::vector<TSNode>> &Index = It->second;
-  if (New) {
-    const PySource &Src = *Mod.Src;
-    visitNamed(Src.root(), [&](TSNode N) {
-      if (!is(N, "call"))
-        return VisitNext::Into;
-      TSNode Callee = stripParens(field(N, "function"));
-      if (is(Callee, "attribute"))
-        Callee = field(Callee, "attribute");
-      if (is(Callee, "identifier"))
-        Index[Src.text(Callee)].push_back(N);
-      return VisitNext::Into;
-    });
-  }
-  auto Found = Index.find(Name);
-  if (Found == Index.end())
-    return {};
-  return Found->second;
+static std::vector<TSNode> callsNamed(PyContext &Ctx, const PyModule &Mod,
+                                      llvm::StringRef Name) {
+  std::unique_ptr<PyCallSites> &Sites = Ctx.CallSites[&Mod];
+  if (!Sites)
+    Sites = std::make_unique<PyCallSites>(*Mod.Src);
+  return Sites->callsNamed(Name);
 }
 
 /// The calls of class \p C in the program's modules, found once per class.

@@ -268,7 +268,15 @@ static bool insideLambda(TSNode N, TSNode Body) {
   return false;
 }
 
-PyFunction *PyProgram::newFunction(PyModule &M, PyClass *Owner, TSNode Node) {
+/// A `self.NAME = EXPR` initialiser of \p C's field, in any method.
+static void noteAttrInit(PyClass &C, const PySource &S, TSNode Assignment) {
+  TSNode L = field(Assignment, "left"), R = field(Assignment, "right");
+  if (is(L, "attribute") && S.text(field(L, "object")) == "self" && !isNull(R))
+    C.AttrInits[S.text(field(L, "attribute")).str()].push_back(R);
+}
+
+PyFunction *PyProgram::newFunction(PyModule &M, PyClass *Owner, TSNode Node,
+                                   bool Method) {
   Functions.emplace_back();
   PyFunction &F = Functions.back();
   F.Module = &M;
@@ -280,7 +288,8 @@ PyFunction *PyProgram::newFunction(PyModule &M, PyClass *Owner, TSNode Node) {
   // A generator (a @contextmanager body): any yield outside nested defs
   // and lambdas. The names its own import statements bind (`import torch`
   // in a test function), in the function's scope. The functions defined in
-  // it, and the calls it makes.
+  // it, and the calls it makes. In a method (not a function nested in one),
+  // the fields it initialises.
   TSNode Body = field(Node, "body");
   visitNamed(Body, [&](TSNode N) {
     llvm::StringRef K = kind(N);
@@ -292,6 +301,8 @@ PyFunction *PyProgram::newFunction(PyModule &M, PyClass *Owner, TSNode Node) {
       F.NestedDefs.push_back(N);
     else if (K == "import_statement" || K == "import_from_statement")
       indexImport(M, N, F.Imports);
+    else if (Method && K == "assignment")
+      noteAttrInit(*Owner, *M.Src, N);
     return K == "function_definition" || K == "class_definition"
                ? VisitNext::Skip
                : VisitNext::Into;
@@ -322,18 +333,8 @@ void PyProgram::indexClass(PyModule &M, TSNode Node) {
     TSNode D = definitionOf(Child);
     if (!is(D, "function_definition"))
       continue;
-    PyFunction *F = newFunction(M, &C, D);
+    PyFunction *F = newFunction(M, &C, D, /*Method=*/true);
     C.Methods[F->Name] = F;
-    // self.NAME = EXPR initialisers, anywhere in the method.
-    visitOwnCode(field(D, "body"), [&](TSNode N) {
-      if (is(N, "assignment")) {
-        TSNode L = field(N, "left"), R = field(N, "right");
-        if (is(L, "attribute") && S.text(field(L, "object")) == "self" &&
-            !isNull(R))
-          C.AttrInits[S.text(field(L, "attribute")).str()].push_back(R);
-      }
-      return true;
-    });
   }
   M.Classes[C.Name] = &C;
 }

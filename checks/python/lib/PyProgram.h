@@ -139,7 +139,8 @@ public:
 private:
   void index(PyModule &M);
   void indexClass(PyModule &M, TSNode Node);
-  PyFunction *newFunction(PyModule &M, PyClass *Owner, TSNode Node);
+  PyFunction *newFunction(PyModule &M, PyClass *Owner, TSNode Node,
+                          bool Method = false);
   void indexImport(PyModule &M, TSNode Node,
                    std::map<std::string, std::string> &Into);
   /// An absolute dotted name: the longest prefix that is a module of the

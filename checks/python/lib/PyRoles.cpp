@@ -36,9 +36,7 @@ const PyCaptureRole &captureRoleOf(PyContext &Ctx, PyFunction &F) {
   PyCaptureRole R;
   const PySource &S = *F.Module->Src;
   Walker W(Ctx, *F.Module, &F, /*Summary=*/true);
-  visitOwnCode(field(F.Node, "body"), [&](TSNode X) {
-    if (!is(X, "call"))
-      return true;
+  for (TSNode X : F.Calls) { // its own code's calls, in the order written
     TSNode Callee = field(X, "function");
     const RegionApi *Api =
         is(Callee, "attribute")
@@ -59,8 +57,7 @@ const PyCaptureRole &captureRoleOf(PyContext &Ctx, PyFunction &F) {
         R.Ends = true;
       }
     }
-    return true;
-  });
+  }
   Ctx.RolesInProgress.erase(&F);
   return Ctx.Roles[&F] = std::move(R);
 }

@@ -15,6 +15,7 @@
 #ifndef CAPTURE_LINT_PYTHON_PYWALKER_H
 #define CAPTURE_LINT_PYTHON_PYWALKER_H
 
+#include "PyCallSites.h"
 #include "PyConditions.h"
 #include "PyProgram.h"
 
@@ -175,10 +176,9 @@ struct PyContext {
   /// field set from a constructor parameter reads the same calls).
   std::map<const PyClass *, std::vector<std::pair<PyModule *, TSNode>>>
       ConstructorCalls;
-  /// Per module, its calls by the callee's last name (`Runner` for
-  /// `pkg.Runner(...)`), indexed once when a constructor's calls are first
-  /// asked for: one walk per module instead of one per class.
-  std::map<const PyModule *, llvm::StringMap<std::vector<TSNode>>> CallsByName;
+  /// Per module, where it calls what (made when a constructor's calls are
+  /// first asked for: one scan of each module's text, no walk).
+  std::map<const PyModule *, std::unique_ptr<PyCallSites>> CallSites;
   /// The callables and instances a module global or a constant entry of
   /// one holds (`TABLE = {"a": f}`, `TABLE["a"]`), by module and text.
   std::map<std::pair<const PyModule *, std::string>, PyValue> GlobalCache;

@@ -234,6 +234,7 @@ private:
   CaptureMode regionMode(TSNode Args, const RegionApi &R,
                          const PySource &Src) const;
   std::vector<std::pair<TSNode, CaptureMode>> beginEndSpans(TSNode Block);
+  std::vector<TSNode> captureStatements(const PyFunction &F) const;
   void collectWrapped(PyFunction &F,
                       const std::map<std::string, unsigned> &Params,
                       std::vector<PyWrappedParam> &Out);

@@ -170,6 +170,36 @@ Walker::beginEndSpans(TSNode Block) {
   return Out;
 }
 
+/// The with statements of \p F's own code whose items are calls, and the
+/// blocks in which a statement calls a region method (`g.capture_begin()`),
+/// in the order a walk of the body meets them: the only places a capture
+/// can open. Found from the calls the index recorded, without a walk.
+std::vector<TSNode> Walker::captureStatements(const PyFunction &F) const {
+  std::vector<TSNode> Out;
+  for (TSNode C : F.Calls) {
+    TSNode P = ts_node_parent(C);
+    if (is(P, "as_pattern"))
+      P = ts_node_parent(P);
+    if (is(P, "with_item")) {
+      Out.push_back(ts_node_parent(ts_node_parent(P))); // clause, statement
+      continue;
+    }
+    TSNode Fn = field(C, "function");
+    if (is(P, "expression_statement") && is(ts_node_parent(P), "block") &&
+        is(Fn, "attribute") &&
+        Ctx.Cat.regionMethod(S.text(field(Fn, "attribute")).str()))
+      Out.push_back(ts_node_parent(P));
+  }
+  // Pre-order (an enclosing statement first), each once.
+  std::sort(Out.begin(), Out.end(), [](TSNode A, TSNode B) {
+    return begin(A) != begin(B) ? begin(A) < begin(B) : end(A) > end(B);
+  });
+  Out.erase(std::unique(Out.begin(), Out.end(),
+                        [](TSNode A, TSNode B) { return ts_node_eq(A, B); }),
+            Out.end());
+  return Out;
+}
+
 void Walker::collectWrapped(PyFunction &F,
                             const std::map<std::string, unsigned> &Params,
                             std::vector<PyWrappedParam> &Out) {
@@ -188,15 +218,13 @@ void Walker::collectWrapped(PyFunction &F,
         Add(S.text(Fn).str(), Mode, C, "");
     }
   };
-  visitOwnCode(field(F.Node, "body"), [&](TSNode N) {
+  for (TSNode N : captureStatements(F)) {
     if (is(N, "block"))
       for (auto &[St, Mode] : beginEndSpans(N))
         CallsUnderCapture(St, Mode);
-    if (is(N, "with_statement"))
-      if (std::optional<CaptureMode> Mode = regionOpenedBy(N))
-        CallsUnderCapture(field(N, "body"), *Mode);
-    return true;
-  });
+    else if (std::optional<CaptureMode> Mode = regionOpenedBy(N))
+      CallsUnderCapture(field(N, "body"), *Mode);
+  }
   // A parameter passed on to a function that wraps the argument it fills.
   for (TSNode C : F.Calls) {
     PyFunction *Callee = calledFunction(F, C);

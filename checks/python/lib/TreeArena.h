@@ -1,5 +1,4 @@
-//===- TreeArena.h - The memory of one parse tree, released at once -*- C++
-//-*-===//
+//===- TreeArena.h - One parse tree's memory, released at once -*- C++ -*-====//
 //
 // tree-sitter allocates every node of a tree with its own malloc and frees
 // them one by one when the tree is deleted: on a large Python tree about a
