@@ -281,7 +281,14 @@ void CaptureTracker::consumeLifecycle(const Event &E) {
     if (X == Execs.end() || X->second.Freed)
       return;
     CaptureRecord Dummy;
-    X->second.Freed = classify(E, Dummy, CaptureMode::Global);
+    CallRecord Free = classify(E, Dummy, CaptureMode::Global);
+    // The event names the node that uses the block (in its result name):
+    // the report's stale_free gives it as the hazard.
+    if (!E.ResultName.empty()) {
+      Free.Hazard = E.ResultName;
+      Free.ResultName.clear();
+    }
+    X->second.Freed = std::move(Free);
     return;
   }
   case EventKind::StaleLaunch: {

@@ -10,7 +10,27 @@ bool isLibraryPythonFile(const std::string &File) {
   return File.empty() || File[0] == '<' ||
          File.find("/site-packages/") != std::string::npos ||
          File.find("/dist-packages/") != std::string::npos ||
-         File.find("/lib/python3") != std::string::npos;
+         File.find("/lib/python3") != std::string::npos ||
+         File.find("/capture_probe_python/") != std::string::npos;
+}
+
+std::vector<std::string> userPythonFrames(const std::string &Lines,
+                                          unsigned Max) {
+  std::vector<std::string> Out;
+  size_t Start = 0;
+  while (Start < Lines.size() && Out.size() < Max) {
+    size_t End = Lines.find('\n', Start);
+    if (End == std::string::npos)
+      End = Lines.size();
+    std::string Frame = Lines.substr(Start, End - Start);
+    Start = End + 1;
+    size_t Fn = Frame.rfind(':');
+    size_t Ln = Fn == std::string::npos || Fn == 0 ? std::string::npos
+                                                   : Frame.rfind(':', Fn - 1);
+    if (Ln != std::string::npos && !isLibraryPythonFile(Frame.substr(0, Ln)))
+      Out.push_back(std::move(Frame));
+  }
+  return Out;
 }
 
 namespace {

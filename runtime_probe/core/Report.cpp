@@ -412,6 +412,23 @@ static std::string streamName(uint64_t S) {
   return Buf;
 }
 
+/// A free of memory a live graph uses, and the graph's launch after it.
+static void summarizeStale(std::ostream &OS, const CallRecord &Free,
+                           const CallRecord &Launch) {
+  bool Caching = Free.Api == "caching-allocator free";
+  OS << "  [freed-while-held] "
+     << (Caching ? "PyTorch's caching allocator took back a tensor's memory"
+                 : Free.Api + " freed memory")
+     << " that the instantiated graph uses";
+  if (!Free.Hazard.empty() && Free.Hazard.find(" node ") != std::string::npos)
+    OS << " (" << Free.Hazard << ")";
+  OS << ", at " << where(Free) << "; the graph was launched after it at "
+     << where(Launch)
+     << ": it reads or writes freed (or reused) memory; keep the "
+     << (Caching ? "tensor" : "buffer")
+     << " alive while the graph is, or update the graph\n";
+}
+
 static void summarizeCapture(std::ostringstream &OS, const CaptureRecord &C) {
   OS << "capture " << C.Id;
   if (C.Repeats > 1)
@@ -480,12 +497,7 @@ static void summarizeCapture(std::ostringstream &OS, const CaptureRecord &C) {
           "eagerly: "
        << C.Fallback->Api << " at " << where(*C.Fallback) << "\n";
   if (C.StaleFree && C.StaleLaunch)
-    OS << "  [freed-while-held] " << C.StaleFree->Api
-       << " freed memory the instantiated graph uses, at "
-       << where(*C.StaleFree) << "; the graph was launched after it at "
-       << where(*C.StaleLaunch)
-       << ": it reads or writes freed (or reused) memory; keep the buffer "
-          "alive while the graph is, or update the graph\n";
+    summarizeStale(OS, *C.StaleFree, *C.StaleLaunch);
   if (C.Classes.count(classes::NeverLaunched))
     OS << "  [never-launched] no graph captured here was ever launched: the "
           "work ran only at capture time, or eagerly elsewhere\n";

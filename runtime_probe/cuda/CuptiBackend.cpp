@@ -23,6 +23,7 @@
 #include "CallbackData.h"
 #include "capture_probe/ApiCatalog.h"
 #include "capture_probe/CallStack.h"
+#include "capture_probe/GraphBuffers.h"
 #include "capture_probe/InProcess.h"
 #include "capture_probe/PythonStack.h"
 #include <algorithm>
@@ -35,6 +36,7 @@
 #include <cuda_runtime_api.h>
 #include <cupti.h>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <unordered_map>
@@ -77,7 +79,7 @@ std::map<uint64_t, uint64_t> CaptureTarget; // stream -> graph (to-graph)
 /// graph is walked again when it is instantiated.
 struct CapturedGraph {
   uint64_t Kernels = 0;
-  std::optional<std::vector<uint64_t>> Addresses;
+  std::shared_ptr<const GraphBuffers> Addresses;
 };
 std::unordered_map<uint64_t, CapturedGraph> CapturedGraphs;
 
@@ -223,9 +225,20 @@ bool madeByRuntimeLibrary(const std::vector<std::string> &Frames) {
 /// are fixed for the handle's life; the cache is cleared when a module or
 /// library is unloaded (a handle may then be reused). Saves a driver call
 /// per kernel node and parameter on every graph walk.
+/// A kernel parameter that may hold device pointers: one the size of a
+/// pointer, or a structure passed by value (PyTorch's elementwise kernels
+/// take their operands as a std::array<char *, N>), read as 8-byte words.
+struct ParamWords {
+  unsigned Arg = 0, Words = 0;
+};
+/// The words of a structure read for pointers, at most.
+constexpr unsigned MaxParamWords = 64;
+/// Smaller words are no device addresses.
+constexpr uint64_t LowestDeviceAddress = 1 << 16;
+
 struct KernelInfo {
   std::optional<std::string> Name;
-  std::optional<std::vector<unsigned>> PointerParams;
+  std::optional<std::vector<ParamWords>> PointerParams;
 };
 std::mutex KernelLock;
 std::unordered_map<uint64_t, KernelInfo> KernelCache;
@@ -259,8 +272,9 @@ std::optional<std::string> kernelName(const CUDA_KERNEL_NODE_PARAMS &P) {
   return KernelCache[Key].Name = std::string(Name);
 }
 
-/// Indices of the kernel's pointer-sized parameters (ProbeCall held).
-std::optional<std::vector<unsigned>>
+/// The kernel's parameters that may hold pointers: those the size of a
+/// pointer and structures of whole 8-byte words (ProbeCall held).
+std::optional<std::vector<ParamWords>>
 pointerParams(const CUDA_KERNEL_NODE_PARAMS &P) {
   uint64_t Key = kernelKey(P);
   {
@@ -274,12 +288,14 @@ pointerParams(const CUDA_KERNEL_NODE_PARAMS &P) {
     F = nullptr;
   if (!F)
     return std::nullopt;
-  std::vector<unsigned> Out;
+  std::vector<ParamWords> Out;
   size_t Offset, Size;
   for (unsigned A = 0;
        A < 64 && cuFuncGetParamInfo(F, A, &Offset, &Size) == CUDA_SUCCESS; ++A)
-    if (Size == sizeof(uint64_t))
-      Out.push_back(A);
+    if (Size >= sizeof(uint64_t) && Size % sizeof(uint64_t) == 0 &&
+        Offset % sizeof(uint64_t) == 0)
+      Out.push_back(
+          {A, std::min(unsigned(Size / sizeof(uint64_t)), MaxParamWords)});
   std::lock_guard<std::mutex> G(KernelLock);
   return KernelCache[Key].PointerParams = std::move(Out);
 }
@@ -289,7 +305,7 @@ struct GraphSummary {
   std::vector<std::string> Collectives; // NCCL kernels, in node order
   /// Device addresses the nodes use: kernel arguments the size of a
   /// pointer, copy sources and targets, memset targets.
-  std::vector<uint64_t> Addresses;
+  std::shared_ptr<GraphBuffers> Buffers = std::make_shared<GraphBuffers>();
 };
 
 /// What to read besides the node types.
@@ -307,33 +323,43 @@ bool inspectKernelNode(CUgraphNode Node, unsigned What, GraphSummary &S) {
     if (Name && Name->find("nccl") != std::string::npos)
       S.Collectives.push_back(std::move(*Name));
   }
-  if (!(What & WalkAddresses) || !P.kernelParams)
+  if (!(What & WalkAddresses))
+    return true;
+  uint32_t Index = S.Buffers->addNode(NodeKind::Kernel, kernelKey(P));
+  if (!P.kernelParams)
     return true;
   if (auto Params = pointerParams(P))
-    for (unsigned A : *Params)
-      if (P.kernelParams[A]) {
-        uint64_t V;
-        std::memcpy(&V, P.kernelParams[A], sizeof V);
-        S.Addresses.push_back(V);
-      }
+    for (const ParamWords &A : *Params)
+      if (const char *Value = static_cast<const char *>(P.kernelParams[A.Arg]))
+        for (unsigned W = 0; W < A.Words; ++W) {
+          uint64_t V;
+          std::memcpy(&V, Value + W * sizeof V, sizeof V);
+          if (V >= LowestDeviceAddress) // not a size, a count, a flag
+            S.Buffers->addUse(Index, int32_t(A.Arg), V);
+        }
   return true;
 }
 
 /// Adds a copy's or memset's addresses to \p S.
 void inspectMemoryNode(CUgraphNode Node, CUgraphNodeType Type,
                        GraphSummary &S) {
+  GraphBuffers &B = *S.Buffers;
   if (Type == CU_GRAPH_NODE_TYPE_MEMCPY) {
+    uint32_t Index = B.addNode(NodeKind::Memcpy);
     CUDA_MEMCPY3D P;
     std::memset(&P, 0, sizeof P);
     if (cuGraphMemcpyNodeGetParams(Node, &P) == CUDA_SUCCESS) {
-      S.Addresses.push_back(uint64_t(P.srcDevice));
-      S.Addresses.push_back(uint64_t(P.dstDevice));
+      B.addUse(Index, CopySource, uint64_t(P.srcDevice));
+      B.addUse(Index, CopyTarget, uint64_t(P.dstDevice));
     }
   } else if (Type == CU_GRAPH_NODE_TYPE_MEMSET) {
+    uint32_t Index = B.addNode(NodeKind::Memset);
     CUDA_MEMSET_NODE_PARAMS P;
     std::memset(&P, 0, sizeof P);
     if (cuGraphMemsetNodeGetParams(Node, &P) == CUDA_SUCCESS)
-      S.Addresses.push_back(uint64_t(P.dst));
+      B.addUse(Index, MemsetTarget, uint64_t(P.dst));
+  } else {
+    B.addNode(NodeKind::Other);
   }
 }
 
@@ -368,6 +394,7 @@ GraphSummary inspectGraph(CUgraph Graph, unsigned What) {
   }
   if (Kernels)
     S.Types[nodeTypeName(CU_GRAPH_NODE_TYPE_KERNEL)] += Kernels;
+  S.Buffers->finish();
   return S;
 }
 
@@ -377,6 +404,9 @@ GraphSummary inspectGraph(CUgraph Graph, unsigned What) {
 std::mutex MemoryLock;
 std::map<uint64_t, uint64_t> Allocations;
 std::unordered_map<uint64_t, std::vector<uint64_t>> HeldBy; // exec -> bases
+/// Each live executable graph's buffers, by node (for a free of any part of
+/// a block: PyTorch's caching allocator, through TorchBridge).
+std::unordered_map<uint64_t, std::shared_ptr<const GraphBuffers>> ExecBuffers;
 std::unordered_map<uint64_t, bool> Stale; // exec -> freed memory it uses
 std::atomic<bool> AnyStale{false};
 
@@ -411,8 +441,11 @@ std::vector<std::string> timedFrames() {
 /// updates, launch counts) take none: their sites are never shown, and a
 /// capture-heavy program instantiates after every capture.
 void writeLifecycle(EventSink *Sink, Event &E, bool WithSite) {
-  if (WithSite)
+  if (WithSite) {
     E.Frames = timedFrames();
+    PhaseTimer T(PhasePython);
+    E.PyFrames = pythonStack(); // a Python program: the user's line
+  }
   PhaseTimer T(PhaseWrite);
   E.Seq = nextSequence();
   E.Thread = currentThreadId();
@@ -420,11 +453,11 @@ void writeLifecycle(EventSink *Sink, Event &E, bool WithSite) {
 }
 
 /// The kernel nodes of the graph \p E instantiates (into E.Count) and the
-/// allocations its nodes use: from the walk made when its capture ended if
-/// the graph has not changed since, else from a walk now.
-std::vector<uint64_t> instantiatedGraph(Event &E) {
+/// buffers its nodes use: from the walk made when its capture ended if the
+/// graph has not changed since, else from a walk now.
+std::shared_ptr<const GraphBuffers> instantiatedGraph(Event &E) {
   std::optional<uint64_t> Kernels;
-  std::optional<std::vector<uint64_t>> Addresses;
+  std::shared_ptr<const GraphBuffers> Addresses;
   {
     std::lock_guard<std::mutex> G(StateLock);
     auto It = CapturedGraphs.find(E.Graph);
@@ -437,10 +470,26 @@ std::vector<uint64_t> instantiatedGraph(Event &E) {
     GraphSummary S = inspectGraph(CUgraph(uintptr_t(E.Graph)), WalkAddresses);
     if (!Kernels)
       Kernels = uint64_t(S.Types["kernel"]);
-    Addresses = std::move(S.Addresses);
+    Addresses = std::move(S.Buffers);
   }
   E.Count = *Kernels;
-  return basesOf(*Addresses);
+  return Addresses;
+}
+
+/// A kernel's name from the cache the graph walks fill (no driver call).
+std::string cachedKernelName(uint64_t Key) {
+  std::lock_guard<std::mutex> G(KernelLock);
+  auto It = KernelCache.find(Key);
+  return It != KernelCache.end() && It->second.Name ? *It->second.Name : "";
+}
+
+/// The node of executable graph \p Exec that uses [Address, Address + Size),
+/// described, or "" (MemoryLock held).
+std::string nodeUsing(uint64_t Exec, uint64_t Address, uint64_t Size) {
+  auto It = ExecBuffers.find(Exec);
+  const BufferUse *U =
+      It == ExecBuffers.end() ? nullptr : It->second->usesRange(Address, Size);
+  return U ? It->second->describe(*U, cachedKernelName) : "";
 }
 
 /// Instantiations, first launches, updates and destructions of executable
@@ -473,25 +522,29 @@ void onLifecycle(Lifecycle L, const CUpti_CallbackData *Data, int Result,
   }
   case Lifecycle::Free: {
     uint64_t Base = uint64_t(uintptr_t(P[0]));
-    std::vector<uint64_t> Holders;
+    std::vector<std::pair<uint64_t, std::string>> Holders; // exec, node
     {
       std::lock_guard<std::mutex> G(MemoryLock);
-      if (Result != 0 || !Allocations.erase(Base))
+      auto A = Result == 0 ? Allocations.find(Base) : Allocations.end();
+      if (A == Allocations.end())
         return;
+      uint64_t Size = A->second;
+      Allocations.erase(A);
       for (const auto &KV : HeldBy)
         if (std::find(KV.second.begin(), KV.second.end(), Base) !=
                 KV.second.end() &&
             !Stale.count(KV.first)) {
-          Holders.push_back(KV.first);
+          Holders.emplace_back(KV.first, nodeUsing(KV.first, Base, Size));
           Stale[KV.first] = true;
           AnyStale = true;
         }
     }
-    for (uint64_t X : Holders) {
+    for (const auto &[X, Node] : Holders) {
       Event F = E;
       F.Kind = EventKind::FreedWhileHeld;
       F.Exec = X;
       F.Count = Base;
+      F.ResultName = Node; // the node that uses the block
       writeLifecycle(Sink, F, /*WithSite=*/true);
     }
     return;
@@ -534,7 +587,8 @@ void onLifecycle(Lifecycle L, const CUpti_CallbackData *Data, int Result,
     E.Kind = EventKind::Instantiate;
     E.Exec = uint64_t(uintptr_t(*Exec));
     E.Graph = uint64_t(uintptr_t(P[1]));
-    std::vector<uint64_t> Bases = instantiatedGraph(E);
+    std::shared_ptr<const GraphBuffers> Buffers = instantiatedGraph(E);
+    std::vector<uint64_t> Bases = basesOf(Buffers->addresses());
     {
       std::lock_guard<std::mutex> G(LaunchLock);
       ExecLaunches[E.Exec] = 0;
@@ -546,6 +600,10 @@ void onLifecycle(Lifecycle L, const CUpti_CallbackData *Data, int Result,
         HeldBy.erase(E.Exec);
       else
         HeldBy[E.Exec] = std::move(Bases);
+      if (Buffers->uses().empty())
+        ExecBuffers.erase(E.Exec);
+      else
+        ExecBuffers[E.Exec] = std::move(Buffers);
     }
     writeLifecycle(Sink, E, /*WithSite=*/false);
     return;
@@ -568,6 +626,7 @@ void onLifecycle(Lifecycle L, const CUpti_CallbackData *Data, int Result,
     {
       std::lock_guard<std::mutex> G(MemoryLock);
       HeldBy.erase(E.Exec);
+      ExecBuffers.erase(E.Exec);
       Stale.erase(E.Exec);
     }
     {
@@ -638,7 +697,7 @@ void inspectCapturedGraph(Event &E) {
   auto K = E.GraphNodes.find("kernel");
   CapturedGraph &C = CapturedGraphs[E.Graph];
   C.Kernels = K == E.GraphNodes.end() ? 0 : K->second;
-  C.Addresses = std::move(S.Addresses);
+  C.Addresses = std::move(S.Buffers);
 }
 
 /// Drops the kept addresses of graphs a call may have changed: the graph a
@@ -900,6 +959,37 @@ void skipUnneededCallbacks(CUpti_SubscriberHandle Subscriber) {
 }
 
 } // namespace
+
+unsigned execUsesRange(uint64_t Exec, uint64_t Address, uint64_t Size) {
+  std::lock_guard<std::mutex> G(MemoryLock);
+  auto It = ExecBuffers.find(Exec);
+  const BufferUse *U =
+      It == ExecBuffers.end() ? nullptr : It->second->usesRange(Address, Size);
+  return U ? U->Node + 1 : 0;
+}
+
+bool noteReleased(uint64_t Exec, uint64_t Address, uint64_t Size,
+                  std::vector<std::string> PyFrames) {
+  EventSink *Sink = TheSink.load();
+  if (!Sink)
+    return false;
+  Event F;
+  {
+    std::lock_guard<std::mutex> G(MemoryLock);
+    F.ResultName = nodeUsing(Exec, Address, Size);
+    if (F.ResultName.empty() || Stale.count(Exec))
+      return false;
+    Stale[Exec] = true;
+    AnyStale = true;
+  }
+  F.Kind = EventKind::FreedWhileHeld;
+  F.Api = "caching-allocator free";
+  F.Exec = Exec;
+  F.Count = Address;
+  F.PyFrames = std::move(PyFrames);
+  writeLifecycle(Sink, F, /*WithSite=*/false);
+  return true;
+}
 
 void setCuptiSink(EventSink *Sink) { TheSink.store(Sink); }
 

@@ -12,7 +12,9 @@
 #define CAPTURE_PROBE_CUDA_CUPTIBACKEND_H
 
 #include "capture_probe/EventLog.h"
+#include <cstdint>
 #include <string>
+#include <vector>
 
 namespace capture_probe {
 
@@ -21,6 +23,20 @@ namespace capture_probe {
 /// false and sets \p Error if CUPTI refuses (another subscriber, no driver).
 bool startCupti(EventSink *Sink, std::string &Error);
 void setCuptiSink(EventSink *Sink);
+
+/// Whether live executable graph \p Exec uses any byte of [Address,
+/// Address + Size) (a kernel argument, a copy's or memset's operand): the
+/// 1-based index of the node that does, or 0.
+unsigned execUsesRange(uint64_t Exec, uint64_t Address, uint64_t Size);
+
+/// A block that \p Exec uses was taken back by a framework's allocator
+/// (PyTorch's caching allocator, which never calls cudaFree for a tensor):
+/// writes a FreedWhileHeld event ("caching-allocator free", \p PyFrames as
+/// its site, the node that uses the block) and marks the graph, so that its
+/// next launch is reported. False when the graph uses none of the block or
+/// was marked already.
+bool noteReleased(uint64_t Exec, uint64_t Address, uint64_t Size,
+                  std::vector<std::string> PyFrames);
 
 } // namespace capture_probe
 

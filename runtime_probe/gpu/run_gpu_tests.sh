@@ -11,6 +11,10 @@
 #            the sticky error, call sites (-g, -lineinfo, static runtime)
 #   torch    (also) correct PyTorch under --fail-on any: torch.cuda.graph,
 #            make_graphed_callables, torch.compile(mode="reduce-overhead")
+#   torch-lifetime  torch_lifetime.py plain (its hazards are real), then
+#            under the probe: the dropped and rebound tensors are
+#            freed-while-held at the right lines, the kept one is not;
+#            torch_correct.py silent with the PyTorch hook watching
 #   samples  (with SAMPLES=DIR: NVIDIA/cuda-samples exported there) the graph
 #            samples, built with -lineinfo, under --fail-on any
 #   ranks    (two GPUs) a two-rank NCCL program captured per rank, reports
@@ -57,7 +61,7 @@ suite harness "$BUILD/gpu/harness-test" --gtest_brief=1
 suite lifecycle python3 "$ROOT/runtime_probe/gpu/check_lifecycle.py" "$PROBE" "$BUILD/gpu" "$OUTDIR"
 if python3 -c 'import torch; assert torch.cuda.is_available()' 2>/dev/null; then
   suite torch python3 "$ROOT/runtime_probe/gpu/check_torch.py" "$PROBE" "$OUTDIR"
-  suite torch-lifetime python3 "$ROOT/runtime_probe/gpu/torch_lifetime.py"
+  suite torch-lifetime python3 "$ROOT/runtime_probe/gpu/check_torch_lifetime.py" "$PROBE" "$OUTDIR"
 else
   RESULTS+=("SKIP  torch (no PyTorch with CUDA)")
 fi

@@ -25,7 +25,7 @@ N = 1 << 20
 def capture_dropped(x):
     scale = torch.full((N,), 2.0, device="cuda")
     g = torch.cuda.CUDAGraph()
-    with torch.cuda.graph(g):
+    with torch.cuda.graph(g):  # CAPTURE-DROPPED
         out = x * scale
     return g, out  # scale is let go here
 
@@ -33,14 +33,14 @@ def capture_dropped(x):
 def capture_kept(x):
     scale = torch.full((N,), 2.0, device="cuda")
     g = torch.cuda.CUDAGraph()
-    with torch.cuda.graph(g):
+    with torch.cuda.graph(g):  # CAPTURE-KEPT
         out = x * scale
     return g, out, scale
 
 
 def replay_error(g, out, x):
     """The largest difference from x * 2 after a replay."""
-    g.replay()
+    g.replay()  # REPLAY
     torch.cuda.synchronize()
     return (out - x * 2).abs().max().item()
 
@@ -51,7 +51,7 @@ def main():
     torch.cuda.synchronize()
     failures = []
 
-    g, out = capture_dropped(x)
+    g, out = capture_dropped(x)  # FREE-DROPPED (scale goes at the return)
     # The next tensors of scale's size take its block back from the pool.
     others = [torch.full((N,), 7.0, device="cuda") for _ in range(4)]
     err = replay_error(g, out, x)
@@ -71,11 +71,11 @@ def main():
 
     static_x = torch.zeros(N, device="cuda")
     g = torch.cuda.CUDAGraph()
-    with torch.cuda.graph(g):
+    with torch.cuda.graph(g):  # CAPTURE-REBOUND
         y = static_x + 1
     batch = torch.full((N,), 5.0, device="cuda")
-    static_x = batch  # rebound: the graph still reads the old tensor
-    g.replay()
+    static_x = batch  # REBOUND: the graph still reads the old tensor
+    g.replay()  # REPLAY-REBOUND
     torch.cuda.synchronize()
     got = y[0].item()
     print(f"rebound: replay gives {got} (6.0 if it read the new value)")

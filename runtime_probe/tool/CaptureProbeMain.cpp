@@ -149,6 +149,21 @@ struct RunOptions {
   std::vector<std::string> Program;
 };
 
+/// Python programs: the start-up hook beside the injection library
+/// (capture_probe_python/sitecustomize.py, which watches PyTorch's caching
+/// allocator for graphs) first on PYTHONPATH.
+void usePythonHook(const std::string &Library) {
+  size_t Slash = Library.rfind('/');
+  std::string Dir = (Slash == std::string::npos ? std::string(".")
+                                                : Library.substr(0, Slash)) +
+                    "/capture_probe_python";
+  if (access((Dir + "/sitecustomize.py").c_str(), R_OK) != 0)
+    return;
+  const char *Old = getenv("PYTHONPATH");
+  std::string Path = Dir + (Old && *Old ? std::string(":") + Old : "");
+  setenv("PYTHONPATH", Path.c_str(), 1);
+}
+
 /// Starts the program; returns its wait status, or -1 with \p Error set.
 int runProgram(const RunOptions &O, const std::string &LogDir,
                std::string &Error) {
@@ -171,6 +186,7 @@ int runProgram(const RunOptions &O, const std::string &LogDir,
       setenv("LD_PRELOAD", Pre.c_str(), 1);
     } else {
       setenv("CUDA_INJECTION64_PATH", O.Library.c_str(), 1);
+      usePythonHook(O.Library);
     }
     std::vector<char *> Argv;
     for (const std::string &A : O.Program)

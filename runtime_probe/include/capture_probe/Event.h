@@ -37,8 +37,11 @@ std::optional<CaptureMode> modeFromEnum(int Value);
 /// ones are only counted), ExecUpdate, Launches (an exec's launch count, at
 /// its destruction or at exit) and Totals (at exit: kernels launched outside
 /// any graph), FreedWhileHeld (a free of memory that a live executable
-/// graph's nodes use: Exec, Count = the allocation) and StaleLaunch (the
-/// first launch of such a graph after the free).
+/// graph's nodes use: Exec, Count = the allocation, ResultName = the node
+/// that uses it; Api "caching-allocator free" when PyTorch's caching
+/// allocator took back a tensor's storage, PyFrames where its last Python
+/// reference went) and StaleLaunch (the first launch of such a graph after
+/// the free).
 enum class EventKind {
   Call,
   BeginCapture,

@@ -22,8 +22,14 @@ namespace capture_probe {
 std::vector<std::string> pythonStack(unsigned Max = 6);
 
 /// Whether a Python source file is library code: installed packages, the
-/// standard library, frozen modules and generated code.
+/// standard library, frozen modules and generated code, and the probe's own
+/// start-up hook (capture_probe_python/).
 bool isLibraryPythonFile(const std::string &File);
+
+/// Python frames given as text, one "file:line:function" a line, innermost
+/// first: the user's (isLibraryPythonFile), at most \p Max.
+std::vector<std::string> userPythonFrames(const std::string &Lines,
+                                          unsigned Max = 6);
 
 } // namespace capture_probe
 

@@ -60,8 +60,10 @@ inline constexpr const char *CaptureChurn = "capture-churn";
 inline constexpr const char *InstantiatePerLaunch = "instantiate-per-launch";
 /// the capture failed and the same work then ran eagerly on that thread
 inline constexpr const char *SilentFallback = "silent-fallback";
-/// memory a live instantiated graph of this capture uses was freed, and the
-/// graph was launched again: it read or wrote freed (or reused) memory
+/// memory a live instantiated graph of this capture uses was freed (cudaFree
+/// and friends, or PyTorch's caching allocator taking back a tensor's
+/// storage), and the graph was launched again: it read or wrote freed (or
+/// reused) memory. StaleFree's Hazard names the node that uses the memory.
 inline constexpr const char *FreedWhileHeld = "freed-while-held";
 } // namespace classes
 const std::set<std::string> &knownClasses();
@@ -150,7 +152,9 @@ struct CaptureRecord {
   /// Work that ran eagerly on the thread after this capture failed, at the
   /// site of a call made during the capture (the first such call).
   std::optional<CallRecord> Fallback;
-  /// The free of memory its instantiated graph used, and the launch after.
+  /// The free of memory its instantiated graph used (Hazard: the node that
+  /// uses it, "kernel node 2 of 5 (name), argument 1"), and the launch
+  /// after.
   std::optional<CallRecord> StaleFree, StaleLaunch;
 };
 

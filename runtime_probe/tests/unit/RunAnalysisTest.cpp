@@ -11,6 +11,7 @@
 #include "capture_probe/CaptureTracker.h"
 #include "capture_probe/Lifecycle.h"
 #include "capture_probe/RankCompare.h"
+#include "capture_probe/Symbolizer.h"
 #include <gtest/gtest.h>
 
 using namespace capture_probe;
@@ -458,6 +459,64 @@ TEST(RunAnalysis, AFreeOfAGraphsBufferThenALaunch) {
   EXPECT_EQ(Caps[0].StaleFree->Api, "cudaFree");
   EXPECT_EQ(Caps[0].StaleFree->Frames, std::vector<std::string>{"/p+0x90"});
   EXPECT_EQ(Caps[0].StaleLaunch->Frames, std::vector<std::string>{"/p+0xa0"});
+}
+
+TEST(RunAnalysis, ATensorTheCachingAllocatorTookBackThenAReplay) {
+  // PyTorch: the probe's Python hook saw the storage of a tensor the graph
+  // reads released (no cudaFree), with the node that reads it and the
+  // Python line where its last reference went; then the graph's replay.
+  Log L;
+  Event &B = L.begin(10);
+  B.PyFrames = {"/u/lifetime.py:28:capture_dropped"};
+  L.end(10, 0x100);
+  L.instantiate(0x100, 0x200);
+  Event &F = L.add(EventKind::FreedWhileHeld, "caching-allocator free");
+  F.Exec = 0x200;
+  F.Count = 0x7f0000800000;
+  const std::string Node = "kernel node 1 of 1 (at::native::vectorized_"
+                           "elementwise_kernel), argument 2";
+  const std::vector<std::string> FreeAt = {"/u/lifetime.py:55:main"},
+                                 LaunchAt = {"/u/lifetime.py:44:replay_error",
+                                             "/u/lifetime.py:59:main"};
+  F.ResultName = Node;
+  F.PyFrames = FreeAt;
+  Event &S = L.add(EventKind::StaleLaunch, "cudaGraphLaunch");
+  S.Exec = 0x200;
+  S.PyFrames = LaunchAt;
+  auto Caps = L.run();
+  ASSERT_TRUE(Caps[0].StaleFree && Caps[0].StaleLaunch);
+  EXPECT_TRUE(Caps[0].Classes.count(classes::FreedWhileHeld));
+  EXPECT_EQ(Caps[0].StaleFree->Api, "caching-allocator free");
+  EXPECT_EQ(Caps[0].StaleFree->Hazard, Node);
+  EXPECT_TRUE(Caps[0].StaleFree->ResultName.empty());
+  EXPECT_EQ(Caps[0].StaleFree->PyFrames, FreeAt);
+  EXPECT_EQ(Caps[0].StaleLaunch->PyFrames, LaunchAt);
+  ProbeReport R{"cuda", {}, 0, "", Caps, {}, {}};
+  Symbolizer().symbolize(R);
+  std::string Text = summarize(R);
+  EXPECT_NE(Text.find("[freed-while-held] PyTorch's caching allocator took "
+                      "back a tensor's memory that the instantiated graph "
+                      "uses (kernel node 1 of 1 (at::native::vectorized_"
+                      "elementwise_kernel), argument 2), at "
+                      "/u/lifetime.py:55 in main; the graph was launched "
+                      "after it at /u/lifetime.py:44 in replay_error"),
+            std::string::npos)
+      << Text;
+}
+
+TEST(RunAnalysis, ACachingAllocatorFreeWithNoLaunchAfterIsNoFinding) {
+  // The kept look-alike at exit: storages die after the last replay.
+  Log L;
+  L.begin(10);
+  L.end(10, 0x100);
+  L.instantiate(0x100, 0x200);
+  L.add(EventKind::FirstLaunch, "cudaGraphLaunch").Exec = 0x200;
+  Event &F = L.add(EventKind::FreedWhileHeld, "caching-allocator free");
+  F.Exec = 0x200;
+  F.ResultName = "kernel node 1 of 1, argument 0";
+  auto Caps = L.run();
+  EXPECT_FALSE(Caps[0].Classes.count(classes::FreedWhileHeld));
+  EXPECT_FALSE(Caps[0].StaleFree);
 }
 
 TEST(RunAnalysis, SilentFallbackAfterAFailedCapture) {
