@@ -2,6 +2,7 @@
 
 #include "capture_probe/Report.h"
 #include "capture_lint/BoundedFile.h"
+#include "capture_probe/InductorSources.h"
 #include "capture_probe/JsonIntegers.h"
 #include <cstdio>
 #include <fstream>
@@ -396,6 +397,9 @@ static std::string where(const CallRecord &C) {
                                             "line info; build with -g)";
   if (!F.Function.empty() && F.Function != "??")
     S += " in " + F.Function;
+  // A line of Inductor's generated code, mapped back to the user's.
+  if (F.Module == InductorModule)
+    S += " (Inductor's " + F.Raw.substr(0, F.Raw.rfind(':')) + ")";
   return S;
 }
 

@@ -309,6 +309,9 @@ void Symbolizer::symbolize(ProbeReport &R) {
           C.Stack.push_back(F);
       }
     C.PyStack = pythonFrames(C.PyFrames);
+    for (SourceFrame &F : C.PyStack)
+      if (auto User = Inductor.empty() ? std::nullopt : Inductor.userFrame(F))
+        F = *User;
     if (!C.PyStack.empty())
       C.Site = C.PyStack.front(); // a Python program: the user's line
     else if (!C.Stack.empty())

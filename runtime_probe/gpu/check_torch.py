@@ -77,6 +77,19 @@ r2 = json.load(open(report2))
 print(f"correct PyTorch: {len(r2['captures'])} capture records "
       f"({sum(c.get('repeats', 1) for c in r2['captures'])} captures), classes {r2['classes']}, "
       f"coverage {r2.get('graph_coverage')}")
+# torch.compile: the graph trees' captures begin in Inductor's generated
+# module; the probe maps the site back to the compiled function's line.
+compiled_line = next(n for n, t in enumerate(open(os.path.join(here, "torch_correct.py")), 1)
+                     if "# COMPILED" in t)
+compiled = [c for c in r2["captures"]
+            if (c["begin"].get("site") or {}).get("module") == "inductor"]
+sites = {((c["begin"]["site"].get("file") or "").rsplit("/", 1)[-1],
+          c["begin"]["site"].get("line"), c["begin"]["site"].get("raw"))
+         for c in compiled}
+print("torch.compile captures begun at:", sorted(map(str, sites)))
+if not compiled or any(s[:2] != ("torch_correct.py", compiled_line) for s in sites):
+    failures.append(f"torch.compile: capture sites {sites}, expected "
+                    f"torch_correct.py:{compiled_line}")
 for f in failures:
     print("FAIL:", f)
 print(f"PyTorch regions: {len(failures)} failures")

@@ -52,7 +52,7 @@ assert err < 1e-4
 
 # 3. torch.compile(mode="reduce-overhead"): CUDA graph trees.
 def f(a, b):
-    return torch.sin(a) * b + torch.cos(b)
+    return torch.sin(a) * b + torch.cos(b)  # COMPILED
 
 cf = torch.compile(f, mode="reduce-overhead")
 for i in range(6):

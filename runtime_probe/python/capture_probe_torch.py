@@ -25,23 +25,32 @@ Nothing is done for graphs that Inductor's CUDA graph trees capture
 graph's pool and check their static inputs' addresses before each replay.
 The hook changes no tensor's lifetime (only weak references are kept) and
 no computation; a failure inside it is swallowed.
+
+It also records where the nodes of the modules Inductor generates come from
+(patch_compile_fx), so that the probe maps call sites in generated code
+back to the user's lines.
 """
 import ctypes
 import functools
 import gc
+import json
 import os
+import re
 import sys
+import threading
 import weakref
 
 _ATTR = "_capture_probe_watch"
 _TREES = os.path.join("_inductor", "cudagraph_trees.py")
 _lib = None
+_FRAME = re.compile(r'File "([^"]+)", line (\d+), in (\S+)')
 
 
 def watch_imports():
     """Installs the hooks once their PyTorch modules have been imported."""
     sys.meta_path.insert(0, _Finder({
         "torch.cuda.graphs": lambda m: patch(m.CUDAGraph),
+        "torch._inductor.compile_fx": patch_compile_fx,
     }))
 
 
@@ -243,3 +252,68 @@ def _check(graph, watch):
             graph.__dict__[_ATTR] = None
             return
 
+
+# torch.compile: where each generated module's nodes come from.
+_compiling = threading.local()
+
+
+def patch_compile_fx(module):
+    """Wraps Inductor's compile_fx, which gets Dynamo's FX graph (whose nodes
+    carry the user's stack), and PyCodeCache.load_by_key_path, which loads
+    the modules Inductor generates for it: each module loaded during a
+    compile_fx is written with its nodes' locations to a ".inductor" file
+    beside the probe's event logs (forward graphs; a backward graph is
+    compiled later, at the first backward, and is not recorded)."""
+    compile_fx = module.compile_fx
+    from torch._inductor.codecache import PyCodeCache
+    load = PyCodeCache.load_by_key_path
+
+    @functools.wraps(compile_fx)
+    def compile_fx_recorded(model, *args, **kwargs):
+        stack = getattr(_compiling, "nodes", None)
+        if stack is None:
+            stack = _compiling.nodes = []
+        try:
+            stack.append(_node_locations(model))
+        except Exception as e:
+            _debug("no node locations: %r" % e)
+            stack.append({})
+        try:
+            return compile_fx(model, *args, **kwargs)
+        finally:
+            stack.pop()
+
+    def load_recorded(cls, *args, **kwargs):
+        loaded = load(*args, **kwargs)
+        stack = getattr(_compiling, "nodes", None)
+        if stack and stack[-1]:
+            try:
+                _record_generated(getattr(loaded, "__file__", None), stack[-1])
+            except Exception:
+                pass
+        return loaded
+
+    module.compile_fx = compile_fx_recorded
+    PyCodeCache.load_by_key_path = classmethod(
+        functools.wraps(load)(load_recorded))
+
+
+def _node_locations(model):
+    """Node name -> "file:line:function" of its innermost user frame."""
+    out = {}
+    for node in model.graph.nodes:
+        frames = _FRAME.findall(node.meta.get("stack_trace") or "")
+        user = [f for f in frames if "-packages/" not in f[0]] or frames
+        if user:
+            out[node.name] = "%s:%s:%s" % user[-1]  # the innermost
+    return out
+
+
+def _record_generated(path, nodes):
+    log = os.environ.get("CAPTURE_PROBE_LOG")
+    if not path or not log:
+        return
+    name = os.path.join(os.path.dirname(log), "sources.%d.inductor" % os.getpid())
+    with open(name, "a") as f:
+        f.write(json.dumps({"generated": path, "nodes": nodes}) + "\n")
+    _debug("%d nodes' locations for %s" % (len(nodes), path))

@@ -26,6 +26,7 @@
 #include <dirent.h>
 #include <fcntl.h>
 #include <fstream>
+#include <sstream>
 #include <string>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -148,6 +149,19 @@ struct RunOptions {
   bool Symbolize = true, Quiet = false;
   std::vector<std::string> Program;
 };
+
+/// What the Python hook recorded of Inductor's generated modules (files
+/// "*.inductor" beside the event logs).
+InductorSources inductorSources(const std::string &LogDir) {
+  InductorSources S;
+  for (const std::string &Path : filesEndingWith(LogDir, ".inductor")) {
+    std::ifstream In(Path);
+    std::ostringstream Text;
+    Text << In.rdbuf();
+    S.addLines(Text.str());
+  }
+  return S;
+}
 
 /// Python programs: the start-up hook beside the injection library
 /// (capture_probe_python/sitecustomize.py, which watches PyTorch's caching
@@ -319,7 +333,8 @@ int run(const RunOptions &O) {
 
   std::vector<std::string> Logs = filesEndingWith(LogDir, ".jsonl");
   std::vector<std::string> LogProblems = addLogs(Logs, Catalog, R);
-  keepLogsIf(LogProblems, LogDir, R);
+  InductorSources Generated = inductorSources(LogDir);
+  keepLogsIf(LogProblems, LogDir, R); // removes LogDir unless kept
   if (Logs.empty()) {
     std::string Why = O.Backend == "hip"
                           ? "the program did not load libamdhip64"
@@ -327,8 +342,11 @@ int run(const RunOptions &O) {
                             "refused the injection library";
     R.Note += std::string(R.Note.empty() ? "" : "; ") + "no event log: " + Why;
   }
-  if (O.Symbolize)
-    Symbolizer().symbolize(R);
+  if (O.Symbolize) {
+    Symbolizer S;
+    S.setInductorSources(std::move(Generated));
+    S.symbolize(R);
+  }
 
   // Symbolized names and paths are bytes: not UTF-8 ones become U+FFFD.
   if (!writeAtomically(

@@ -11,6 +11,7 @@
 #ifndef CAPTURE_PROBE_SYMBOLIZER_H
 #define CAPTURE_PROBE_SYMBOLIZER_H
 
+#include "capture_probe/InductorSources.h"
 #include "capture_probe/Report.h"
 #include <map>
 #include <string>
@@ -35,6 +36,9 @@ public:
 
   /// Fills Site and Stack of every call in \p R from its raw frames.
   void symbolize(ProbeReport &R);
+  /// Python frames in Inductor's generated code are mapped back to the
+  /// user's lines with \p S (what the probe's Python hook recorded).
+  void setInductorSources(InductorSources S) { Inductor = std::move(S); }
 
   /// True for frames of the runtime itself, whatever the program.
   static bool isRuntimeFrame(const SourceFrame &F);
@@ -43,6 +47,7 @@ private:
   bool definesKernel(const SourceFrame &F);
 
   std::string Tool;
+  InductorSources Inductor;
   std::map<std::string, bool> KernelLines;
   std::map<std::string, std::vector<SourceFrame>> Cache;
 };
