@@ -70,7 +70,7 @@ PyModule *PyProgram::addFile(const std::string &Path, std::string Text,
   PyModule *Raw = M.get();
   Modules.push_back(std::move(M));
   ByPath[Path] = Raw;
-  ByName.emplace(Raw->Name, Raw); // the first file of a name wins
+  ByName.try_emplace(Raw->Name, Raw); // the first file of a name wins
   addRoot(Raw->Root);
   addScriptRoot(Raw->Dir);
   addProjectRoots(Raw->Dir);
@@ -275,6 +275,13 @@ static void noteAttrInit(PyClass &C, const PySource &S, TSNode Assignment) {
     C.AttrInits[S.text(field(L, "attribute")).str()].push_back(R);
 }
 
+/// The calls that are statements of their own in \p Statement.
+static void noteStatementCalls(PyFunction &F, TSNode Statement) {
+  for (TSNode E : namedChildren(Statement))
+    if (is(E, "call"))
+      F.StatementCalls.insert(E.id);
+}
+
 PyFunction *PyProgram::newFunction(PyModule &M, PyClass *Owner, TSNode Node,
                                    bool Method) {
   Functions.emplace_back();
@@ -295,6 +302,10 @@ PyFunction *PyProgram::newFunction(PyModule &M, PyClass *Owner, TSNode Node,
     llvm::StringRef K = kind(N);
     if (K == "call")
       F.Calls.push_back(N);
+    else if (K == "with_statement")
+      F.Withs.push_back(N);
+    else if (K == "expression_statement")
+      noteStatementCalls(F, N);
     else if (K == "yield" && !insideLambda(N, Body))
       F.IsGenerator = true;
     else if (K == "function_definition")

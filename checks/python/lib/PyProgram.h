@@ -19,6 +19,10 @@
 #include "PyFiles.h"
 #include "PySource.h"
 
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSet.h"
+
 #include <deque>
 #include <map>
 #include <set>
@@ -41,6 +45,11 @@ struct PyFunction {
   /// The calls its own code makes: outside nested function and class
   /// definitions, lambdas included (they run where they are called from).
   std::vector<TSNode> Calls;
+  /// The with statements of its own code (where a capture may open).
+  std::vector<TSNode> Withs;
+  /// Of its calls, those that are statements of their own (`self.begin()`),
+  /// by node id.
+  llvm::DenseSet<const void *> StatementCalls;
   /// What its own import statements bind: local name -> dotted target.
   std::map<std::string, std::string> Imports;
   /// For a nested function or lambda: the function it is defined in (whose
@@ -150,8 +159,8 @@ private:
   std::deque<std::unique_ptr<PyModule>> Modules;
   std::deque<PyFunction> Functions;
   std::deque<PyClass> Classes;
-  std::map<std::string, PyModule *> ByName, ByPath;
-  std::set<std::string> Missing;
+  llvm::StringMap<PyModule *> ByName, ByPath;
+  llvm::StringSet<> Missing;
   std::set<std::string> Roots;
   /// Adds a root of absolute imports.
   void addRoot(const std::string &Dir);

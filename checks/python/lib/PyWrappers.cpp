@@ -170,24 +170,19 @@ Walker::beginEndSpans(TSNode Block) {
   return Out;
 }
 
-/// The with statements of \p F's own code whose items are calls, and the
-/// blocks in which a statement calls a region method (`g.capture_begin()`),
-/// in the order a walk of the body meets them: the only places a capture
-/// can open. Found from the calls the index recorded, without a walk.
+/// The with statements of \p F's own code, and the blocks in which a
+/// statement calls a region method (`g.capture_begin()`), in the order a
+/// walk of the body meets them: the only places a capture can open. From
+/// what the index recorded, without a walk.
 std::vector<TSNode> Walker::captureStatements(const PyFunction &F) const {
-  std::vector<TSNode> Out;
+  std::vector<TSNode> Out = F.Withs;
   for (TSNode C : F.Calls) {
-    TSNode P = ts_node_parent(C);
-    if (is(P, "as_pattern"))
-      P = ts_node_parent(P);
-    if (is(P, "with_item")) {
-      Out.push_back(ts_node_parent(ts_node_parent(P))); // clause, statement
-      continue;
-    }
     TSNode Fn = field(C, "function");
-    if (is(P, "expression_statement") && is(ts_node_parent(P), "block") &&
-        is(Fn, "attribute") &&
-        Ctx.Cat.regionMethod(S.text(field(Fn, "attribute")).str()))
+    if (!is(Fn, "attribute") ||
+        !Ctx.Cat.regionMethod(S.text(field(Fn, "attribute")).str()))
+      continue;
+    TSNode P = ts_node_parent(C);
+    if (is(P, "expression_statement") && is(ts_node_parent(P), "block"))
       Out.push_back(ts_node_parent(P));
   }
   // Pre-order (an enclosing statement first), each once.
