@@ -275,13 +275,6 @@ static void noteAttrInit(PyClass &C, const PySource &S, TSNode Assignment) {
     C.AttrInits[S.text(field(L, "attribute")).str()].push_back(R);
 }
 
-/// The calls that are statements of their own in \p Statement.
-static void noteStatementCalls(PyFunction &F, TSNode Statement) {
-  for (TSNode E : namedChildren(Statement))
-    if (is(E, "call"))
-      F.StatementCalls.insert(E.id);
-}
-
 PyFunction *PyProgram::newFunction(PyModule &M, PyClass *Owner, TSNode Node,
                                    bool Method) {
   Functions.emplace_back();
@@ -298,14 +291,14 @@ PyFunction *PyProgram::newFunction(PyModule &M, PyClass *Owner, TSNode Node,
   // it, and the calls it makes. In a method (not a function nested in one),
   // the fields it initialises.
   TSNode Body = field(Node, "body");
-  visitNamed(Body, [&](TSNode N) {
+  visitNamedWithParent(Body, [&](TSNode N, TSNode Parent) {
     llvm::StringRef K = kind(N);
-    if (K == "call")
+    if (K == "call") {
       F.Calls.push_back(N);
-    else if (K == "with_statement")
+      if (is(Parent, "expression_statement"))
+        F.StatementCalls.insert(N.id);
+    } else if (K == "with_statement")
       F.Withs.push_back(N);
-    else if (K == "expression_statement")
-      noteStatementCalls(F, N);
     else if (K == "yield" && !insideLambda(N, Body))
       F.IsGenerator = true;
     else if (K == "function_definition")

@@ -182,6 +182,38 @@ void visitNamed(TSNode Root, llvm::function_ref<VisitNext(TSNode)> Step) {
   ts_tree_cursor_delete(&C);
 }
 
+void visitNamedWithParent(
+    TSNode Root, llvm::function_ref<VisitNext(TSNode, TSNode Parent)> Step) {
+  if (isNull(Root))
+    return;
+  // The named nodes the cursor is below, innermost last.
+  llvm::SmallVector<TSNode, 32> Above;
+  TSTreeCursor C = ts_tree_cursor_new(Root);
+  for (;;) {
+    TSNode N = ts_tree_cursor_current_node(&C);
+    bool Named = ts_node_is_named(N);
+    VisitNext Next = Named ? Step(N, Above.empty() ? TSNode{} : Above.back())
+                           : VisitNext::Skip;
+    if (Next == VisitNext::Stop)
+      break;
+    if (Next == VisitNext::Into && ts_tree_cursor_goto_first_child(&C)) {
+      Above.push_back(N);
+      continue;
+    }
+    bool More = false;
+    do {
+      More = ts_tree_cursor_goto_next_sibling(&C);
+      if (!More && !ts_tree_cursor_goto_parent(&C))
+        break;
+      if (!More)
+        Above.pop_back();
+    } while (!More);
+    if (!More)
+      break;
+  }
+  ts_tree_cursor_delete(&C);
+}
+
 void visitOwnCode(TSNode Body, llvm::function_ref<bool(TSNode)> Visit) {
   visitNamed(Body, [&](TSNode N) {
     if (is(N, "function_definition") || is(N, "class_definition"))

@@ -89,6 +89,11 @@ enum class VisitNext { Into, Skip, Stop };
 /// Visits \p Root and the named nodes below it in source order (preorder),
 /// with one cursor (no allocation per node); \p Step says where to go next.
 void visitNamed(TSNode Root, llvm::function_ref<VisitNext(TSNode)> Step);
+/// The same, telling \p Step each node's named parent too (ts_node_parent
+/// would descend from the root again for each node). \p Root's parent is a
+/// null node.
+void visitNamedWithParent(
+    TSNode Root, llvm::function_ref<VisitNext(TSNode, TSNode Parent)> Step);
 /// Visits \p Body and every node below it that runs with it: not the
 /// bodies of functions and classes defined there (lambdas are visited).
 /// Stops when \p Visit returns false.
