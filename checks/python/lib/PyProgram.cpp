@@ -296,7 +296,7 @@ PyFunction *PyProgram::newFunction(PyModule &M, PyClass *Owner, TSNode Node,
     if (K == "call") {
       F.Calls.push_back(N);
       if (is(Parent, "expression_statement"))
-        F.StatementCalls.insert(N.id);
+        F.StatementCalls.push_back(N.id);
     } else if (K == "with_statement")
       F.Withs.push_back(N);
     else if (K == "yield" && !insideLambda(N, Body))
@@ -311,6 +311,7 @@ PyFunction *PyProgram::newFunction(PyModule &M, PyClass *Owner, TSNode Node,
                ? VisitNext::Skip
                : VisitNext::Into;
   });
+  std::sort(F.StatementCalls.begin(), F.StatementCalls.end());
   return &F;
 }
 

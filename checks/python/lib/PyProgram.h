@@ -19,10 +19,10 @@
 #include "PyFiles.h"
 #include "PySource.h"
 
-#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
 
+#include <algorithm>
 #include <deque>
 #include <map>
 #include <set>
@@ -48,8 +48,12 @@ struct PyFunction {
   /// The with statements of its own code (where a capture may open).
   std::vector<TSNode> Withs;
   /// Of its calls, those that are statements of their own (`self.begin()`),
-  /// by node id.
-  llvm::DenseSet<const void *> StatementCalls;
+  /// by node id, sorted.
+  std::vector<const void *> StatementCalls;
+  bool isStatement(TSNode Call) const {
+    return std::binary_search(StatementCalls.begin(), StatementCalls.end(),
+                              Call.id);
+  }
   /// What its own import statements bind: local name -> dotted target.
   std::map<std::string, std::string> Imports;
   /// For a nested function or lambda: the function it is defined in (whose

@@ -20,7 +20,7 @@ namespace capture_lint::python::detail {
 /// The program's function \p X calls for its effect (a call that is a
 /// statement of its own: `self.begin()`), or null.
 static PyFunction *calledForEffect(Walker &W, PyFunction &F, TSNode X) {
-  if (!F.StatementCalls.count(X.id))
+  if (!F.isStatement(X))
     return nullptr;
   PyFunction *C = W.calledFunction(F, X);
   return C && C != &F && is(C->Node, "function_definition") ? C : nullptr;
