@@ -81,12 +81,7 @@ std::vector<TSNode> PyCallSites::callsNamed(llvm::StringRef Name) const {
     if (!isNull(Call))
       Calls.push_back(Call);
   }
-  // Pre-order: an enclosing call (it starts no later and ends later) first.
-  std::stable_sort(Calls.begin(), Calls.end(), [](TSNode A, TSNode B) {
-    if (begin(A) != begin(B))
-      return begin(A) < begin(B);
-    return end(A) > end(B);
-  });
+  std::sort(Calls.begin(), Calls.end(), walkedBefore);
   return Calls;
 }
 

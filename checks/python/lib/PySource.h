@@ -84,6 +84,14 @@ bool containerUpdate(llvm::StringRef Method);
 llvm::SmallVector<TSNode, 8> namedChildren(TSNode N);
 /// Skips parentheses around an expression.
 TSNode stripParens(TSNode N);
+/// Whether a preorder walk meets \p A before \p B (an enclosing node, which
+/// starts no later and ends later, first): the order to sort nodes found
+/// without a walk in.
+inline bool walkedBefore(TSNode A, TSNode B) {
+  if (begin(A) != begin(B))
+    return begin(A) < begin(B);
+  return end(A) > end(B);
+}
 /// What a visit does after a node: go into its children, skip them, or stop.
 enum class VisitNext { Into, Skip, Stop };
 /// Visits \p Root and the named nodes below it in source order (preorder),

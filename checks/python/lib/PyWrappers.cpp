@@ -186,9 +186,7 @@ std::vector<TSNode> Walker::captureStatements(const PyFunction &F) const {
       Out.push_back(ts_node_parent(P));
   }
   // Pre-order (an enclosing statement first), each once.
-  std::sort(Out.begin(), Out.end(), [](TSNode A, TSNode B) {
-    return begin(A) != begin(B) ? begin(A) < begin(B) : end(A) > end(B);
-  });
+  std::sort(Out.begin(), Out.end(), walkedBefore);
   Out.erase(std::unique(Out.begin(), Out.end(),
                         [](TSNode A, TSNode B) { return ts_node_eq(A, B); }),
             Out.end());
