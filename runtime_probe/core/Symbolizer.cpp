@@ -201,8 +201,12 @@ bool Symbolizer::isRuntimeFrame(const SourceFrame &F) {
     if (Mod.rfind(P, 0) == 0)
       return true;
   const std::string &Fn = F.Function;
-  // The probe itself, linked into a test program (the harness).
-  if (Fn.rfind("capture_probe::", 0) == 0)
+  // The probe itself, linked into a test program (the harness); a function
+  // of its own that the compiler cloned or inlined may be named without its
+  // namespace ("onExit"): its source file tells.
+  if (Fn.rfind("capture_probe::", 0) == 0 ||
+      F.File.find("/runtime_probe/cuda/") != std::string::npos ||
+      F.File.find("/runtime_probe/core/") != std::string::npos)
     return true;
   // Launch stubs and inline wrappers in the CUDA headers.
   if (F.File.find("/include/crt/") != std::string::npos ||

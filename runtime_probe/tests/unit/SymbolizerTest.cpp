@@ -54,6 +54,12 @@ TEST(Symbolizer, RuntimeFramesAreNotUserCode) {
   EXPECT_TRUE(Symbolizer::isRuntimeFrame(F));
   F.Function = "cuMemAlloc_v2";
   EXPECT_TRUE(Symbolizer::isRuntimeFrame(F));
+  F.Function = "onExit";
+  F.File = "/src/capture-lint/runtime_probe/cuda/CuptiBackend.cpp";
+  F.Line = 948;
+  EXPECT_TRUE(Symbolizer::isRuntimeFrame(F)) << "the probe's own, in-process";
+  F.File.clear();
+  F.Line = 0;
   F.Function = "Decoder::step()";
   EXPECT_FALSE(Symbolizer::isRuntimeFrame(F));
   F.Function = "cube_root(float)";
