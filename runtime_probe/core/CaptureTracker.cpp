@@ -46,6 +46,10 @@ CallRecord CaptureTracker::classify(const Event &E, const CaptureRecord &C,
   R.Kernel = E.Kernel;
   R.Frames = E.Frames;
   R.PyFrames = E.PyFrames;
+  if (E.Repeats > 1) { // identical calls the backend folded (EventFolding.h)
+    R.Repeats = E.Repeats;
+    R.LastSeq = E.LastSeq;
+  }
   R.OtherThread = E.Thread != C.Thread;
   CaptureMode Effective = ThreadMode;
   R.EffectiveMode = modeName(Effective);
@@ -158,8 +162,8 @@ void CaptureTracker::keepCall(CaptureRecord &C, CallRecord R) {
     return;
   }
   CallRecord &Kept = C.Calls[It->second];
-  ++Kept.Repeats;
-  Kept.LastSeq = R.Seq;
+  Kept.Repeats += R.Repeats;
+  Kept.LastSeq = R.Repeats > 1 ? R.LastSeq : R.Seq;
 }
 
 /// Streams joining and leaving a capture: an event recorded on one of its

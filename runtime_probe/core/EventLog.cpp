@@ -224,6 +224,10 @@ void appendEventJson(std::string &Out, const Event &E,
     W.strings("collectives", E.Collectives);
   if (E.AfterFailedCapture)
     W.boolean("after_failed_capture", true);
+  if (E.Repeats > 1) {
+    W.number("repeats", E.Repeats);
+    W.number("last_seq", E.LastSeq);
+  }
   if (!StackRef.empty())
     W.string("stack_ref", StackRef);
   else if (!E.Frames.empty()) // none for clean captured work
@@ -428,8 +432,9 @@ std::vector<Event> MemorySink::take() {
 /// Whether the integer fields fit their types: nlohmann converts -2 to a
 /// uint64_t and 2^40 to an int without a word.
 static bool integersInRange(const json &J, std::string &Why) {
-  static const char *const Unsigned[] = {"seq",  "thread", "stream", "graph",
-                                         "exec", "count",  "event",  "kernel"};
+  static const char *const Unsigned[] = {
+      "seq",   "thread", "stream", "graph",   "exec",
+      "count", "event",  "kernel", "repeats", "last_seq"};
   static const char *const Signed[] = {"result", "nodes_created"};
   for (const char *Key : Unsigned)
     if (J.contains(Key) && J[Key].is_number_integer() &&
@@ -499,6 +504,8 @@ static bool eventFromJson(const json &J, Event &E, std::string &Why) {
     if (J.contains("collectives"))
       E.Collectives = J["collectives"].get<std::vector<std::string>>();
     E.AfterFailedCapture = J.value("after_failed_capture", false);
+    E.Repeats = std::max<uint64_t>(J.value("repeats", uint64_t(1)), 1);
+    E.LastSeq = E.Repeats > 1 ? J.value("last_seq", E.Seq) : 0;
     if (J.contains("py_frames"))
       E.PyFrames = J["py_frames"].get<std::vector<std::string>>();
     if (J.contains("graph_nodes"))

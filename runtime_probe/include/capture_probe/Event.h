@@ -91,6 +91,11 @@ struct Event {
   std::vector<std::string> Collectives;
   /// Made by the thread within a few calls after its capture failed.
   bool AfterFailedCapture = false;
+  /// Calls: how many identical calls of one thread in a row this event
+  /// stands for (clean captured work folded by the backend, EventFolding.h),
+  /// and the last one's sequence number (0 when Repeats is 1).
+  uint64_t Repeats = 1;
+  uint64_t LastSeq = 0;
 
   /// Return addresses as "module+0xoffset", innermost first. Left empty
   /// for work a capture took in cleanly (it made nodes and succeeded):
