@@ -23,6 +23,7 @@
 #include "CallbackData.h"
 #include "capture_probe/ApiCatalog.h"
 #include "capture_probe/CallStack.h"
+#include "capture_probe/EventFolding.h"
 #include "capture_probe/GraphBuffers.h"
 #include "capture_probe/InProcess.h"
 #include "capture_probe/PythonStack.h"
@@ -56,8 +57,17 @@ struct ThreadState {
   int PendingMode = -1;   // exchange-mode: the mode asked for, read at entry
   bool InProbe = false;   // the probe's own driver calls: not the program's
   int FallbackWindow = 0; // work calls still to record after a failed capture
+  int OwnCaptures = 0;    // captures this thread began and has not ended
 };
 thread_local ThreadState TS;
+
+/// The thread's held clean captured call (EventFolding.h): written before
+/// any other event of the thread, and when the thread ends.
+thread_local CallFolder Folder;
+
+/// CAPTURE_PROBE_EMPTY_CALLBACKS=1: every callback returns at once, to
+/// measure what CUPTI's callbacks cost by themselves (the report is empty).
+bool EmptyCallbacks = false;
 
 /// Marks the probe's own driver calls, so that their callbacks are ignored.
 struct ProbeCall {
@@ -449,6 +459,7 @@ void writeLifecycle(EventSink *Sink, Event &E, bool WithSite) {
   PhaseTimer T(PhaseWrite);
   E.Seq = nextSequence();
   E.Thread = currentThreadId();
+  Folder.flush(); // the thread's held call came first
   Sink->write(E);
 }
 
@@ -492,6 +503,143 @@ std::string nodeUsing(uint64_t Exec, uint64_t Address, uint64_t Size) {
   return U ? It->second->describe(*U, cachedKernelName) : "";
 }
 
+/// A device allocation, remembered (cudaMalloc and friends: {void **, size}).
+void onAlloc(void *const *P, int Result) {
+  auto *Ptr = static_cast<void *const *>(P[0]);
+  if (Result != 0 || !Ptr || !*Ptr)
+    return;
+  std::lock_guard<std::mutex> G(MemoryLock);
+  Allocations[uint64_t(uintptr_t(*Ptr))] =
+      *reinterpret_cast<const size_t *>(&P[1]);
+}
+
+/// A free of an allocation live executable graphs use: a FreedWhileHeld
+/// event for each of them, which are marked stale.
+void onFree(EventSink *Sink, Event &E, void *const *P) {
+  uint64_t Base = uint64_t(uintptr_t(P[0]));
+  std::vector<std::pair<uint64_t, std::string>> Holders; // exec, node
+  {
+    std::lock_guard<std::mutex> G(MemoryLock);
+    auto A = E.Result == 0 ? Allocations.find(Base) : Allocations.end();
+    if (A == Allocations.end())
+      return;
+    uint64_t Size = A->second;
+    Allocations.erase(A);
+    for (const auto &KV : HeldBy)
+      if (std::find(KV.second.begin(), KV.second.end(), Base) !=
+              KV.second.end() &&
+          !Stale.count(KV.first)) {
+        Holders.emplace_back(KV.first, nodeUsing(KV.first, Base, Size));
+        Stale[KV.first] = true;
+        AnyStale = true;
+      }
+  }
+  for (const auto &[X, Node] : Holders) {
+    Event F = E;
+    F.Kind = EventKind::FreedWhileHeld;
+    F.Exec = X;
+    F.Count = Base;
+    F.ResultName = Node; // the node that uses the block
+    writeLifecycle(Sink, F, /*WithSite=*/true);
+  }
+}
+
+/// A graph launch: reported if the graph uses freed memory (once), counted,
+/// and the first launch of each executable graph recorded.
+void onLaunch(EventSink *Sink, Event &E, void *const *P, bool MadeNodes) {
+  if (E.Result != 0 || MadeNodes)
+    return; // failed, or a child graph added to a capture
+  E.Exec = uint64_t(uintptr_t(P[0]));
+  if (AnyStale.load(std::memory_order_relaxed)) {
+    bool Report = false;
+    {
+      std::lock_guard<std::mutex> G(MemoryLock);
+      auto It = Stale.find(E.Exec);
+      if (It != Stale.end() && It->second) {
+        It->second = false; // reported once
+        Report = true;
+      }
+    }
+    if (Report) {
+      Event S = E;
+      S.Kind = EventKind::StaleLaunch;
+      writeLifecycle(Sink, S, /*WithSite=*/true);
+    }
+  }
+  {
+    std::lock_guard<std::mutex> G(LaunchLock);
+    if (ExecLaunches[E.Exec]++ != 0)
+      return;
+  }
+  E.Kind = EventKind::FirstLaunch;
+  writeLifecycle(Sink, E, /*WithSite=*/false);
+}
+
+/// An instantiation: the buffers the new executable graph uses, for frees
+/// and launches to come.
+void onInstantiate(EventSink *Sink, Event &E, void *const *P) {
+  auto *Exec = static_cast<void *const *>(P[0]);
+  if (E.Result != 0 || !Exec || !*Exec)
+    return;
+  E.Kind = EventKind::Instantiate;
+  E.Exec = uint64_t(uintptr_t(*Exec));
+  E.Graph = uint64_t(uintptr_t(P[1]));
+  std::shared_ptr<const GraphBuffers> Buffers = instantiatedGraph(E);
+  std::vector<uint64_t> Bases = basesOf(Buffers->addresses());
+  {
+    std::lock_guard<std::mutex> G(LaunchLock);
+    ExecLaunches[E.Exec] = 0;
+  }
+  {
+    std::lock_guard<std::mutex> G(MemoryLock);
+    Stale.erase(E.Exec);
+    if (Bases.empty())
+      HeldBy.erase(E.Exec);
+    else
+      HeldBy[E.Exec] = std::move(Bases);
+    if (Buffers->uses().empty())
+      ExecBuffers.erase(E.Exec);
+    else
+      ExecBuffers[E.Exec] = std::move(Buffers);
+  }
+  writeLifecycle(Sink, E, /*WithSite=*/false);
+}
+
+/// An update of an executable graph, with its launches so far.
+void onUpdate(EventSink *Sink, Event &E, void *const *P) {
+  E.Kind = EventKind::ExecUpdate;
+  E.Exec = uint64_t(uintptr_t(P[0]));
+  E.Graph = uint64_t(uintptr_t(P[1]));
+  {
+    std::lock_guard<std::mutex> G(LaunchLock);
+    auto It = ExecLaunches.find(E.Exec);
+    E.Count = It == ExecLaunches.end() ? 0 : It->second; // launches so far
+  }
+  writeLifecycle(Sink, E, /*WithSite=*/false);
+}
+
+/// An executable graph destroyed: its launch count, and its buffers
+/// forgotten.
+void onExecDestroy(EventSink *Sink, Event &E, void *const *P) {
+  E.Kind = EventKind::Launches;
+  E.Exec = uint64_t(uintptr_t(P[0]));
+  {
+    std::lock_guard<std::mutex> G(MemoryLock);
+    HeldBy.erase(E.Exec);
+    ExecBuffers.erase(E.Exec);
+    Stale.erase(E.Exec);
+  }
+  {
+    std::lock_guard<std::mutex> G(LaunchLock);
+    auto It = ExecLaunches.find(E.Exec);
+    if (It == ExecLaunches.end())
+      return;
+    E.Count = It->second;
+    ExecLaunches.erase(It);
+  }
+  writeLifecycle(Sink, E, /*WithSite=*/false);
+}
+
 /// Instantiations, first launches, updates and destructions of executable
 /// graphs; later launches are counted. Every parameter struct involved
 /// starts with the executable graph (or a pointer to it), then the graph.
@@ -507,139 +655,24 @@ void onLifecycle(Lifecycle L, const CUpti_CallbackData *Data, int Result,
       EagerKernels.fetch_add(1, std::memory_order_relaxed);
     return;
   }
+  if (L == Lifecycle::Alloc)
+    return onAlloc(P, Result);
   Event E;
   E.Api = Api;
   E.Result = Result;
   switch (L) {
-  case Lifecycle::Alloc: {
-    auto *Ptr = static_cast<void *const *>(P[0]);
-    if (Result != 0 || !Ptr || !*Ptr)
-      return;
-    std::lock_guard<std::mutex> G(MemoryLock);
-    Allocations[uint64_t(uintptr_t(*Ptr))] =
-        *reinterpret_cast<const size_t *>(&P[1]);
-    return;
-  }
-  case Lifecycle::Free: {
-    uint64_t Base = uint64_t(uintptr_t(P[0]));
-    std::vector<std::pair<uint64_t, std::string>> Holders; // exec, node
-    {
-      std::lock_guard<std::mutex> G(MemoryLock);
-      auto A = Result == 0 ? Allocations.find(Base) : Allocations.end();
-      if (A == Allocations.end())
-        return;
-      uint64_t Size = A->second;
-      Allocations.erase(A);
-      for (const auto &KV : HeldBy)
-        if (std::find(KV.second.begin(), KV.second.end(), Base) !=
-                KV.second.end() &&
-            !Stale.count(KV.first)) {
-          Holders.emplace_back(KV.first, nodeUsing(KV.first, Base, Size));
-          Stale[KV.first] = true;
-          AnyStale = true;
-        }
-    }
-    for (const auto &[X, Node] : Holders) {
-      Event F = E;
-      F.Kind = EventKind::FreedWhileHeld;
-      F.Exec = X;
-      F.Count = Base;
-      F.ResultName = Node; // the node that uses the block
-      writeLifecycle(Sink, F, /*WithSite=*/true);
-    }
-    return;
-  }
+  case Lifecycle::Free:
+    return onFree(Sink, E, P);
+  case Lifecycle::Launch:
+    return onLaunch(Sink, E, P, MadeNodes);
+  case Lifecycle::Instantiate:
+    return onInstantiate(Sink, E, P);
+  case Lifecycle::Update:
+    return onUpdate(Sink, E, P);
+  case Lifecycle::ExecDestroy:
+    return onExecDestroy(Sink, E, P);
+  case Lifecycle::Alloc:
   case Lifecycle::Kernel:
-    return; // counted above
-  case Lifecycle::Launch: {
-    if (Result != 0 || MadeNodes)
-      return; // failed, or a child graph added to a capture
-    E.Exec = uint64_t(uintptr_t(P[0]));
-    if (AnyStale.load(std::memory_order_relaxed)) {
-      bool Report = false;
-      {
-        std::lock_guard<std::mutex> G(MemoryLock);
-        auto It = Stale.find(E.Exec);
-        if (It != Stale.end() && It->second) {
-          It->second = false; // reported once
-          Report = true;
-        }
-      }
-      if (Report) {
-        Event S = E;
-        S.Kind = EventKind::StaleLaunch;
-        writeLifecycle(Sink, S, /*WithSite=*/true);
-      }
-    }
-    {
-      std::lock_guard<std::mutex> G(LaunchLock);
-      if (ExecLaunches[E.Exec]++ != 0)
-        return;
-    }
-    E.Kind = EventKind::FirstLaunch;
-    writeLifecycle(Sink, E, /*WithSite=*/false);
-    return;
-  }
-  case Lifecycle::Instantiate: {
-    auto *Exec = static_cast<void *const *>(P[0]);
-    if (Result != 0 || !Exec || !*Exec)
-      return;
-    E.Kind = EventKind::Instantiate;
-    E.Exec = uint64_t(uintptr_t(*Exec));
-    E.Graph = uint64_t(uintptr_t(P[1]));
-    std::shared_ptr<const GraphBuffers> Buffers = instantiatedGraph(E);
-    std::vector<uint64_t> Bases = basesOf(Buffers->addresses());
-    {
-      std::lock_guard<std::mutex> G(LaunchLock);
-      ExecLaunches[E.Exec] = 0;
-    }
-    {
-      std::lock_guard<std::mutex> G(MemoryLock);
-      Stale.erase(E.Exec);
-      if (Bases.empty())
-        HeldBy.erase(E.Exec);
-      else
-        HeldBy[E.Exec] = std::move(Bases);
-      if (Buffers->uses().empty())
-        ExecBuffers.erase(E.Exec);
-      else
-        ExecBuffers[E.Exec] = std::move(Buffers);
-    }
-    writeLifecycle(Sink, E, /*WithSite=*/false);
-    return;
-  }
-  case Lifecycle::Update: {
-    E.Kind = EventKind::ExecUpdate;
-    E.Exec = uint64_t(uintptr_t(P[0]));
-    E.Graph = uint64_t(uintptr_t(P[1]));
-    {
-      std::lock_guard<std::mutex> G(LaunchLock);
-      auto It = ExecLaunches.find(E.Exec);
-      E.Count = It == ExecLaunches.end() ? 0 : It->second; // launches so far
-    }
-    writeLifecycle(Sink, E, /*WithSite=*/false);
-    return;
-  }
-  case Lifecycle::ExecDestroy: {
-    E.Kind = EventKind::Launches;
-    E.Exec = uint64_t(uintptr_t(P[0]));
-    {
-      std::lock_guard<std::mutex> G(MemoryLock);
-      HeldBy.erase(E.Exec);
-      ExecBuffers.erase(E.Exec);
-      Stale.erase(E.Exec);
-    }
-    {
-      std::lock_guard<std::mutex> G(LaunchLock);
-      auto It = ExecLaunches.find(E.Exec);
-      if (It == ExecLaunches.end())
-        return;
-      E.Count = It->second;
-      ExecLaunches.erase(It);
-    }
-    writeLifecycle(Sink, E, /*WithSite=*/false);
-    return;
-  }
   case Lifecycle::None:
     return;
   }
@@ -739,64 +772,57 @@ void noteUnload(CUpti_CallbackDomain Domain, CUpti_CallbackId Id) {
     forgetKernels();
 }
 
-void onApi(CUpti_CallbackDomain Domain, CUpti_CallbackId Id,
-           const CUpti_CallbackData *Data) {
-  if (TS.InProbe)
+void onEnter(CUpti_CallbackDomain Domain, CUpti_CallbackId Id,
+             const CUpti_CallbackData *Data) {
+  if (TS.Depth++ != 0)
     return;
-  if (Data->callbackSite == CUPTI_API_ENTER) {
-    if (TS.Depth++ == 0) {
-      TS.NodesAtEntry = TS.NodesCreated;
-      TS.PendingMode =
-          kindOf(Domain, Id) == EventKind::ExchangeMode && Data->functionParams
-              ? exchangeModeAsked(Domain, Data->functionParams)
-              : -1;
-    }
-    return;
-  }
-  --TS.Depth;
-  int Result = returnValue(Domain, Data);
-  if (Result == 0 && Data->functionParams)
-    noteStreamCreation(Domain, Id, Data->functionParams);
-  dropGraphAddresses(Data->functionName, Data->functionParams);
-  noteUnload(Domain, Id);
-  if (TS.Depth != 0)
-    return; // nested inside another API call of this thread
-  bool MadeNodes = TS.NodesCreated != TS.NodesAtEntry;
-  if (Lifecycle L = lifecycleOf(Domain, Id); L != Lifecycle::None)
-    onLifecycle(L, Data, Result, MadeNodes,
-                Data->functionName ? Data->functionName : "?");
-  EventKind Kind = kindOf(Domain, Id);
+  TS.NodesAtEntry = TS.NodesCreated;
+  TS.PendingMode =
+      kindOf(Domain, Id) == EventKind::ExchangeMode && Data->functionParams
+          ? exchangeModeAsked(Domain, Data->functionParams)
+          : -1;
+}
+
+/// Whether an outermost call of kind \p Kind is one of the program's calls
+/// that may become an event: not the <<<>>> configuration, not a driver
+/// lookup, and, outside captures, only a stream-work call in the window
+/// after a failed capture (then \p Fallback is set).
+bool mayRecord(CUpti_CallbackDomain Domain, const CUpti_CallbackData *Data,
+               EventKind Kind, bool &Fallback) {
+  const char *Name = Data->functionName;
   // A <<<>>> launch is three runtime calls: the configuration pushed and
   // popped by the launch machinery, then the launch. Only the launch is
   // the program's.
-  if (Domain == CUPTI_CB_DOMAIN_RUNTIME_API && Data->functionName &&
-      Data->functionName[0] == '_' &&
-      (std::strncmp(Data->functionName, "__cudaPushCallConfiguration", 27) ==
-           0 ||
-       std::strncmp(Data->functionName, "__cudaPopCallConfiguration", 26) == 0))
-    return;
+  if (Domain == CUPTI_CB_DOMAIN_RUNTIME_API && Name && Name[0] == '_' &&
+      (std::strncmp(Name, "__cudaPushCallConfiguration", 27) == 0 ||
+       std::strncmp(Name, "__cudaPopCallConfiguration", 26) == 0))
+    return false;
   if (Kind == EventKind::Call && Domain == CUPTI_CB_DOMAIN_DRIVER_API &&
-      isLookup(Data->functionName))
-    return;
-  bool Fallback = false;
-  if (Kind == EventKind::Call && !Active.any()) {
-    // After a failed capture, the thread's next work calls are recorded:
-    // the same work running eagerly is a silent fallback.
-    if (TS.FallbackWindow <= 0)
-      return;
-    --TS.FallbackWindow;
-    // The catalog is read once, the first time a capture has failed.
-    static const ApiCatalog Catalog = ApiCatalog::builtin();
-    if (!Data->functionName || !Catalog.issuesStreamWork(Data->functionName))
-      return;
-    Fallback = true;
-  }
-  EventSink *Sink = TheSink.load();
-  if (!Sink || (Kind != EventKind::Call && !Data->functionParams))
-    return; // cudaDeviceSynchronize and friends have no parameters
+      isLookup(Name))
+    return false;
+  Fallback = false;
+  if (Kind != EventKind::Call || Active.any())
+    return true;
+  // After a failed capture, the thread's next work calls are recorded:
+  // the same work running eagerly is a silent fallback.
+  if (TS.FallbackWindow <= 0)
+    return false;
+  --TS.FallbackWindow;
+  // The catalog is read once, the first time a capture has failed.
+  static const ApiCatalog Catalog = ApiCatalog::builtin();
+  if (!Name || !Catalog.issuesStreamWork(Name))
+    return false;
+  Fallback = true;
+  return true;
+}
 
-  Event E;
-  E.Kind = Kind;
+/// The event of an outermost call, its stacks included as needed; false if
+/// it is the runtime library's own driver call. Sets \p Clean for work a
+/// capture took in cleanly.
+bool readCall(CUpti_CallbackDomain Domain, CUpti_CallbackId Id,
+              const CUpti_CallbackData *Data, int Result, bool MadeNodes,
+              bool Fallback, Event &E, bool &Clean) {
+  E.Kind = kindOf(Domain, Id);
   E.Api = Data->functionName ? Data->functionName : "?";
   E.Result = Result;
   if (E.Result != 0)
@@ -812,79 +838,142 @@ void onApi(CUpti_CallbackDomain Domain, CUpti_CallbackId Id,
   // but in the first capture begun at a call chain, clean work of a native
   // program keeps its stack, to show how far the capture went
   // (FirstCaptures); in a Python program that stack is the interpreter's.
-  bool Clean = Kind == EventKind::Call && Result == 0 && MadeNodes && !Fallback;
-  bool EndedCleanly = Kind == EventKind::EndCapture && Result == 0;
+  Clean = E.Kind == EventKind::Call && Result == 0 && MadeNodes && !Fallback;
+  bool EndedCleanly = E.Kind == EventKind::EndCapture && Result == 0;
   {
     PhaseTimer T(PhasePython);
     E.PyFrames = pythonStack();
   }
   if ((!Clean || (First.any() && E.PyFrames.empty())) && !EndedCleanly)
     E.Frames = timedFrames();
-  if (Kind == EventKind::Call && Domain == CUPTI_CB_DOMAIN_DRIVER_API &&
+  if (E.Kind == EventKind::Call && Domain == CUPTI_CB_DOMAIN_DRIVER_API &&
       madeByRuntimeLibrary(E.Frames))
-    return;
-  if (Kind == EventKind::Call && Data->functionParams)
+    return false;
+  if (E.Kind == EventKind::Call && Data->functionParams)
     readEventCall(Domain, Id, Data->functionParams, E);
+  return true;
+}
 
+void onBeginCapture(CUpti_CallbackDomain Domain, CUpti_CallbackId Id,
+                    const void *Params, Event &E) {
+  readBegin(Domain, Id, Params, E);
+  E.NonBlocking = streamIsNonBlocking(*E.Stream);
+  if (E.Result != 0) {
+    TS.FallbackWindow = FallbackCalls;
+    return;
+  }
+  Active.begin(*E.Stream);
+  ++TS.OwnCaptures;
+  First.begin(*E.Stream, E.Frames);
+  if (E.ToGraph) {
+    std::lock_guard<std::mutex> G(StateLock);
+    CaptureTarget[*E.Stream] = E.Graph;
+  }
+}
+
+void onEndCapture(const void *Params, Event &E) {
+  // cudaStreamEndCapture and cuStreamEndCapture: {stream, graph*}.
+  // A capture begun with cudaStreamBeginCaptureToGraph may end with a
+  // null graph pointer: its nodes are in the graph it was begun with.
+  auto *P = static_cast<const cuStreamEndCapture_params *>(Params);
+  E.Stream = uint64_t(uintptr_t(P->hStream));
+  if (Active.end(*E.Stream) && TS.OwnCaptures > 0)
+    --TS.OwnCaptures;
+  First.end(*E.Stream);
+  uint64_t Target = 0;
+  {
+    std::lock_guard<std::mutex> G(StateLock);
+    auto It = CaptureTarget.find(*E.Stream);
+    if (It != CaptureTarget.end()) {
+      Target = It->second;
+      CaptureTarget.erase(It);
+    }
+  }
+  if (E.Result == 0 && P->phGraph && *P->phGraph) {
+    E.GraphReturned = true;
+    E.Graph = uint64_t(uintptr_t(*P->phGraph));
+  } else if (E.Result == 0) {
+    E.Graph = Target;
+  }
+  if (E.Graph)
+    inspectCapturedGraph(E);
+  if (E.Result != 0)
+    TS.FallbackWindow = FallbackCalls;
+}
+
+/// Writes a call's event: clean captured work of a thread inside a capture
+/// it began itself through the thread's folder, which counts identical calls
+/// in a row as one event; the thread's end of that capture writes the held
+/// one. (Work other threads add to a capture, PyTorch's autograd threads
+/// say, is written call by call: such a thread may make no other call until
+/// the program exits.)
+void writeCall(EventSink *Sink, Event &&E, bool Clean) {
+  E.Seq = nextSequence();
+  E.Thread = currentThreadId();
+  ++Prof.Events;
+  PhaseTimer T(PhaseWrite);
+  if (Clean && TS.OwnCaptures > 0 && CallFolder::foldable(E)) {
+    Folder.add(std::move(E), Sink);
+    return;
+  }
+  Folder.flush();
+  Sink->write(E);
+}
+
+/// The exit of a call: bookkeeping for every call, then, for an outermost
+/// call of the program's, its lifecycle and its event.
+void onExit(CUpti_CallbackDomain Domain, CUpti_CallbackId Id,
+            const CUpti_CallbackData *Data) {
+  --TS.Depth;
+  int Result = returnValue(Domain, Data);
+  if (Result == 0 && Data->functionParams)
+    noteStreamCreation(Domain, Id, Data->functionParams);
+  dropGraphAddresses(Data->functionName, Data->functionParams);
+  noteUnload(Domain, Id);
+  if (TS.Depth != 0)
+    return; // nested inside another API call of this thread
+  bool MadeNodes = TS.NodesCreated != TS.NodesAtEntry;
+  if (Lifecycle L = lifecycleOf(Domain, Id); L != Lifecycle::None)
+    onLifecycle(L, Data, Result, MadeNodes,
+                Data->functionName ? Data->functionName : "?");
+  EventKind Kind = kindOf(Domain, Id);
+  bool Fallback = false;
+  if (!mayRecord(Domain, Data, Kind, Fallback))
+    return;
+  EventSink *Sink = TheSink.load();
+  if (!Sink || (Kind != EventKind::Call && !Data->functionParams))
+    return; // cudaDeviceSynchronize and friends have no parameters
+  Event E;
+  bool Clean = false;
+  if (!readCall(Domain, Id, Data, Result, MadeNodes, Fallback, E, Clean))
+    return;
   switch (Kind) {
   case EventKind::BeginCapture:
-    readBegin(Domain, Id, Data->functionParams, E);
-    E.NonBlocking = streamIsNonBlocking(*E.Stream);
-    if (E.Result == 0) {
-      Active.begin(*E.Stream);
-      First.begin(*E.Stream, E.Frames);
-      if (E.ToGraph) {
-        std::lock_guard<std::mutex> G(StateLock);
-        CaptureTarget[*E.Stream] = E.Graph;
-      }
-    } else {
-      TS.FallbackWindow = FallbackCalls;
-    }
+    onBeginCapture(Domain, Id, Data->functionParams, E);
     break;
-  case EventKind::EndCapture: {
-    // cudaStreamEndCapture and cuStreamEndCapture: {stream, graph*}.
-    // A capture begun with cudaStreamBeginCaptureToGraph may end with a
-    // null graph pointer: its nodes are in the graph it was begun with.
-    auto *P =
-        static_cast<const cuStreamEndCapture_params *>(Data->functionParams);
-    E.Stream = uint64_t(uintptr_t(P->hStream));
-    Active.end(*E.Stream);
-    First.end(*E.Stream);
-    uint64_t Target = 0;
-    {
-      std::lock_guard<std::mutex> G(StateLock);
-      auto It = CaptureTarget.find(*E.Stream);
-      if (It != CaptureTarget.end()) {
-        Target = It->second;
-        CaptureTarget.erase(It);
-      }
-    }
-    if (E.Result == 0 && P->phGraph && *P->phGraph) {
-      E.GraphReturned = true;
-      E.Graph = uint64_t(uintptr_t(*P->phGraph));
-    } else if (E.Result == 0) {
-      E.Graph = Target;
-    }
-    if (E.Graph)
-      inspectCapturedGraph(E);
-    if (E.Result != 0)
-      TS.FallbackWindow = FallbackCalls;
+  case EventKind::EndCapture:
+    onEndCapture(Data->functionParams, E);
     break;
-  }
   case EventKind::ExchangeMode:
     if (auto M = modeFromEnum(TS.PendingMode))
       E.Mode = *M;
     else
       return;
     break;
-  case EventKind::Call:
+  default:
     break;
   }
-  E.Seq = nextSequence();
-  E.Thread = currentThreadId();
-  ++Prof.Events;
-  PhaseTimer T(PhaseWrite);
-  Sink->write(E);
+  writeCall(Sink, std::move(E), Clean);
+}
+
+void onApi(CUpti_CallbackDomain Domain, CUpti_CallbackId Id,
+           const CUpti_CallbackData *Data) {
+  if (TS.InProbe)
+    return;
+  if (Data->callbackSite == CUPTI_API_ENTER)
+    onEnter(Domain, Id, Data);
+  else
+    onExit(Domain, Id, Data);
 }
 
 void onResource(CUpti_CallbackId Id, const CUpti_ResourceData *Data) {
@@ -894,7 +983,7 @@ void onResource(CUpti_CallbackId Id, const CUpti_ResourceData *Data) {
 
 void CUPTIAPI callback(void *, CUpti_CallbackDomain Domain, CUpti_CallbackId Id,
                        const void *Data) {
-  if (!Data)
+  if (!Data || EmptyCallbacks)
     return;
   if (Prof.On &&
       (Domain == CUPTI_CB_DOMAIN_RUNTIME_API ||
@@ -998,6 +1087,8 @@ bool startCupti(EventSink *Sink, std::string &Error) {
   setCuptiSink(Sink);
   if (Started.exchange(true))
     return true;
+  const char *Empty = std::getenv("CAPTURE_PROBE_EMPTY_CALLBACKS");
+  EmptyCallbacks = Empty && *Empty && std::string(Empty) != "0";
   CUpti_SubscriberHandle Subscriber;
   auto Check = [&](CUptiResult R, const char *What) {
     if (R == CUPTI_SUCCESS)
