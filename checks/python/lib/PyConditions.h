@@ -132,6 +132,14 @@ public:
   bool hostTensorMethod(llvm::StringRef Method) const {
     return Cat.listed(NameList::HostTensorMethods, Method);
   }
+  /// Functions and methods that load a native library (ctypes.CDLL, cffi's
+  /// ffi.dlopen): calls of its functions go into C++.
+  bool nativeLibraryLoader(llvm::StringRef Dotted) const {
+    return Cat.listed(NameList::NativeLibraryLoaders, Dotted);
+  }
+  bool nativeLibraryLoaderMethod(llvm::StringRef Method) const {
+    return Cat.listed(NameList::NativeLibraryLoaderMethods, Method);
+  }
   /// Tensor methods whose result is not a tensor (item, size, tolist, ...).
   bool methodReturnsNonTensor(llvm::StringRef Method) const {
     return Cat.listed(NameList::NonTensorMethods, Method);

@@ -792,9 +792,11 @@ PyValue Walker::resultOf(const std::string &Full, const std::string &Method,
   // cffi's ffi.dlopen(path), whatever made ffi (a local of another
   // function when a constructor's `self.lib = ffi.dlopen(path)` is read).
   llvm::StringRef Unbound = Full;
-  bool Dlopen = Method.empty() ? Unbound.consume_front("builtins.") &&
-                                     Unbound.ends_with(".dlopen")
-                               : Method == "dlopen";
+  bool Dlopen =
+      Method.empty()
+          ? Unbound.consume_front("builtins.") &&
+                Ctx.Cat.nativeLibraryLoaderMethod(Unbound.rsplit('.').second)
+          : Ctx.Cat.nativeLibraryLoaderMethod(Method);
   if (Dlopen && Receiver.Classes.empty() && !Receiver.tensor()) {
     PyValue Out;
     Out.NativeLibrary = true;
@@ -858,9 +860,7 @@ PyValue Walker::functionResult(llvm::StringRef Name, const PyCallFacts &Facts) {
     Out.Kinds = VStream;
   } else if (Name == "torch.cuda.Event") {
     Out.Kinds = VEvent;
-  } else if (Name == "ctypes.CDLL" || Name == "ctypes.PyDLL" ||
-             Name == "ctypes.cdll.LoadLibrary" ||
-             Name == "ctypes.pydll.LoadLibrary") {
+  } else if (Ctx.Cat.nativeLibraryLoader(Name)) {
     Out.NativeLibrary = true;
   } else if (Name.starts_with("builtins.")) {
     Out = builtinResult(Name, Facts);
