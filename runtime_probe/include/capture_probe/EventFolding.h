@@ -1,5 +1,4 @@
-//===- EventFolding.h - A thread's identical captured calls as one event -*- C++
-//-*-===//
+//===- EventFolding.h - Identical captured calls as one event --*- C++ -*-===//
 //
 // A capture-heavy program makes the same call over and over inside its
 // captures (a loop of launches), each taken in cleanly: nothing to report,
