@@ -100,6 +100,10 @@ TEST(EventLog, WritesEveryKindAndField) {
     E.AfterFailedCapture = true;
     E.Frames = {"/bin/prog+0x10"};
     E.PyFrames = {"model.py:12:forward"};
+    if (K == EventKind::Call) { // a folded run of identical clean calls
+      E.Repeats = 3;
+      E.LastSeq = 5;
+    }
     All.push_back(E);
   }
   {
@@ -117,6 +121,8 @@ TEST(EventLog, WritesEveryKindAndField) {
   EXPECT_EQ(Got[1].Mode, CaptureMode::Relaxed);
   EXPECT_EQ(Got[2].GraphNodes, All[2].GraphNodes);
   EXPECT_EQ(Got[3].Frames, All[3].Frames);
+  EXPECT_EQ(Got[0].Repeats, 3u);
+  EXPECT_EQ(Got[0].LastSeq, 5u);
   if (!Sample)
     std::remove(Path.c_str());
 }
