@@ -286,10 +286,9 @@ void CaptureTracker::consumeLifecycle(const Event &E) {
       return;
     CaptureRecord Dummy;
     CallRecord Free = classify(E, Dummy, CaptureMode::Global);
-    // The event names the node that uses the block (in its result name):
-    // the report's stale_free gives it as the hazard.
+    // The event names the node that uses the block (in its result name).
     if (!E.ResultName.empty()) {
-      Free.Hazard = E.ResultName;
+      Free.Node = E.ResultName;
       Free.ResultName.clear();
     }
     X->second.Freed = std::move(Free);

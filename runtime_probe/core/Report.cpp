@@ -110,6 +110,8 @@ static json callJson(const CallRecord &C, StackTable &Stacks) {
     J["stream"] = *C.Stream;
   if (!C.Hazard.empty())
     J["hazard"] = C.Hazard;
+  if (!C.Node.empty())
+    J["node"] = C.Node;
   if (!C.Expected.empty())
     J["expected"] = C.Expected;
   if (C.FirstError)
@@ -146,6 +148,7 @@ static CallRecord callFrom(const json &J, const std::vector<StackRow> &Rows) {
     C.Stream = J["stream"].get<uint64_t>();
   C.Classes = J.value("classes", std::set<std::string>());
   C.Hazard = J.value("hazard", "");
+  C.Node = J.value("node", "");
   C.Expected = J.value("expected", "");
   C.EffectiveMode = J.value("effective_mode", "");
   C.FirstError = J.value("first_error", false);
@@ -424,8 +427,8 @@ static void summarizeStale(std::ostream &OS, const CallRecord &Free,
      << (Caching ? "PyTorch's caching allocator took back a tensor's memory"
                  : Free.Api + " freed memory")
      << " that the instantiated graph uses";
-  if (!Free.Hazard.empty() && Free.Hazard.find(" node ") != std::string::npos)
-    OS << " (" << Free.Hazard << ")";
+  if (!Free.Node.empty())
+    OS << " (" << Free.Node << ")";
   OS << ", at " << where(Free) << "; the graph was launched after it at "
      << where(Launch)
      << ": it reads or writes freed (or reused) memory; keep the "

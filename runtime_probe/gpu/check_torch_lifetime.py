@@ -58,7 +58,7 @@ for name, begin, free, launch in (
     sf, sl = c.get("stale_free"), c.get("stale_launch")
     got = (line_of(sf), line_of(sl))
     want = (lines[free], lines[launch])
-    node = (sf or {}).get("hazard", "")
+    node = (sf or {}).get("node", "")
     if "freed-while-held" not in c["classes"] or got != want or \
             (sf or {}).get("api") != "caching-allocator free" or \
             not node.startswith("kernel node"):

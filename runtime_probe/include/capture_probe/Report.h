@@ -63,7 +63,7 @@ inline constexpr const char *SilentFallback = "silent-fallback";
 /// memory a live instantiated graph of this capture uses was freed (cudaFree
 /// and friends, or PyTorch's caching allocator taking back a tensor's
 /// storage), and the graph was launched again: it read or wrote freed (or
-/// reused) memory. StaleFree's Hazard names the node that uses the memory.
+/// reused) memory. StaleFree's Node names the node that uses the memory.
 inline constexpr const char *FreedWhileHeld = "freed-while-held";
 } // namespace classes
 const std::set<std::string> &knownClasses();
@@ -84,7 +84,10 @@ struct CallRecord {
   std::string ResultName;
   std::optional<uint64_t> Stream;
   std::set<std::string> Classes;
-  std::string Hazard;   // from the catalog, "" if unknown
+  std::string Hazard; // from the catalog, "" if unknown
+  /// For the free of memory a graph uses: the node that uses it ("kernel
+  /// node 2 of 5 (name), argument 1").
+  std::string Node;
   std::string Expected; // catalog behaviour in the effective mode
   std::string EffectiveMode;
   bool FirstError = false;
@@ -152,9 +155,8 @@ struct CaptureRecord {
   /// Work that ran eagerly on the thread after this capture failed, at the
   /// site of a call made during the capture (the first such call).
   std::optional<CallRecord> Fallback;
-  /// The free of memory its instantiated graph used (Hazard: the node that
-  /// uses it, "kernel node 2 of 5 (name), argument 1"), and the launch
-  /// after.
+  /// The free of memory its instantiated graph used (with the node that
+  /// uses it), and the launch after.
   std::optional<CallRecord> StaleFree, StaleLaunch;
 };
 

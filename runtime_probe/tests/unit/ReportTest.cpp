@@ -45,6 +45,12 @@ ProbeReport sampleReport() {
   R.Captures[0].Calls[0].Site = F;
   R.Captures[0].Calls[0].Stack = {F};
   R.Divergences.push_back({1, 2, "out", 4, 16, 3});
+  CallRecord Free, Launch;
+  Free.Api = "cudaFree";
+  Free.Node = "kernel node 1 of 1 (scale), argument 2";
+  Launch.Api = "cudaGraphLaunch";
+  R.Captures[0].StaleFree = Free;
+  R.Captures[0].StaleLaunch = Launch;
   return R;
 }
 } // namespace
@@ -64,6 +70,11 @@ TEST(Report, RoundTripsThroughJson) {
   EXPECT_EQ(M.Site->Line, 12u);
   EXPECT_EQ(Back.Divergences[0].DifferingBytes, 3u);
   EXPECT_TRUE(Back.allClasses().count(classes::Divergence));
+  ASSERT_TRUE(Back.Captures[0].StaleFree.has_value());
+  EXPECT_EQ(Back.Captures[0].StaleFree->Node,
+            "kernel node 1 of 1 (scale), argument 2");
+  EXPECT_EQ(J["captures"][0]["stale_free"]["node"],
+            "kernel node 1 of 1 (scale), argument 2");
 }
 
 // Each distinct stack is written once and named by the calls that share it;

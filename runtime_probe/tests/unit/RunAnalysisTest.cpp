@@ -487,7 +487,7 @@ TEST(RunAnalysis, ATensorTheCachingAllocatorTookBackThenAReplay) {
   ASSERT_TRUE(Caps[0].StaleFree && Caps[0].StaleLaunch);
   EXPECT_TRUE(Caps[0].Classes.count(classes::FreedWhileHeld));
   EXPECT_EQ(Caps[0].StaleFree->Api, "caching-allocator free");
-  EXPECT_EQ(Caps[0].StaleFree->Hazard, Node);
+  EXPECT_EQ(Caps[0].StaleFree->Node, Node);
   EXPECT_TRUE(Caps[0].StaleFree->ResultName.empty());
   EXPECT_EQ(Caps[0].StaleFree->PyFrames, FreeAt);
   EXPECT_EQ(Caps[0].StaleLaunch->PyFrames, LaunchAt);
