@@ -13,10 +13,21 @@ when it is split, and a new long function is never listed, only split.
   tests/selflint/selflint.py BUILD_DIR [CLANG_TIDY [LIST]]
 
 LIST: another list of long functions (the tests of this script).
+
+A GCC build's precompiled headers (cmake_pch.hxx.gch) are of no use to
+clang-tidy, which parsed clang's own headers again for every file: this
+script first builds a clang one beside each (cmake_pch.hxx.pch, made again on
+every run from the command of a file that includes it), which the driver
+then takes for the -include, as clang does for its own builds. Every file is
+still linted with its own command; where a header cannot be built the files
+that include it are linted without one. A file clang-tidy cannot compile is
+a problem, not a pass.
 """
 import json
 import os
 import re
+import shlex
+import shutil
 import subprocess
 import sys
 from concurrent.futures import ThreadPoolExecutor
@@ -42,6 +53,53 @@ def sources(build):
     return sorted(out)
 
 
+def pch_commands(build, clang):
+    """The clang command that builds each GCC precompiled header's clang
+    counterpart: the flags of the first file in scope that includes it."""
+    with open(os.path.join(build, "compile_commands.json")) as f:
+        entries = json.load(f)
+    out = {}
+    for e in entries:
+        path = os.path.normpath(os.path.join(e["directory"], e["file"]))
+        if not os.path.relpath(path, ROOT).startswith(SCOPE):
+            continue
+        args = e.get("arguments") or shlex.split(e["command"])
+        if "-include" not in args:
+            continue
+        header = args[args.index("-include") + 1]
+        if not header.endswith("cmake_pch.hxx") or header in out:
+            continue
+        flags, skip = [], False
+        for i, a in enumerate(args[1:], 1):
+            if skip:
+                skip = False
+            elif a in ("-o", "-c", "-include", "-MF", "-MT", "-MQ"):
+                skip = True
+            elif a in ("-MD", "-MMD", path, e["file"]) or a.startswith("-W"):
+                continue
+            else:
+                flags.append(a)
+        out[header] = (e["directory"], [clang] + flags + [
+            "-Wno-pragma-system-header-outside-header", "-x", "c++-header",
+            header, "-o", header + ".pch.tmp"])
+    return out
+
+
+def build_pch(item):
+    header, (directory, command) = item
+    target = header + ".pch"
+    if os.path.exists(target):
+        os.remove(target)  # never a stale one
+    proc = subprocess.run(command, cwd=directory, stdout=subprocess.DEVNULL,
+                          stderr=subprocess.DEVNULL)
+    if proc.returncode == 0:
+        os.replace(header + ".pch.tmp", target)
+        return True
+    if os.path.exists(header + ".pch.tmp"):
+        os.remove(header + ".pch.tmp")
+    return False
+
+
 def lint(tidy, build, rel):
     proc = subprocess.run(
         [tidy, "-p", build, "--quiet",
@@ -55,6 +113,11 @@ def lint(tidy, build, rel):
         if m:
             found.append((os.path.relpath(m.group(1), ROOT), int(m.group(2)),
                           m.group(4), m.group(5)))
+    if proc.returncode != 0:
+        # A compiler error: clang-tidy saw no function of the file.
+        found.append((rel, 0, "clang-tidy could not compile it (exit %d): "
+                      "run %s -p %s %s" % (proc.returncode, tidy, build, rel),
+                      "clang-diagnostic-error"))
     return found
 
 
@@ -81,8 +144,15 @@ def main():
         print("self-lint: no sources of %s in %s/compile_commands.json"
               % (", ".join(SCOPE), build), file=sys.stderr)
         return 1
+    clang = os.path.join(os.path.dirname(os.path.realpath(
+        shutil.which(tidy) or tidy)), "clang++")
     with ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
-        results = list(pool.map(lambda f: lint(tidy, build, f), files))
+        if os.path.exists(clang):
+            list(pool.map(build_pch, pch_commands(build, clang).items()))
+        # The largest files first, so that no core waits at the end.
+        order = sorted(files, key=lambda f: -os.path.getsize(
+            os.path.join(ROOT, f)))
+        results = list(pool.map(lambda f: lint(tidy, build, f), order))
     allowed = listed(long_list)
     seen_long, problems = set(), []
     for found in results:
