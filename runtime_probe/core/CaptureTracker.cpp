@@ -286,11 +286,7 @@ void CaptureTracker::consumeLifecycle(const Event &E) {
       return;
     CaptureRecord Dummy;
     CallRecord Free = classify(E, Dummy, CaptureMode::Global);
-    // The event names the node that uses the block (in its result name).
-    if (!E.ResultName.empty()) {
-      Free.Node = E.ResultName;
-      Free.ResultName.clear();
-    }
+    Free.Node = E.Node; // the node that uses the block
     X->second.Freed = std::move(Free);
     return;
   }

@@ -220,6 +220,8 @@ void appendEventJson(std::string &Out, const Event &E,
     W.number("event", *E.CudaEvent);
   if (E.Kernel)
     W.number("kernel", E.Kernel);
+  if (!E.Node.empty())
+    W.string("node", E.Node);
   if (!E.Collectives.empty())
     W.strings("collectives", E.Collectives);
   if (E.AfterFailedCapture)
@@ -501,6 +503,7 @@ static bool eventFromJson(const json &J, Event &E, std::string &Why) {
     if (J.contains("event"))
       E.CudaEvent = J["event"].get<uint64_t>();
     E.Kernel = J.value("kernel", uint64_t(0));
+    E.Node = J.value("node", "");
     if (J.contains("collectives"))
       E.Collectives = J["collectives"].get<std::vector<std::string>>();
     E.AfterFailedCapture = J.value("after_failed_capture", false);

@@ -37,8 +37,8 @@ std::optional<CaptureMode> modeFromEnum(int Value);
 /// ones are only counted), ExecUpdate, Launches (an exec's launch count, at
 /// its destruction or at exit) and Totals (at exit: kernels launched outside
 /// any graph), FreedWhileHeld (a free of memory that a live executable
-/// graph's nodes use: Exec, Count = the allocation, ResultName = the node
-/// that uses it; Api "caching-allocator free" when PyTorch's caching
+/// graph's nodes use: Exec, Count = the allocation, Node = the node that
+/// uses it; Api "caching-allocator free" when PyTorch's caching
 /// allocator took back a tensor's storage, PyFrames where its last Python
 /// reference went) and StaleLaunch (the first launch of such a graph after
 /// the free).
@@ -87,6 +87,9 @@ struct Event {
   /// Kernel launches: the kernel (host stub or CUfunction), which names the
   /// work when its call stack is not recorded.
   uint64_t Kernel = 0;
+  /// FreedWhileHeld: the node of the executable graph that uses the freed
+  /// block, described ("kernel node 1 of 1 (name), argument 2").
+  std::string Node;
   /// EndCapture: the graph's collective (NCCL) kernels, in node order.
   std::vector<std::string> Collectives;
   /// Made by the thread within a few calls after its capture failed.

@@ -81,6 +81,13 @@ TEST(EventFolding, FoldsOnlyCleanCapturedCallsWithoutStacks) {
   EXPECT_FALSE(CallFolder::foldable(begin(1)));
 }
 
+TEST(EventFolding, CallsThatNameAnotherNodeAreNotTheSame) {
+  Event A = launch(1), B = launch(2);
+  EXPECT_TRUE(CallFolder::sameCall(A, B));
+  B.Node = "kernel node 1 of 1, argument 0";
+  EXPECT_FALSE(CallFolder::sameCall(A, B));
+}
+
 TEST(EventFolding, CountsARunAndKeepsTheThreadsOrder) {
   std::vector<Event> In = {begin(1),        launch(2), launch(3), launch(4),
                            launch(5, 0x41), launch(6), end(7)};

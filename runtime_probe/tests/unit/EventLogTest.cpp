@@ -39,6 +39,14 @@ TEST(EventLog, RoundTripsEveryField) {
   End.GraphReturned = false;
   End.GraphNodes = {{"kernel", 3}};
   End.NodesCreated = 0;
+  Event Freed;
+  Freed.Seq = 3;
+  Freed.Kind = EventKind::FreedWhileHeld;
+  Freed.Api = "caching-allocator free";
+  Freed.Exec = 0x200;
+  Freed.Count = 0x7f0000800000;
+  Freed.Node = "kernel node 1 of 1 (at::native::vectorized_elementwise_"
+               "kernel), argument 2";
   std::string Resolved;
   {
     JsonLinesSink Sink(Path);
@@ -47,11 +55,12 @@ TEST(EventLog, RoundTripsEveryField) {
     EXPECT_EQ(Resolved.find("%p"), std::string::npos);
     Sink.write(B);
     Sink.write(End);
+    Sink.write(Freed);
   }
   std::vector<Event> Got;
   std::string Error;
   ASSERT_TRUE(readEventLog(Resolved, Got, Error)) << Error;
-  ASSERT_EQ(Got.size(), 2u);
+  ASSERT_EQ(Got.size(), 3u);
   EXPECT_EQ(Got[0].Kind, EventKind::BeginCapture);
   EXPECT_EQ(Got[0].Thread, 42u);
   EXPECT_EQ(Got[0].Stream, std::optional<uint64_t>(0xabc));
@@ -62,6 +71,12 @@ TEST(EventLog, RoundTripsEveryField) {
   EXPECT_EQ(Got[1].ResultName, End.ResultName);
   EXPECT_EQ(Got[1].GraphNodes, End.GraphNodes);
   EXPECT_EQ(Got[1].NodesCreated, std::optional<int>(0));
+  EXPECT_TRUE(Got[1].Node.empty());
+  EXPECT_EQ(Got[2].Kind, EventKind::FreedWhileHeld);
+  EXPECT_EQ(Got[2].Exec, 0x200u);
+  EXPECT_EQ(Got[2].Count, Freed.Count);
+  EXPECT_EQ(Got[2].Node, Freed.Node);
+  EXPECT_TRUE(Got[2].ResultName.empty());
   std::remove(Resolved.c_str());
 }
 
@@ -104,6 +119,8 @@ TEST(EventLog, WritesEveryKindAndField) {
       E.Repeats = 3;
       E.LastSeq = 5;
     }
+    if (K == EventKind::FreedWhileHeld) // the node that uses the block
+      E.Node = "kernel node 2 of 5 (scale_kernel), argument 1";
     All.push_back(E);
   }
   {
@@ -123,6 +140,8 @@ TEST(EventLog, WritesEveryKindAndField) {
   EXPECT_EQ(Got[3].Frames, All[3].Frames);
   EXPECT_EQ(Got[0].Repeats, 3u);
   EXPECT_EQ(Got[0].LastSeq, 5u);
+  EXPECT_EQ(Got[9].Kind, EventKind::FreedWhileHeld);
+  EXPECT_EQ(Got[9].Node, All[9].Node);
   if (!Sample)
     std::remove(Path.c_str());
 }

@@ -478,7 +478,7 @@ TEST(RunAnalysis, ATensorTheCachingAllocatorTookBackThenAReplay) {
   const std::vector<std::string> FreeAt = {"/u/lifetime.py:55:main"},
                                  LaunchAt = {"/u/lifetime.py:44:replay_error",
                                              "/u/lifetime.py:59:main"};
-  F.ResultName = Node;
+  F.Node = Node;
   F.PyFrames = FreeAt;
   Event &S = L.add(EventKind::StaleLaunch, "cudaGraphLaunch");
   S.Exec = 0x200;
@@ -513,7 +513,7 @@ TEST(RunAnalysis, ACachingAllocatorFreeWithNoLaunchAfterIsNoFinding) {
   L.add(EventKind::FirstLaunch, "cudaGraphLaunch").Exec = 0x200;
   Event &F = L.add(EventKind::FreedWhileHeld, "caching-allocator free");
   F.Exec = 0x200;
-  F.ResultName = "kernel node 1 of 1, argument 0";
+  F.Node = "kernel node 1 of 1, argument 0";
   auto Caps = L.run();
   EXPECT_FALSE(Caps[0].Classes.count(classes::FreedWhileHeld));
   EXPECT_FALSE(Caps[0].StaleFree);
