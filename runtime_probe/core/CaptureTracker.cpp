@@ -33,8 +33,10 @@ static bool madeByFrameworkAllocator(const std::vector<std::string> &Frames) {
   return false;
 }
 
-CallRecord CaptureTracker::classify(const Event &E, const CaptureRecord &C,
-                                    CaptureMode ThreadMode) const {
+/// \p E as a call record of capture \p C, made in \p ThreadMode: what was
+/// called, by which thread, with what result, where; no classes yet.
+static CallRecord recordOf(const Event &E, const CaptureRecord &C,
+                           CaptureMode ThreadMode) {
   CallRecord R;
   R.Seq = E.Seq;
   R.Thread = E.Thread;
@@ -51,44 +53,45 @@ CallRecord CaptureTracker::classify(const Event &E, const CaptureRecord &C,
     R.LastSeq = E.LastSeq;
   }
   R.OtherThread = E.Thread != C.Thread;
-  CaptureMode Effective = ThreadMode;
-  R.EffectiveMode = modeName(Effective);
-  if (E.Kind != EventKind::Call)
-    return R; // begin, end, mode switches: recorded, not classified
+  R.EffectiveMode = modeName(ThreadMode);
+  return R;
+}
 
+/// The failure class of failed call \p E (\p Info: its catalog entry, if
+/// any). A failure is the capture's when it is a capture error (900-908:
+/// the call was illegal under capture, or the capture is broken) or a call
+/// the catalog knows fails; a call the catalog does not know that returns
+/// an error (PyTorch asking cuMemRetainAllocationHandle about memory that
+/// is no virtual-memory allocation) answers a question, and the capture
+/// goes on.
+static void addFailureClass(const Event &E, const ApiEntry *Info,
+                            CallRecord &R) {
+  bool CaptureError =
+      E.Result >= FirstCaptureCode && E.Result <= LastCaptureCode;
+  if (E.Result != 0 && (CaptureError || Info))
+    R.Classes.insert(E.Result == InvalidatedCode ? classes::Invalidated
+                                                 : classes::Error);
+}
+
+/// Whether successful allocation \p E, made in relaxed mode inside capture
+/// \p C of another mode, is the framework's caching allocator growing the
+/// graph's private pool (legal).
+static bool growsFrameworkPool(const Event &E, const CaptureRecord &C,
+                               const ApiEntry *Info, CaptureMode Effective) {
+  return E.Result == 0 && Info && Info->Class == Hazard::Allocation &&
+         Effective == CaptureMode::Relaxed &&
+         parseMode(C.Mode) != CaptureMode::Relaxed &&
+         madeByFrameworkAllocator(E.Frames);
+}
+
+/// The hazard classes of call \p E (\p Info: its catalog entry, if any):
+/// query, sync, allocation, uncaptured work, and eager for a hazardous call
+/// that succeeded without making nodes.
+void CaptureTracker::addHazardClasses(const Event &E, const ApiEntry *Info,
+                                      CallRecord &R) const {
   bool Ok = E.Result == 0;
   bool MadeNodes = E.NodesCreated && *E.NodesCreated > 0;
   bool MadeNone = E.NodesCreated && *E.NodesCreated == 0;
-  if (!Ok && Catalog.readsLastError(E.Api)) {
-    // The sticky error of an earlier call (900 after the first error), not
-    // a failure of its own.
-    R.ReportsEarlierError = true;
-    return R;
-  }
-  const ApiEntry *Info = Catalog.lookup(E.Api);
-  // A failure is the capture's when it is a capture error (900-908: the
-  // call was illegal under capture, or the capture is broken) or a call
-  // the catalog knows fails; a call the catalog does not know that returns
-  // an error (PyTorch asking cuMemRetainAllocationHandle about memory that
-  // is no virtual-memory allocation) answers a question, and the capture
-  // goes on.
-  bool CaptureError =
-      E.Result >= FirstCaptureCode && E.Result <= LastCaptureCode;
-  if (!Ok && (CaptureError || Info))
-    R.Classes.insert(E.Result == InvalidatedCode ? classes::Invalidated
-                                                 : classes::Error);
-  if (Info) {
-    R.Hazard = hazardName(Info->Class);
-    R.Expected = behaviourName(Info->behaviourIn(Effective));
-  }
-  bool PoolGrowth = Ok && Info && Info->Class == Hazard::Allocation &&
-                    Effective == CaptureMode::Relaxed &&
-                    parseMode(C.Mode) != CaptureMode::Relaxed &&
-                    madeByFrameworkAllocator(E.Frames);
-  if (PoolGrowth) {
-    R.PoolGrowth = true;
-    return R;
-  }
   bool Query = Catalog.isQuery(E.Api);
   if (Query)
     R.Classes.insert(classes::Query);
@@ -106,6 +109,30 @@ CallRecord CaptureTracker::classify(const Event &E, const CaptureRecord &C,
                    (Info && Info->Class == Hazard::HostRead);
   if (Ok && Hazardous && !MadeNodes)
     R.Classes.insert(classes::Eager);
+}
+
+CallRecord CaptureTracker::classify(const Event &E, const CaptureRecord &C,
+                                    CaptureMode ThreadMode) const {
+  CallRecord R = recordOf(E, C, ThreadMode);
+  if (E.Kind != EventKind::Call)
+    return R; // begin, end, mode switches: recorded, not classified
+  if (E.Result != 0 && Catalog.readsLastError(E.Api)) {
+    // The sticky error of an earlier call (900 after the first error), not
+    // a failure of its own.
+    R.ReportsEarlierError = true;
+    return R;
+  }
+  const ApiEntry *Info = Catalog.lookup(E.Api);
+  addFailureClass(E, Info, R);
+  if (Info) {
+    R.Hazard = hazardName(Info->Class);
+    R.Expected = behaviourName(Info->behaviourIn(ThreadMode));
+  }
+  if (growsFrameworkPool(E, C, Info, ThreadMode)) {
+    R.PoolGrowth = true;
+    return R;
+  }
+  addHazardClasses(E, Info, R);
   return R;
 }
 
@@ -230,78 +257,97 @@ void CaptureTracker::endCapture(const Event &E, CaptureRecord C) {
   Done.push_back(std::move(C));
 }
 
+/// Credits executable graph \p X with its launches up to \p Total (those
+/// not credited yet), in the coverage and in its capture.
+void CaptureTracker::creditLaunches(Exec &X, uint64_t Total) {
+  uint64_t New = Total > X.Credited ? Total - X.Credited : 0;
+  X.Credited = std::max(Total, X.Credited);
+  Cover.GraphLaunches += New;
+  Cover.GraphKernels += New * X.Kernels;
+  if (CaptureRecord *C = X.Capture ? done(X.Capture) : nullptr)
+    C->Launches += New;
+}
+
+/// Instantiate: a new executable graph, counted against the capture whose
+/// graph it runs.
+void CaptureTracker::instantiated(const Event &E) {
+  Exec X;
+  X.Kernels = E.Count;
+  auto G = GraphCapture.find(E.Graph);
+  if (G != GraphCapture.end()) {
+    X.Capture = G->second;
+    if (CaptureRecord *C = done(X.Capture))
+      ++C->Instantiations;
+  }
+  Execs[E.Exec] = X;
+}
+
+/// ExecUpdate: an executable graph now runs another capture's graph.
+void CaptureTracker::updated(const Event &E) {
+  auto X = Execs.find(E.Exec);
+  auto G = GraphCapture.find(E.Graph);
+  if (X == Execs.end() || E.Result != 0)
+    return;
+  creditLaunches(X->second, E.Count); // launches so far were of the old graph
+  X->second.Capture = G == GraphCapture.end() ? 0 : G->second;
+  if (CaptureRecord *C = X->second.Capture ? done(X->second.Capture) : nullptr)
+    ++C->Updates; // updated into an executable graph: used, not made
+}
+
+/// Launches: an executable graph's launch count, at its end.
+void CaptureTracker::countedLaunches(const Event &E) {
+  auto X = Execs.find(E.Exec);
+  if (X == Execs.end())
+    return;
+  creditLaunches(X->second, E.Count);
+  X->second.Launched = false; // accounted for
+  Execs.erase(X);
+}
+
+/// FreedWhileHeld: memory an executable graph uses was freed; kept until
+/// the graph's next launch.
+void CaptureTracker::freedWhileHeld(const Event &E) {
+  auto X = Execs.find(E.Exec);
+  if (X == Execs.end() || X->second.Freed)
+    return;
+  CaptureRecord Dummy;
+  CallRecord Free = classify(E, Dummy, CaptureMode::Global);
+  Free.Node = E.Node; // the node that uses the block
+  X->second.Freed = std::move(Free);
+}
+
+/// StaleLaunch: a launch after such a free, the finding of its capture.
+void CaptureTracker::launchedStale(const Event &E) {
+  auto X = Execs.find(E.Exec);
+  if (X == Execs.end() || !X->second.Freed)
+    return;
+  CaptureRecord *C = X->second.Capture ? done(X->second.Capture) : nullptr;
+  if (!C || C->StaleFree)
+    return;
+  C->StaleFree = X->second.Freed;
+  C->StaleLaunch = classify(E, *C, CaptureMode::Global);
+  C->Classes.insert(classes::FreedWhileHeld);
+}
+
 void CaptureTracker::consumeLifecycle(const Event &E) {
-  auto Credit = [&](Exec &X, uint64_t Total) {
-    uint64_t New = Total > X.Credited ? Total - X.Credited : 0;
-    X.Credited = std::max(Total, X.Credited);
-    Cover.GraphLaunches += New;
-    Cover.GraphKernels += New * X.Kernels;
-    if (CaptureRecord *C = X.Capture ? done(X.Capture) : nullptr)
-      C->Launches += New;
-  };
   Cover.Known = true;
   switch (E.Kind) {
-  case EventKind::Instantiate: {
-    Exec X;
-    X.Kernels = E.Count;
-    auto G = GraphCapture.find(E.Graph);
-    if (G != GraphCapture.end()) {
-      X.Capture = G->second;
-      if (CaptureRecord *C = done(X.Capture))
-        ++C->Instantiations;
-    }
-    Execs[E.Exec] = X;
-    return;
-  }
+  case EventKind::Instantiate:
+    return instantiated(E);
   case EventKind::FirstLaunch:
     Execs[E.Exec].Launched = true;
     return;
-  case EventKind::ExecUpdate: {
-    auto X = Execs.find(E.Exec);
-    auto G = GraphCapture.find(E.Graph);
-    if (X == Execs.end() || E.Result != 0)
-      return;
-    Credit(X->second, E.Count); // launches so far were of the old graph
-    X->second.Capture = G == GraphCapture.end() ? 0 : G->second;
-    if (CaptureRecord *C =
-            X->second.Capture ? done(X->second.Capture) : nullptr)
-      ++C->Updates; // updated into an executable graph: used, not made
-    return;
-  }
-  case EventKind::Launches: {
-    auto X = Execs.find(E.Exec);
-    if (X == Execs.end())
-      return;
-    Credit(X->second, E.Count);
-    X->second.Launched = false; // accounted for
-    Execs.erase(X);
-    return;
-  }
+  case EventKind::ExecUpdate:
+    return updated(E);
+  case EventKind::Launches:
+    return countedLaunches(E);
   case EventKind::Totals:
     Cover.EagerKernels += E.Count;
     return;
-  case EventKind::FreedWhileHeld: {
-    auto X = Execs.find(E.Exec);
-    if (X == Execs.end() || X->second.Freed)
-      return;
-    CaptureRecord Dummy;
-    CallRecord Free = classify(E, Dummy, CaptureMode::Global);
-    Free.Node = E.Node; // the node that uses the block
-    X->second.Freed = std::move(Free);
-    return;
-  }
-  case EventKind::StaleLaunch: {
-    auto X = Execs.find(E.Exec);
-    if (X == Execs.end() || !X->second.Freed)
-      return;
-    CaptureRecord *C = X->second.Capture ? done(X->second.Capture) : nullptr;
-    if (!C || C->StaleFree)
-      return;
-    C->StaleFree = X->second.Freed;
-    C->StaleLaunch = classify(E, *C, CaptureMode::Global);
-    C->Classes.insert(classes::FreedWhileHeld);
-    return;
-  }
+  case EventKind::FreedWhileHeld:
+    return freedWhileHeld(E);
+  case EventKind::StaleLaunch:
+    return launchedStale(E);
   default:
     return;
   }
@@ -359,13 +405,9 @@ void CaptureTracker::matchFallback(const Event &E) {
   C->Classes.insert(classes::SilentFallback);
 }
 
-void CaptureTracker::consume(const Event &E) {
-  auto ThreadMode = [&](uint64_t Thread, CaptureMode Fallback) {
-    auto It = ThreadModes.find(Thread);
-    return It == ThreadModes.end() ? Fallback : It->second;
-  };
-
-  switch (E.Kind) {
+/// The events of the graph lifecycle, whatever is capturing.
+static bool isLifecycle(EventKind K) {
+  switch (K) {
   case EventKind::Instantiate:
   case EventKind::FirstLaunch:
   case EventKind::ExecUpdate:
@@ -373,78 +415,85 @@ void CaptureTracker::consume(const Event &E) {
   case EventKind::Totals:
   case EventKind::FreedWhileHeld:
   case EventKind::StaleLaunch:
-    consumeLifecycle(E);
-    return;
+    return true;
   default:
-    break;
+    return false;
   }
+}
 
-  if (E.Kind == EventKind::ExchangeMode && E.Result == 0)
-    ThreadModes[E.Thread] = E.Mode;
+CaptureMode CaptureTracker::threadMode(uint64_t Thread,
+                                       CaptureMode Fallback) const {
+  auto It = ThreadModes.find(Thread);
+  return It == ThreadModes.end() ? Fallback : It->second;
+}
 
-  if (E.Kind == EventKind::BeginCapture) {
-    CaptureRecord C;
-    C.Id = NextId++;
-    C.LastId = C.Id;
-    C.Stream = E.Stream.value_or(0);
-    C.Thread = E.Thread;
-    C.Mode = modeName(E.Mode);
-    C.NonBlocking = E.NonBlocking;
-    C.ToGraph = E.ToGraph;
-    C.Begin = classify(E, C, E.Mode);
-    FailedOnThread.erase(E.Thread);
-    if (E.Result != 0) {
-      C.Begin.Classes.insert(classes::Error);
-      C.Begin.FirstError = true;
-      C.FirstErrorSeq = E.Seq;
-      C.Classes = {classes::Error, classes::CaptureFailed};
-      FailedOnThread[E.Thread] = C.Id;
-      DoneIndex[C.Id] = Done.size();
-      Done.push_back(std::move(C));
-      return;
-    }
-    Active.push_back(std::move(C));
+/// BeginCapture: a new active capture, or, when the begin failed, a failed
+/// one.
+void CaptureTracker::beginCapture(const Event &E) {
+  CaptureRecord C;
+  C.Id = NextId++;
+  C.LastId = C.Id;
+  C.Stream = E.Stream.value_or(0);
+  C.Thread = E.Thread;
+  C.Mode = modeName(E.Mode);
+  C.NonBlocking = E.NonBlocking;
+  C.ToGraph = E.ToGraph;
+  C.Begin = classify(E, C, E.Mode);
+  FailedOnThread.erase(E.Thread);
+  if (E.Result != 0) {
+    C.Begin.Classes.insert(classes::Error);
+    C.Begin.FirstError = true;
+    C.FirstErrorSeq = E.Seq;
+    C.Classes = {classes::Error, classes::CaptureFailed};
+    FailedOnThread[E.Thread] = C.Id;
+    DoneIndex[C.Id] = Done.size();
+    Done.push_back(std::move(C));
     return;
   }
+  Active.push_back(std::move(C));
+}
 
-  if (E.Kind == EventKind::EndCapture) {
-    auto It = std::find_if(
-        Active.rbegin(), Active.rend(), [&](const CaptureRecord &C) {
-          return E.Stream ? C.Stream == *E.Stream : C.Thread == E.Thread;
-        });
-    if (It != Active.rend()) {
-      CaptureRecord C = std::move(*It);
-      Active.erase(std::next(It).base());
-      endCapture(E, std::move(C));
-      return;
-    }
-    // Ending a stream that is not capturing: an ordinary (failing) call.
-  }
+/// EndCapture: ends the latest active capture of its stream (or, without
+/// one, of its thread); false when none is active.
+bool CaptureTracker::endActiveCapture(const Event &E) {
+  auto It =
+      std::find_if(Active.rbegin(), Active.rend(), [&](const CaptureRecord &C) {
+        return E.Stream ? C.Stream == *E.Stream : C.Thread == E.Thread;
+      });
+  if (It == Active.rend())
+    return false;
+  CaptureRecord C = std::move(*It);
+  Active.erase(std::next(It).base());
+  endCapture(E, std::move(C));
+  return true;
+}
 
-  // A call: it belongs to the captures of its own thread, or, from another
-  // thread, to the global-mode captures it can invalidate. Only a thread in
-  // global mode (the default) is bound by other threads' global captures;
-  // one that switched itself to thread-local or relaxed mode
-  // (cudaThreadExchangeStreamCaptureMode, as PyTorch's NCCL watchdog does
-  // around its event queries) ignores them.
+/// The active captures call \p E belongs to: those of its own thread, or,
+/// from another thread, the global-mode captures it can invalidate. Only a
+/// thread in global mode (the default) is bound by other threads' global
+/// captures; one that switched itself to thread-local or relaxed mode
+/// (cudaThreadExchangeStreamCaptureMode, as PyTorch's NCCL watchdog does
+/// around its event queries) ignores them.
+std::vector<CaptureRecord *> CaptureTracker::capturesOf(const Event &E) {
   std::vector<CaptureRecord *> Targets;
   for (CaptureRecord &C : Active)
     if (C.Thread == E.Thread)
       Targets.push_back(&C);
   if (Targets.empty() &&
-      ThreadMode(E.Thread, CaptureMode::Global) == CaptureMode::Global)
+      threadMode(E.Thread, CaptureMode::Global) == CaptureMode::Global)
     for (CaptureRecord &C : Active)
       if (C.Mode == "global")
         Targets.push_back(&C);
-  if (Targets.empty()) {
-    if (E.Kind == EventKind::Call)
-      matchFallback(E);
-    return;
-  }
+  return Targets;
+}
+
+/// Call \p E, classified and kept in each capture of \p Targets.
+void CaptureTracker::addCall(const Event &E,
+                             const std::vector<CaptureRecord *> &Targets) {
   for (CaptureRecord *C : Targets) {
     CaptureMode Own = C->Thread == E.Thread ? parseMode(C->Mode).value()
                                             : CaptureMode::Global;
-    CallRecord R = classify(E, *C, ThreadMode(E.Thread, Own));
+    CallRecord R = classify(E, *C, threadMode(E.Thread, Own));
     if (R.Classes.count(classes::Error) && !C->FirstErrorSeq) {
       R.FirstError = true;
       C->FirstErrorSeq = R.Seq;
@@ -453,6 +502,29 @@ void CaptureTracker::consume(const Event &E) {
       C->Classes.insert(K);
     keepCall(*C, std::move(R));
   }
+}
+
+void CaptureTracker::consume(const Event &E) {
+  if (isLifecycle(E.Kind)) {
+    consumeLifecycle(E);
+    return;
+  }
+  if (E.Kind == EventKind::ExchangeMode && E.Result == 0)
+    ThreadModes[E.Thread] = E.Mode;
+  if (E.Kind == EventKind::BeginCapture) {
+    beginCapture(E);
+    return;
+  }
+  // Ending a stream that is not capturing is an ordinary (failing) call.
+  if (E.Kind == EventKind::EndCapture && endActiveCapture(E))
+    return;
+  std::vector<CaptureRecord *> Targets = capturesOf(E);
+  if (Targets.empty()) {
+    if (E.Kind == EventKind::Call)
+      matchFallback(E);
+    return;
+  }
+  addCall(E, Targets);
 }
 
 std::vector<CaptureRecord> CaptureTracker::finish() {

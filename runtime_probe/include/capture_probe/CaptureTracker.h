@@ -31,12 +31,27 @@ public:
   const Coverage &coverage() const { return Cover; }
 
 private:
+  struct Exec; // an executable graph (below)
   CallRecord classify(const Event &E, const CaptureRecord &C,
                       CaptureMode ThreadMode) const;
+  void addHazardClasses(const Event &E, const ApiEntry *Info,
+                        CallRecord &R) const;
+  /// The mode \p Thread last switched to; \p Fallback if it never did.
+  CaptureMode threadMode(uint64_t Thread, CaptureMode Fallback) const;
+  void beginCapture(const Event &E);
+  bool endActiveCapture(const Event &E);
   void endCapture(const Event &E, CaptureRecord C);
+  std::vector<CaptureRecord *> capturesOf(const Event &E);
+  void addCall(const Event &E, const std::vector<CaptureRecord *> &Targets);
   void keepCall(CaptureRecord &C, CallRecord R);
   void followStreams(CaptureRecord &C, const CallRecord &R, size_t Index);
   void consumeLifecycle(const Event &E);
+  void creditLaunches(Exec &X, uint64_t Total);
+  void instantiated(const Event &E);
+  void updated(const Event &E);
+  void countedLaunches(const Event &E);
+  void freedWhileHeld(const Event &E);
+  void launchedStale(const Event &E);
   void matchFallback(const Event &E);
   bool completesEagerRun(const Event &E, const CaptureRecord &C);
   CaptureRecord *done(unsigned Id);
