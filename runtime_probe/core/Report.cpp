@@ -436,15 +436,9 @@ static void summarizeStale(std::ostream &OS, const CallRecord &Free,
      << " alive while the graph is, or update the graph\n";
 }
 
-static void summarizeCapture(std::ostringstream &OS, const CaptureRecord &C) {
-  OS << "capture " << C.Id;
-  if (C.Repeats > 1)
-    OS << " (and " << C.Repeats - 1 << " identical, up to capture " << C.LastId
-       << ")";
-  OS << " (" << C.Mode << " mode";
-  if (C.NonBlocking)
-    OS << ", " << (*C.NonBlocking ? "non-blocking" : "blocking") << " stream";
-  OS << ", thread " << C.Thread << ") begun at " << where(C.Begin) << ": ";
+/// How capture \p C ended: begin failed, never ended, the graph it made and
+/// what became of it, or the end's error.
+static void summarizeOutcome(std::ostream &OS, const CaptureRecord &C) {
   if (C.Begin.Result != 0)
     OS << "begin failed with " << C.Begin.ResultName << " (" << C.Begin.Result
        << ")\n";
@@ -468,32 +462,62 @@ static void summarizeCapture(std::ostringstream &OS, const CaptureRecord &C) {
   } else
     OS << "failed: end returned " << C.End->ResultName << " (" << C.End->Result
        << ")\n";
+}
+
+/// Capture \p C's first line: its id, mode, stream, thread, where it began,
+/// and its outcome.
+static void summarizeHeadline(std::ostream &OS, const CaptureRecord &C) {
+  OS << "capture " << C.Id;
+  if (C.Repeats > 1)
+    OS << " (and " << C.Repeats - 1 << " identical, up to capture " << C.LastId
+       << ")";
+  OS << " (" << C.Mode << " mode";
+  if (C.NonBlocking)
+    OS << ", " << (*C.NonBlocking ? "non-blocking" : "blocking") << " stream";
+  OS << ", thread " << C.Thread << ") begun at " << where(C.Begin) << ": ";
+  summarizeOutcome(OS, C);
+}
+
+/// A call of a capture that has classes (or reports an earlier error): one
+/// line.
+static void summarizeCall(std::ostream &OS, const CallRecord &K) {
+  if (K.ReportsEarlierError) {
+    OS << "  " << K.Api << " -> " << K.ResultName << " (" << K.Result
+       << ") [reports the earlier error] at " << where(K) << "\n";
+    return;
+  }
+  if (K.Classes.empty())
+    return;
+  OS << "  " << K.Api;
+  if (K.Result != 0)
+    OS << " -> " << (K.ResultName.empty() ? "error" : K.ResultName) << " ("
+       << K.Result << ")";
+  OS << " [" << join(K.Classes) << (K.FirstError ? ", first error" : "")
+     << "] at " << where(K);
+  if (K.Repeats > 1)
+    OS << " (" << K.Repeats << " times)";
+  if (K.OtherThread)
+    OS << " (from thread " << K.Thread << ", not the capturing thread)";
+  OS << "\n";
+}
+
+/// Capture \p C's calls worth a line, then the caching allocator's pool
+/// growth counted in one.
+static void summarizeCalls(std::ostream &OS, const CaptureRecord &C) {
   unsigned Pool = 0;
   for (const CallRecord &K : C.Calls) {
     Pool += K.PoolGrowth ? K.Repeats : 0;
-    if (K.ReportsEarlierError) {
-      OS << "  " << K.Api << " -> " << K.ResultName << " (" << K.Result
-         << ") [reports the earlier error] at " << where(K) << "\n";
-      continue;
-    }
-    if (K.Classes.empty())
-      continue;
-    OS << "  " << K.Api;
-    if (K.Result != 0)
-      OS << " -> " << (K.ResultName.empty() ? "error" : K.ResultName) << " ("
-         << K.Result << ")";
-    OS << " [" << join(K.Classes) << (K.FirstError ? ", first error" : "")
-       << "] at " << where(K);
-    if (K.Repeats > 1)
-      OS << " (" << K.Repeats << " times)";
-    if (K.OtherThread)
-      OS << " (from thread " << K.Thread << ", not the capturing thread)";
-    OS << "\n";
+    summarizeCall(OS, K);
   }
   if (Pool)
     OS << "  (" << Pool << " allocation" << (Pool == 1 ? "" : "s")
        << " by the framework's caching allocator growing the graph's memory "
           "pool: legal)\n";
+}
+
+/// What else was found about capture \p C: streams never joined, a silent
+/// fallback, a stale free, the lifecycle classes, its collectives.
+static void summarizeFindings(std::ostream &OS, const CaptureRecord &C) {
   for (const CallRecord &K : C.Unjoined)
     OS << "  stream " << streamName(K.Stream.value_or(0))
        << " was forked into the capture by " << K.Api << " at " << where(K)
@@ -518,6 +542,12 @@ static void summarizeCapture(std::ostringstream &OS, const CaptureRecord &C) {
   if (!C.Collectives.empty())
     OS << "  collectives: " << C.Collectives.size() << " (first "
        << C.Collectives.front() << ")\n";
+}
+
+static void summarizeCapture(std::ostream &OS, const CaptureRecord &C) {
+  summarizeHeadline(OS, C);
+  summarizeCalls(OS, C);
+  summarizeFindings(OS, C);
 }
 
 std::string summarize(const ProbeReport &R) {
