@@ -78,8 +78,72 @@ static std::string baseName(const std::string &Path) {
   return baseNameOf(Path);
 }
 
-void Symbolizer::resolve(const std::vector<std::string> &RawFrames) {
-  std::map<std::string, std::vector<std::pair<std::string, uint64_t>>> ByModule;
+/// Frames a batch names: at most this many addresses per addr2line process.
+static constexpr size_t BatchSize = 256;
+
+/// The addr2line command for frames [Start, End) of \p Frames (raw frame,
+/// offset), all in \p Module.
+static std::string
+addr2lineCommand(const std::string &Tool, const std::string &Module,
+                 const std::vector<std::pair<std::string, uint64_t>> &Frames,
+                 size_t Start, size_t End) {
+  // -a starts each address's group; -i lists the inlined frames.
+  std::string Cmd = Tool + " -a -f -i -C -e " + shellQuote(Module);
+  char Buf[32];
+  for (size_t I = Start; I < End; ++I) {
+    // Return addresses point after the call; step back into it.
+    // Offsets are from the load bias (dl_iterate_phdr), which is what
+    // addr2line takes for shared objects, PIE and fixed-address programs.
+    uint64_t Addr = Frames[I].second;
+    std::snprintf(Buf, sizeof Buf, " 0x%llx",
+                  (unsigned long long)(Addr ? Addr - 1 : 0));
+    Cmd += Buf;
+  }
+  return Cmd + " 2>/dev/null";
+}
+
+/// What shell command \p Cmd prints, line by line without line ends; false
+/// when it cannot be started.
+static bool outputLines(const std::string &Cmd,
+                        std::vector<std::string> &Lines) {
+  std::FILE *P = popen(Cmd.c_str(), "r");
+  if (!P)
+    return false;
+  char Line[4096];
+  while (std::fgets(Line, sizeof Line, P)) {
+    std::string L = Line;
+    while (!L.empty() && (L.back() == '\n' || L.back() == '\r'))
+      L.pop_back();
+    Lines.push_back(L);
+  }
+  pclose(P);
+  return true;
+}
+
+/// \p F's file and line from addr2line's location \p Loc
+/// ("file:line (discriminator N)"), where it names one.
+static void setLocation(SourceFrame &F, std::string Loc) {
+  size_t Disc = Loc.find(" (discriminator");
+  if (Disc != std::string::npos)
+    Loc.resize(Disc);
+  size_t Colon = Loc.rfind(':');
+  if (Colon == std::string::npos || Loc.compare(0, 2, "??") == 0)
+    return;
+  unsigned LineNo = std::strtoul(Loc.c_str() + Colon + 1, nullptr, 10);
+  std::string File = Loc.substr(0, Colon);
+  std::string Source = sourceOfIntermediate(File);
+  // Without host line info (nvcc -lineinfo alone) addr2line knows only the
+  // function and nvcc's intermediate file: the .cu it came from is still
+  // worth naming.
+  if (LineNo || Source != File) {
+    F.File = Source;
+    F.Line = LineNo;
+  }
+}
+
+Symbolizer::FramesByModule
+Symbolizer::cacheRawFrames(const std::vector<std::string> &RawFrames) {
+  FramesByModule ByModule;
   for (const std::string &Raw : RawFrames) {
     if (Cache.count(Raw))
       continue;
@@ -94,77 +158,51 @@ void Symbolizer::resolve(const std::vector<std::string> &RawFrames) {
     }
     Cache[Raw] = {F};
   }
+  return ByModule;
+}
+
+void Symbolizer::cacheGroups(const std::string &Module,
+                             const ModuleFrames &Frames, size_t Start,
+                             size_t End,
+                             const std::vector<std::string> &Lines) {
+  size_t I = Start - 1, L = 0;
+  std::vector<SourceFrame> *Group = nullptr;
+  while (L < Lines.size()) {
+    if (Lines[L].compare(0, 2, "0x") == 0) {
+      if (++I >= End)
+        break;
+      Group = &Cache[Frames[I].first];
+      Group->clear();
+      ++L;
+      continue;
+    }
+    if (!Group || L + 1 >= Lines.size())
+      break;
+    SourceFrame F;
+    F.Raw = Frames[I].first;
+    F.Module = Module;
+    F.Function = Lines[L];
+    setLocation(F, Lines[L + 1]);
+    L += 2;
+    Group->push_back(F);
+  }
+}
+
+void Symbolizer::resolve(const std::vector<std::string> &RawFrames) {
+  FramesByModule ByModule = cacheRawFrames(RawFrames);
   if (Tool.empty())
     return;
   for (auto &KV : ByModule) {
     const std::string &Module = KV.first;
     if (access(Module.c_str(), R_OK) != 0)
       continue;
-    auto &Frames = KV.second;
-    for (size_t Start = 0; Start < Frames.size(); Start += 256) {
-      size_t End = std::min(Frames.size(), Start + 256);
-      // -a starts each address's group; -i lists the inlined frames.
-      std::string Cmd = Tool + " -a -f -i -C -e " + shellQuote(Module);
-      char Buf[32];
-      for (size_t I = Start; I < End; ++I) {
-        // Return addresses point after the call; step back into it.
-        // Offsets are from the load bias (dl_iterate_phdr), which is what
-        // addr2line takes for shared objects, PIE and fixed-address programs.
-        uint64_t Addr = Frames[I].second;
-        std::snprintf(Buf, sizeof Buf, " 0x%llx",
-                      (unsigned long long)(Addr ? Addr - 1 : 0));
-        Cmd += Buf;
-      }
-      Cmd += " 2>/dev/null";
-      std::FILE *P = popen(Cmd.c_str(), "r");
-      if (!P)
-        continue;
+    const ModuleFrames &Frames = KV.second;
+    for (size_t Start = 0; Start < Frames.size(); Start += BatchSize) {
+      size_t End = std::min(Frames.size(), Start + BatchSize);
       std::vector<std::string> Lines;
-      char Line[4096];
-      while (std::fgets(Line, sizeof Line, P)) {
-        std::string L = Line;
-        while (!L.empty() && (L.back() == '\n' || L.back() == '\r'))
-          L.pop_back();
-        Lines.push_back(L);
-      }
-      pclose(P);
-      size_t I = Start - 1, L = 0;
-      std::vector<SourceFrame> *Group = nullptr;
-      while (L < Lines.size()) {
-        if (Lines[L].compare(0, 2, "0x") == 0) {
-          if (++I >= End)
-            break;
-          Group = &Cache[Frames[I].first];
-          Group->clear();
-          ++L;
-          continue;
-        }
-        if (!Group || L + 1 >= Lines.size())
-          break;
-        SourceFrame F;
-        F.Raw = Frames[I].first;
-        F.Module = Module;
-        F.Function = Lines[L];
-        std::string Loc = Lines[L + 1];
-        L += 2;
-        size_t Disc = Loc.find(" (discriminator");
-        if (Disc != std::string::npos)
-          Loc.resize(Disc);
-        size_t Colon = Loc.rfind(':');
-        if (Colon != std::string::npos && Loc.compare(0, 2, "??") != 0) {
-          unsigned LineNo = std::strtoul(Loc.c_str() + Colon + 1, nullptr, 10);
-          std::string File = Loc.substr(0, Colon);
-          std::string Source = sourceOfIntermediate(File);
-          // Without host line info (nvcc -lineinfo alone) addr2line knows
-          // only the function and nvcc's intermediate file: the .cu it
-          // came from is still worth naming.
-          if (LineNo || Source != File) {
-            F.File = Source;
-            F.Line = LineNo;
-          }
-        }
-        Group->push_back(F);
-      }
+      if (outputLines(addr2lineCommand(Tool, Module, Frames, Start, End),
+                      Lines))
+        cacheGroups(Module, Frames, Start, End, Lines);
     }
   }
 }

@@ -44,6 +44,17 @@ public:
   static bool isRuntimeFrame(const SourceFrame &F);
 
 private:
+  /// Raw frames of one module and their offsets in it.
+  using ModuleFrames = std::vector<std::pair<std::string, uint64_t>>;
+  using FramesByModule = std::map<std::string, ModuleFrames>;
+  /// Caches each of \p RawFrames not seen yet as itself (function "??");
+  /// returns those that name a module, by module.
+  FramesByModule cacheRawFrames(const std::vector<std::string> &RawFrames);
+  /// Caches the frames [Start, End) of \p Frames (in \p Module) as
+  /// addr2line -a -f -i printed them (\p Lines): a group per address.
+  void cacheGroups(const std::string &Module, const ModuleFrames &Frames,
+                   size_t Start, size_t End,
+                   const std::vector<std::string> &Lines);
   bool definesKernel(const SourceFrame &F);
 
   std::string Tool;
