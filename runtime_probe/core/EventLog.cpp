@@ -459,6 +459,66 @@ static bool integersInRange(const json &J, std::string &Why) {
   return true;
 }
 
+/// The fields every event has (and a call's result and stream); false, with
+/// \p Why, for an unknown kind. Throws json::exception on a wrong type.
+static bool readCommonFields(const json &J, Event &E, std::string &Why) {
+  E.Seq = J.at("seq").get<uint64_t>();
+  E.Thread = J.at("thread").get<uint64_t>();
+  if (!parseKind(J.at("kind").get<std::string>(), E.Kind)) {
+    Why = "unknown kind";
+    return false;
+  }
+  E.Api = J.at("api").get<std::string>();
+  E.Result = J.at("result").get<int>();
+  E.ResultName = J.value("result_name", "");
+  if (J.contains("stream"))
+    E.Stream = J["stream"].get<uint64_t>();
+  if (J.contains("nodes_created"))
+    E.NodesCreated = J["nodes_created"].get<int>();
+  return true;
+}
+
+/// The fields of begin, end and exchange-mode events; false, with \p Why,
+/// for an unknown mode.
+static bool readCaptureFields(const json &J, Event &E, std::string &Why) {
+  if (J.contains("mode")) {
+    auto M = parseMode(J["mode"].get<std::string>());
+    if (!M) {
+      Why = "unknown mode";
+      return false;
+    }
+    E.Mode = *M;
+  }
+  if (J.contains("non_blocking"))
+    E.NonBlocking = J["non_blocking"].get<bool>();
+  E.ToGraph = J.value("to_graph", false);
+  E.GraphReturned = J.value("graph_returned", false);
+  return true;
+}
+
+/// The handles, counts and the rest: graph lifecycle, events, kernels,
+/// folding and stacks.
+static void readOtherFields(const json &J, Event &E) {
+  E.Graph = J.value("graph", uint64_t(0));
+  E.Exec = J.value("exec", uint64_t(0));
+  E.Count = J.value("count", uint64_t(0));
+  if (J.contains("event"))
+    E.CudaEvent = J["event"].get<uint64_t>();
+  E.Kernel = J.value("kernel", uint64_t(0));
+  E.Node = J.value("node", "");
+  if (J.contains("collectives"))
+    E.Collectives = J["collectives"].get<std::vector<std::string>>();
+  E.AfterFailedCapture = J.value("after_failed_capture", false);
+  E.Repeats = std::max<uint64_t>(J.value("repeats", uint64_t(1)), 1);
+  E.LastSeq = E.Repeats > 1 ? J.value("last_seq", E.Seq) : 0;
+  if (J.contains("py_frames"))
+    E.PyFrames = J["py_frames"].get<std::vector<std::string>>();
+  if (J.contains("graph_nodes"))
+    E.GraphNodes = J["graph_nodes"].get<std::map<std::string, int>>();
+  if (J.contains("frames"))
+    E.Frames = J["frames"].get<std::vector<std::string>>();
+}
+
 static bool eventFromJson(const json &J, Event &E, std::string &Why) {
   std::string Where;
   if (!integersOnly(J, Where)) {
@@ -472,49 +532,9 @@ static bool eventFromJson(const json &J, Event &E, std::string &Why) {
   if (!integersInRange(J, Why))
     return false;
   try {
-    E.Seq = J.at("seq").get<uint64_t>();
-    E.Thread = J.at("thread").get<uint64_t>();
-    if (!parseKind(J.at("kind").get<std::string>(), E.Kind)) {
-      Why = "unknown kind";
+    if (!readCommonFields(J, E, Why) || !readCaptureFields(J, E, Why))
       return false;
-    }
-    E.Api = J.at("api").get<std::string>();
-    E.Result = J.at("result").get<int>();
-    E.ResultName = J.value("result_name", "");
-    if (J.contains("stream"))
-      E.Stream = J["stream"].get<uint64_t>();
-    if (J.contains("nodes_created"))
-      E.NodesCreated = J["nodes_created"].get<int>();
-    if (J.contains("mode")) {
-      auto M = parseMode(J["mode"].get<std::string>());
-      if (!M) {
-        Why = "unknown mode";
-        return false;
-      }
-      E.Mode = *M;
-    }
-    if (J.contains("non_blocking"))
-      E.NonBlocking = J["non_blocking"].get<bool>();
-    E.ToGraph = J.value("to_graph", false);
-    E.GraphReturned = J.value("graph_returned", false);
-    E.Graph = J.value("graph", uint64_t(0));
-    E.Exec = J.value("exec", uint64_t(0));
-    E.Count = J.value("count", uint64_t(0));
-    if (J.contains("event"))
-      E.CudaEvent = J["event"].get<uint64_t>();
-    E.Kernel = J.value("kernel", uint64_t(0));
-    E.Node = J.value("node", "");
-    if (J.contains("collectives"))
-      E.Collectives = J["collectives"].get<std::vector<std::string>>();
-    E.AfterFailedCapture = J.value("after_failed_capture", false);
-    E.Repeats = std::max<uint64_t>(J.value("repeats", uint64_t(1)), 1);
-    E.LastSeq = E.Repeats > 1 ? J.value("last_seq", E.Seq) : 0;
-    if (J.contains("py_frames"))
-      E.PyFrames = J["py_frames"].get<std::vector<std::string>>();
-    if (J.contains("graph_nodes"))
-      E.GraphNodes = J["graph_nodes"].get<std::map<std::string, int>>();
-    if (J.contains("frames"))
-      E.Frames = J["frames"].get<std::vector<std::string>>();
+    readOtherFields(J, E);
   } catch (const json::exception &Ex) {
     Why = Ex.what();
     return false;
@@ -674,7 +694,7 @@ bool forEachEventInOrder(const std::string &Path,
       Path,
       [&](Event &&E) {
         uint64_t Seq = E.Seq;
-        Heap.push_back({{Seq, Arrival++}, std::move(E)});
+        Heap.emplace_back(std::make_pair(Seq, Arrival++), std::move(E));
         std::push_heap(Heap.begin(), Heap.end(), Later);
         if (Heap.size() > Window)
           Release();
