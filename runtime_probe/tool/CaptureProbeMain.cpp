@@ -292,34 +292,35 @@ void keepLogsIf(const std::vector<std::string> &Problems,
             "; the event logs are kept in " + LogDir;
 }
 
-int run(const RunOptions &O) {
-  ApiCatalog Catalog = ApiCatalog::builtin();
-  for (const std::string &C : O.Catalogs) {
-    std::string Error;
+/// The built-in catalog with the files of --catalog added; false, with
+/// \p Error, when one cannot be read.
+bool loadCatalog(const RunOptions &O, ApiCatalog &Catalog, std::string &Error) {
+  Catalog = ApiCatalog::builtin();
+  for (const std::string &C : O.Catalogs)
     if (!Catalog.addPath(C, Error))
-      return fail("--catalog: " + Error);
-  }
+      return false;
+  return true;
+}
+
+/// A new directory for the event logs, under $TMPDIR (else /tmp).
+bool makeLogDir(std::string &LogDir, std::string &Error) {
   const char *TmpRoot = getenv("TMPDIR");
   std::string Template = std::string(TmpRoot && *TmpRoot ? TmpRoot : "/tmp") +
                          "/capture-probe.XXXXXX";
   std::vector<char> Buf(Template.begin(), Template.end());
   Buf.push_back('\0');
-  if (!mkdtemp(Buf.data()))
-    return fail("cannot create a temporary directory: " +
-                std::string(std::strerror(errno)));
-  std::string LogDir = Buf.data();
-
-  std::string Error;
-  int Status = runProgram(O, LogDir, Error);
-  if (Status < 0) {
-    removeTree(LogDir);
-    return fail(Error);
+  if (!mkdtemp(Buf.data())) {
+    Error = "cannot create a temporary directory: " +
+            std::string(std::strerror(errno));
+    return false;
   }
+  LogDir = Buf.data();
+  return true;
+}
 
-  ProbeReport R;
-  R.Backend = O.Backend;
-  R.ProbeVersion = CAPTURE_PROBE_VERSION;
-  R.Program = O.Program;
+/// How the program ended (wait status \p Status) into \p R; returns its
+/// exit code, 128+N when killed by signal N.
+int recordExit(int Status, ProbeReport &R) {
   int ProgramExit = 0;
   if (WIFEXITED(Status)) {
     ProgramExit = WEXITSTATUS(Status);
@@ -330,7 +331,14 @@ int run(const RunOptions &O) {
              std::to_string(WTERMSIG(Status)) + " (" +
              strsignal(WTERMSIG(Status)) + ")";
   }
+  return ProgramExit;
+}
 
+/// The captures of the event logs in \p LogDir into \p R, call sites
+/// symbolized unless --no-symbolize; removes the logs unless reading them
+/// went wrong.
+void analyzeLogs(const RunOptions &O, const ApiCatalog &Catalog,
+                 const std::string &LogDir, ProbeReport &R) {
   std::vector<std::string> Logs = filesEndingWith(LogDir, ".jsonl");
   std::vector<std::string> LogProblems = addLogs(Logs, Catalog, R);
   InductorSources Generated = inductorSources(LogDir);
@@ -347,7 +355,12 @@ int run(const RunOptions &O) {
     S.setInductorSources(std::move(Generated));
     S.symbolize(R);
   }
+}
 
+/// Writes report \p R where --report says and, unless --quiet, its summary
+/// on stderr.
+bool writeReport(const RunOptions &O, const ProbeReport &R,
+                 std::string &Error) {
   // Symbolized names and paths are bytes: not UTF-8 ones become U+FFFD.
   if (!writeAtomically(
           O.Report,
@@ -355,7 +368,7 @@ int run(const RunOptions &O) {
                          nlohmann::json::error_handler_t::replace) +
               "\n",
           Error))
-    return fail(Error);
+    return false;
   if (!O.Quiet) {
     std::fprintf(stderr, "capture-probe: %s", summarize(R).c_str());
     if (!R.Note.empty())
@@ -363,16 +376,44 @@ int run(const RunOptions &O) {
     std::fprintf(stderr, "capture-probe: report written to %s\n",
                  O.Report.c_str());
   }
+  return true;
+}
+
+/// Whether report \p R has a class that --fail-on names.
+bool failsOn(const std::set<std::string> &FailOn, const ProbeReport &R) {
   std::set<std::string> Seen = R.allClasses();
-  for (const std::string &K : O.FailOn) {
+  for (const std::string &K : FailOn) {
     bool Hit = K == "any" ? !Seen.empty() : Seen.count(K) > 0;
     if (K == "lifecycle")
       for (const std::string &L : lifecycleClasses())
         Hit |= Seen.count(L) > 0;
     if (Hit)
-      return 1;
+      return true;
   }
-  return ProgramExit;
+  return false;
+}
+
+int run(const RunOptions &O) {
+  ApiCatalog Catalog;
+  std::string Error, LogDir;
+  if (!loadCatalog(O, Catalog, Error))
+    return fail("--catalog: " + Error);
+  if (!makeLogDir(LogDir, Error))
+    return fail(Error);
+  int Status = runProgram(O, LogDir, Error);
+  if (Status < 0) {
+    removeTree(LogDir);
+    return fail(Error);
+  }
+  ProbeReport R;
+  R.Backend = O.Backend;
+  R.ProbeVersion = CAPTURE_PROBE_VERSION;
+  R.Program = O.Program;
+  int ProgramExit = recordExit(Status, R);
+  analyzeLogs(O, Catalog, LogDir, R);
+  if (!writeReport(O, R, Error))
+    return fail(Error);
+  return failsOn(O.FailOn, R) ? 1 : ProgramExit;
 }
 
 int show(const std::string &Path) {
@@ -384,6 +425,124 @@ int show(const std::string &Path) {
   if (!R.Note.empty())
     std::printf("note: %s\n", R.Note.c_str());
   return 0;
+}
+
+/// `compare REPORT.json REPORT.json...`: the ranks' collectives side by
+/// side; 0 if they agree, 1 if not.
+int compare(const std::vector<std::string> &Args) {
+  if (Args.size() < 3)
+    return fail("'compare' takes two or more reports, one per rank");
+  std::vector<ProbeReport> Ranks(Args.size() - 1);
+  for (size_t I = 1; I < Args.size(); ++I) {
+    std::string Error;
+    if (!readReport(Args[I], Ranks[I - 1], Error))
+      return fail(Error);
+  }
+  std::string Text;
+  bool Same = compareRanks(
+      Ranks, std::vector<std::string>(Args.begin() + 1, Args.end()), Text);
+  std::fputs(Text.c_str(), stdout);
+  return Same ? 0 : 1;
+}
+
+/// The classes of --fail-on \p V (comma-separated) into \p O; false, with
+/// \p Error, for one that is unknown.
+bool addFailOn(const std::string &V, RunOptions &O, std::string &Error) {
+  for (const std::string &K : split(V, ',')) {
+    if (K != "any" && K != "lifecycle" && !knownClasses().count(K)) {
+      Error = "--fail-on: unknown class '" + K +
+              "' (error, allocation, sync, query, eager, "
+              "uncaptured-work, invalidated, capture-failed, "
+              "never-launched, capture-churn, instantiate-per-launch, "
+              "silent-fallback, lifecycle, freed-while-held, any)";
+      return false;
+    }
+    O.FailOn.insert(K);
+  }
+  return true;
+}
+
+/// Reads option Args[I] of `run` (and its value, I then past it) into
+/// \p O; false, with \p Error, when it is unknown or lacks its value.
+bool readOption(const std::vector<std::string> &Args, size_t &I, RunOptions &O,
+                std::string &Error) {
+  auto Value = [&](std::string &Out) {
+    if (I + 1 >= Args.size())
+      return false;
+    Out = Args[++I];
+    return true;
+  };
+  auto Bad = [&](const std::string &Why) {
+    Error = Why;
+    return false;
+  };
+  const std::string &A = Args[I];
+  std::string V;
+  if (A == "--report")
+    return (Value(O.Report) && !O.Report.empty()) ||
+           Bad("--report needs a file name");
+  if (A == "--fail-on")
+    return Value(V) ? addFailOn(V, O, Error) : Bad("--fail-on needs a class");
+  if (A == "--backend")
+    return (Value(O.Backend) && (O.Backend == "cuda" || O.Backend == "hip")) ||
+           Bad("--backend must be 'cuda' or 'hip'");
+  if (A == "--library")
+    return Value(O.Library) || Bad("--library needs a path");
+  if (A == "--catalog") {
+    if (!Value(V))
+      return Bad("--catalog needs a path");
+    O.Catalogs.push_back(V);
+    return true;
+  }
+  if (A == "--no-symbolize")
+    O.Symbolize = false;
+  else if (A == "--quiet")
+    O.Quiet = true;
+  else
+    return Bad("unknown option '" + A + "' (see --help)");
+  return true;
+}
+
+/// `run`'s options (Args[1...]) into \p O, and the program after them
+/// (after "--", or from the first argument that is no option).
+bool parseRunOptions(const std::vector<std::string> &Args, RunOptions &O,
+                     std::string &Error) {
+  size_t I = 1;
+  for (; I < Args.size(); ++I) {
+    const std::string &A = Args[I];
+    if (A == "--") {
+      ++I;
+      break;
+    }
+    if (A.empty() || A[0] != '-')
+      break; // the program, without "--"
+    if (!readOption(Args, I, O, Error))
+      return false;
+  }
+  O.Program.assign(Args.begin() + long(I), Args.end());
+  return true;
+}
+
+/// The probe library: --library's, else the one beside this tool; made
+/// absolute. False, with \p Error, when there is none to read.
+bool locateLibrary(RunOptions &O, std::string &Error) {
+  if (O.Library.empty())
+    O.Library = findLibrary(O.Backend);
+  if (O.Library.empty()) {
+    Error = "cannot find the " + O.Backend +
+            " probe library beside capture-probe; pass --library";
+    return false;
+  }
+  if (access(O.Library.c_str(), R_OK) != 0) {
+    Error = "cannot read the probe library '" + O.Library + "'";
+    return false;
+  }
+  if (O.Library[0] != '/') {
+    char Real[4096];
+    if (realpath(O.Library.c_str(), Real))
+      O.Library = Real;
+  }
+  return true;
 }
 
 } // namespace
@@ -405,89 +564,18 @@ int main(int Argc, char **Argv) {
       return fail("'show' takes one report file");
     return show(Args[1]);
   }
-  if (Args[0] == "compare") {
-    if (Args.size() < 3)
-      return fail("'compare' takes two or more reports, one per rank");
-    std::vector<ProbeReport> Ranks(Args.size() - 1);
-    for (size_t I = 1; I < Args.size(); ++I) {
-      std::string Error;
-      if (!readReport(Args[I], Ranks[I - 1], Error))
-        return fail(Error);
-    }
-    std::string Text;
-    bool Same = compareRanks(
-        Ranks, std::vector<std::string>(Args.begin() + 1, Args.end()), Text);
-    std::fputs(Text.c_str(), stdout);
-    return Same ? 0 : 1;
-  }
+  if (Args[0] == "compare")
+    return compare(Args);
   if (Args[0] != "run")
     return fail("unknown command '" + Args[0] +
                 "' (expected 'run', 'show' or 'compare'; see --help)");
-
   RunOptions O;
-  size_t I = 1;
-  auto Value = [&](std::string &Out) {
-    if (I + 1 >= Args.size())
-      return false;
-    Out = Args[++I];
-    return true;
-  };
-  for (; I < Args.size(); ++I) {
-    const std::string &A = Args[I];
-    std::string V;
-    if (A == "--") {
-      ++I;
-      break;
-    }
-    if (A == "--report") {
-      if (!Value(O.Report) || O.Report.empty())
-        return fail("--report needs a file name");
-    } else if (A == "--fail-on") {
-      if (!Value(V))
-        return fail("--fail-on needs a class");
-      for (const std::string &K : split(V, ',')) {
-        if (K != "any" && K != "lifecycle" && !knownClasses().count(K))
-          return fail("--fail-on: unknown class '" + K +
-                      "' (error, allocation, sync, query, eager, "
-                      "uncaptured-work, invalidated, capture-failed, "
-                      "never-launched, capture-churn, instantiate-per-launch, "
-                      "silent-fallback, lifecycle, freed-while-held, any)");
-        O.FailOn.insert(K);
-      }
-    } else if (A == "--backend") {
-      if (!Value(O.Backend) || (O.Backend != "cuda" && O.Backend != "hip"))
-        return fail("--backend must be 'cuda' or 'hip'");
-    } else if (A == "--library") {
-      if (!Value(O.Library))
-        return fail("--library needs a path");
-    } else if (A == "--catalog") {
-      if (!Value(V))
-        return fail("--catalog needs a path");
-      O.Catalogs.push_back(V);
-    } else if (A == "--no-symbolize") {
-      O.Symbolize = false;
-    } else if (A == "--quiet") {
-      O.Quiet = true;
-    } else if (!A.empty() && A[0] == '-') {
-      return fail("unknown option '" + A + "' (see --help)");
-    } else {
-      break; // the program, without "--"
-    }
-  }
-  O.Program.assign(Args.begin() + long(I), Args.end());
+  std::string Error;
+  if (!parseRunOptions(Args, O, Error))
+    return fail(Error);
   if (O.Program.empty())
     return fail("no program to run (capture-probe run [options] -- PROGRAM)");
-  if (O.Library.empty())
-    O.Library = findLibrary(O.Backend);
-  if (O.Library.empty())
-    return fail("cannot find the " + O.Backend +
-                " probe library beside capture-probe; pass --library");
-  if (access(O.Library.c_str(), R_OK) != 0)
-    return fail("cannot read the probe library '" + O.Library + "'");
-  if (O.Library[0] != '/') {
-    char Real[4096];
-    if (realpath(O.Library.c_str(), Real))
-      O.Library = Real;
-  }
+  if (!locateLibrary(O, Error))
+    return fail(Error);
   return run(O);
 }
