@@ -244,6 +244,10 @@ Lifecycle lifecycleOf(CUpti_CallbackDomain Domain, CUpti_CallbackId Id) {
     case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernelExC_ptsz_v11060:
     case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchCooperativeKernel_v9000:
     case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchCooperativeKernel_ptsz_v9000:
+    // CUDA 13's <<<>>> launch (the kernel handle first, as cudaLaunchKernel's
+    // host stub).
+    case CUPTI_RUNTIME_TRACE_CBID___cudaLaunchKernel_v13000:
+    case CUPTI_RUNTIME_TRACE_CBID___cudaLaunchKernel_ptsz_v13000:
       return Lifecycle::Kernel;
     case CUPTI_RUNTIME_TRACE_CBID_cudaMalloc_v3020:
     case CUPTI_RUNTIME_TRACE_CBID_cudaMallocAsync_v11020:

@@ -21,6 +21,9 @@
 
 #include "CuptiBackend.h"
 #include "CallbackData.h"
+#include "EntryPointScan.h"
+#include "LaunchCallbackData.h"
+#include "LaunchInterposer.h"
 #include "capture_probe/ApiCatalog.h"
 #include "capture_probe/CallStack.h"
 #include "capture_probe/EventFolding.h"
@@ -58,6 +61,9 @@ struct ThreadState {
   bool InProbe = false;   // the probe's own driver calls: not the program's
   int FallbackWindow = 0; // work calls still to record after a failed capture
   int OwnCaptures = 0;    // captures this thread began and has not ended
+  /// The thread's outermost call in progress (while Depth > 0).
+  CUpti_CallbackDomain OuterDomain = CUPTI_CB_DOMAIN_INVALID;
+  CUpti_CallbackId OuterId = 0;
 };
 thread_local ThreadState TS;
 
@@ -68,6 +74,15 @@ thread_local CallFolder Folder;
 /// CAPTURE_PROBE_EMPTY_CALLBACKS=1: every callback returns at once, to
 /// measure what CUPTI's callbacks cost by themselves (the report is empty).
 bool EmptyCallbacks = false;
+
+/// The subscriber, and which of CUPTI's launch callbacks the wrappers
+/// replace (LaunchCallbackData.h): switched off once the runtime's launches
+/// reach the wrappers.
+CUpti_SubscriberHandle Subscriber = nullptr;
+LaunchCallbacksOff LaunchOff = LaunchCallbacksOff::Runtime;
+std::atomic<bool> RuntimeLaunchesOff{false}, DriverLaunchesOff{false};
+/// The runtime's launch entry points found already fetched at the start.
+EntryPointScan StartScan;
 
 /// Marks the probe's own driver calls, so that their callbacks are ignored.
 struct ProbeCall {
@@ -140,6 +155,21 @@ void printCallbackCounts() {
   for (size_t I = 0; I < Counts.size() && I < 12; ++I)
     std::fprintf(stderr, "%s %s %llu", I ? "," : ";", Counts[I].second.c_str(),
                  (unsigned long long)Counts[I].first);
+  std::fprintf(stderr, "\n");
+  std::fprintf(stderr,
+               "capture-probe profile: launches through the probe's wrappers: "
+               "%llu the runtime's, %llu the program's; CUPTI's launch "
+               "callbacks off: runtime %s, driver %s\n",
+               wrappedLaunches(true), wrappedLaunches(false),
+               RuntimeLaunchesOff ? "yes" : "no",
+               DriverLaunchesOff ? "yes" : "no");
+  std::fprintf(stderr,
+               "capture-probe profile: at the start, %zu copies of %u launch "
+               "entry points redirected in %llu bytes of writable data:",
+               StartScan.Replaced.size(), StartScan.EntryPoints,
+               StartScan.BytesScanned);
+  for (const std::string &W : StartScan.Replaced)
+    std::fprintf(stderr, " %s", W.c_str());
   std::fprintf(stderr, "\n");
 }
 
@@ -539,7 +569,7 @@ void onFree(EventSink *Sink, Event &E, void *const *P) {
     F.Kind = EventKind::FreedWhileHeld;
     F.Exec = X;
     F.Count = Base;
-    F.ResultName = Node; // the node that uses the block
+    F.Node = Node;
     writeLifecycle(Sink, F, /*WithSite=*/true);
   }
 }
@@ -776,6 +806,8 @@ void onEnter(CUpti_CallbackDomain Domain, CUpti_CallbackId Id,
              const CUpti_CallbackData *Data) {
   if (TS.Depth++ != 0)
     return;
+  TS.OuterDomain = Domain;
+  TS.OuterId = Id;
   TS.NodesAtEntry = TS.NodesCreated;
   TS.PendingMode =
       kindOf(Domain, Id) == EventKind::ExchangeMode && Data->functionParams
@@ -976,6 +1008,60 @@ void onApi(CUpti_CallbackDomain Domain, CUpti_CallbackId Id,
     onExit(Domain, Id, Data);
 }
 
+void switchOff(CUpti_CallbackDomain Domain,
+               const std::vector<CUpti_CallbackId> &Ids,
+               std::atomic<bool> &Done) {
+  if (Done.exchange(true))
+    return;
+  // One that cannot be switched off is only slower: its callbacks come
+  // first, and the wrapper's call nested in them is ignored.
+  for (CUpti_CallbackId Id : Ids)
+    cuptiEnableCallback(0, Subscriber, Domain, Id);
+}
+
+/// Switches off CUPTI's launch callbacks that the wrappers replace, as
+/// CAPTURE_PROBE_LAUNCH_CALLBACKS says, once the runtime's launches reach
+/// the wrappers.
+void runtimeLaunchesWrapped() {
+  if (LaunchOff == LaunchCallbacksOff::None)
+    return;
+  switchOff(CUPTI_CB_DOMAIN_RUNTIME_API, runtimeLaunchIds(),
+            RuntimeLaunchesOff);
+  if (LaunchOff == LaunchCallbacksOff::All)
+    switchOff(CUPTI_CB_DOMAIN_DRIVER_API, driverLaunchIds(), DriverLaunchesOff);
+}
+
+/// cuGetProcAddress returned a driver entry point: a launch entry point is
+/// replaced by the probe's wrapper of it. Asked for inside a program's
+/// cudaGetDriverEntryPoint, the launches are the program's driver calls;
+/// else the runtime fetched it for itself (its table, at its start), and
+/// the launches are the runtime's.
+void onEntryPoint(const CUpti_CallbackData *Data) {
+  if (TS.InProbe || !Data->functionParams ||
+      returnValue(CUPTI_CB_DOMAIN_DRIVER_API, Data) != 0)
+    return;
+  // Both versions' structs start {symbol, pfn, cudaVersion, flags}.
+  auto *P = static_cast<const cuGetProcAddress_params *>(Data->functionParams);
+  bool ByRuntime =
+      !(TS.Depth > 1 && isEntryPointQuery(TS.OuterDomain, TS.OuterId));
+  if (wrapEntryPoint(P->symbol, P->flags, P->pfn, ByRuntime) && ByRuntime)
+    runtimeLaunchesWrapped();
+}
+
+bool isEntryPointLookup(CUpti_CallbackDomain Domain, CUpti_CallbackId Id) {
+  return Domain == CUPTI_CB_DOMAIN_DRIVER_API &&
+         (Id == CUPTI_DRIVER_TRACE_CBID_cuGetProcAddress ||
+          Id == CUPTI_DRIVER_TRACE_CBID_cuGetProcAddress_v2);
+}
+
+/// A launch that reached a wrapper: handled as CUPTI's callback for it.
+void onWrappedLaunch(const WrappedLaunch &L, const CUresult *Result) {
+  if (EmptyCallbacks)
+    return;
+  LaunchCallback C(L, Result);
+  onApi(C.Domain, C.Id, &C.Data);
+}
+
 void onResource(CUpti_CallbackId Id, const CUpti_ResourceData *Data) {
   if (Id == CUPTI_CBID_RESOURCE_GRAPHNODE_CREATED && !TS.InProbe)
     ++TS.NodesCreated;
@@ -983,7 +1069,13 @@ void onResource(CUpti_CallbackId Id, const CUpti_ResourceData *Data) {
 
 void CUPTIAPI callback(void *, CUpti_CallbackDomain Domain, CUpti_CallbackId Id,
                        const void *Data) {
-  if (!Data || EmptyCallbacks)
+  if (!Data)
+    return;
+  if (isEntryPointLookup(Domain, Id) &&
+      static_cast<const CUpti_CallbackData *>(Data)->callbackSite ==
+          CUPTI_API_EXIT)
+    onEntryPoint(static_cast<const CUpti_CallbackData *>(Data));
+  if (EmptyCallbacks)
     return;
   if (Prof.On &&
       (Domain == CUPTI_CB_DOMAIN_RUNTIME_API ||
@@ -1021,6 +1113,9 @@ void CUPTIAPI callback(void *, CUpti_CallbackDomain Domain, CUpti_CallbackId Id,
 ///    whoever makes them: they are most of the driver calls the runtime
 ///    makes for itself, and all of the probe's own (its graph walks, kernel
 ///    names and parameters, error names), each of which cost two callbacks.
+///    But cuGetProcAddress stays on: the launch entry points it hands out
+///    are replaced by the probe's wrappers (onEntryPoint), and CUPTI's
+///    launch callbacks go off once the runtime's launches reach them.
 ///  - The graph-node creation resource callback (enabled in startCupti).
 ///
 /// Ids are turned off after the domains are enabled whole, not on one by
@@ -1030,10 +1125,12 @@ void CUPTIAPI callback(void *, CUpti_CallbackDomain Domain, CUpti_CallbackId Id,
 /// matches prefixes, as onApi does on the same names.
 /// CAPTURE_PROBE_ALL_CALLBACKS=1 leaves the domains whole (for debugging:
 /// the report must be the same, only slower).
-void skipUnneededCallbacks(CUpti_SubscriberHandle Subscriber) {
+void skipUnneededCallbacks() {
   const char *All = std::getenv("CAPTURE_PROBE_ALL_CALLBACKS");
-  if (All && *All && std::string(All) != "0")
+  if (All && *All && std::string(All) != "0") {
+    LaunchOff = LaunchCallbacksOff::None;
     return;
+  }
   for (CUpti_CallbackId Id :
        {CUPTI_RUNTIME_TRACE_CBID___cudaPushCallConfiguration_v13000,
         CUPTI_RUNTIME_TRACE_CBID___cudaPopCallConfiguration_v13000})
@@ -1042,7 +1139,7 @@ void skipUnneededCallbacks(CUpti_SubscriberHandle Subscriber) {
     const char *Name = nullptr;
     if (cuptiGetCallbackName(CUPTI_CB_DOMAIN_DRIVER_API, Id, &Name) ==
             CUPTI_SUCCESS &&
-        isLookup(Name))
+        isLookup(Name) && !isEntryPointLookup(CUPTI_CB_DOMAIN_DRIVER_API, Id))
       cuptiEnableCallback(0, Subscriber, CUPTI_CB_DOMAIN_DRIVER_API, Id);
   }
 }
@@ -1065,8 +1162,8 @@ bool noteReleased(uint64_t Exec, uint64_t Address, uint64_t Size,
   Event F;
   {
     std::lock_guard<std::mutex> G(MemoryLock);
-    F.ResultName = nodeUsing(Exec, Address, Size);
-    if (F.ResultName.empty() || Stale.count(Exec))
+    F.Node = nodeUsing(Exec, Address, Size);
+    if (F.Node.empty() || Stale.count(Exec))
       return false;
     Stale[Exec] = true;
     AnyStale = true;
@@ -1089,7 +1186,14 @@ bool startCupti(EventSink *Sink, std::string &Error) {
     return true;
   const char *Empty = std::getenv("CAPTURE_PROBE_EMPTY_CALLBACKS");
   EmptyCallbacks = Empty && *Empty && std::string(Empty) != "0";
-  CUpti_SubscriberHandle Subscriber;
+  // Measurement only: what the graph-node callback costs (calls are then
+  // never known to have made nodes).
+  const char *NoNodes = std::getenv("CAPTURE_PROBE_NO_NODE_CALLBACK");
+  bool NoNodeCallback = NoNodes && *NoNodes && std::string(NoNodes) != "0";
+  const char *DomainsVar = std::getenv("CAPTURE_PROBE_DOMAINS");
+  std::string Domains = DomainsVar ? DomainsVar : "";
+  // Before the callbacks are on: the scan asks cuGetProcAddress itself.
+  StartScan = redirectEntryPoints(driverLaunchEntryPoints());
   auto Check = [&](CUptiResult R, const char *What) {
     if (R == CUPTI_SUCCESS)
       return true;
@@ -1100,17 +1204,24 @@ bool startCupti(EventSink *Sink, std::string &Error) {
   };
   if (!Check(cuptiSubscribe(&Subscriber, callback, nullptr),
              "cuptiSubscribe") ||
-      !Check(cuptiEnableDomain(1, Subscriber, CUPTI_CB_DOMAIN_RUNTIME_API),
-             "enabling runtime API callbacks") ||
-      !Check(cuptiEnableDomain(1, Subscriber, CUPTI_CB_DOMAIN_DRIVER_API),
-             "enabling driver API callbacks") ||
-      !Check(cuptiEnableCallback(1, Subscriber, CUPTI_CB_DOMAIN_RESOURCE,
-                                 CUPTI_CBID_RESOURCE_GRAPHNODE_CREATED),
-             "enabling graph-node callbacks")) {
+      (Domains != "driver" && Domains != "none" &&
+       !Check(cuptiEnableDomain(1, Subscriber, CUPTI_CB_DOMAIN_RUNTIME_API),
+              "enabling runtime API callbacks")) ||
+      (Domains != "runtime" && Domains != "none" &&
+       !Check(cuptiEnableDomain(1, Subscriber, CUPTI_CB_DOMAIN_DRIVER_API),
+              "enabling driver API callbacks")) ||
+      (!NoNodeCallback &&
+       !Check(cuptiEnableCallback(1, Subscriber, CUPTI_CB_DOMAIN_RESOURCE,
+                                  CUPTI_CBID_RESOURCE_GRAPHNODE_CREATED),
+              "enabling graph-node callbacks"))) {
     Started = false;
     return false;
   }
-  skipUnneededCallbacks(Subscriber);
+  LaunchOff = launchCallbacksOffFromEnv();
+  skipUnneededCallbacks();
+  setLaunchObserver(onWrappedLaunch);
+  if (!StartScan.Replaced.empty())
+    runtimeLaunchesWrapped();
   const char *P = std::getenv("CAPTURE_PROBE_PROFILE");
   Prof.On = P && *P && std::string(P) != "0";
   std::atexit(writeLaunchCounts);

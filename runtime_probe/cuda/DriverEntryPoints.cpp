@@ -1,0 +1,47 @@
+//===- DriverEntryPoints.cpp - The driver's launch entry points -----------===//
+//
+// driverLaunchEntryPoints (EntryPointScan.h): the one part of the scan that
+// asks the driver, kept apart so that the scan itself builds and is tested
+// without one.
+//
+//===----------------------------------------------------------------------===//
+
+#include "EntryPointScan.h"
+#include <algorithm>
+#include <dlfcn.h>
+
+namespace capture_probe {
+
+std::vector<KnownEntryPoint> driverLaunchEntryPoints() {
+  static const char *const Names[3] = {"cuLaunchKernel", "cuLaunchKernelEx",
+                                       "cuLaunchCooperativeKernel"};
+  std::vector<KnownEntryPoint> Out;
+  auto Add = [&](void *P, int E, bool PerThread) {
+    uintptr_t A = reinterpret_cast<uintptr_t>(P);
+    if (A &&
+        std::none_of(Out.begin(), Out.end(),
+                     [&](const KnownEntryPoint &K) { return K.Address == A; }))
+      Out.push_back({A, LaunchEntry(E), PerThread});
+  };
+  void *Driver = dlopen("libcuda.so.1", RTLD_LAZY | RTLD_NOLOAD);
+  for (int E = 0; E < 3; ++E)
+    for (bool PerThread : {false, true}) {
+      void *P = nullptr;
+      CUdriverProcAddressQueryResult Status;
+      if (cuGetProcAddress(Names[E], &P, CUDA_VERSION,
+                           PerThread
+                               ? CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM
+                               : CU_GET_PROC_ADDRESS_LEGACY_STREAM,
+                           &Status) == CUDA_SUCCESS)
+        Add(P, E, PerThread);
+      if (Driver)
+        Add(dlsym(Driver,
+                  (std::string(Names[E]) + (PerThread ? "_ptsz" : "")).c_str()),
+            E, PerThread);
+    }
+  if (Driver)
+    dlclose(Driver);
+  return Out;
+}
+
+} // namespace capture_probe

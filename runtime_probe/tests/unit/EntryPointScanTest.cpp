@@ -1,0 +1,64 @@
+//===- EntryPointScanTest.cpp - Redirecting entry points already fetched --===//
+//
+// A table of entry points in this program's writable data, as the CUDA
+// runtime keeps its driver entry points: the scan replaces the copies of a
+// known (stand-in) entry point by its wrapper, leaves other values alone,
+// and calls through the table still reach the stand-in.
+//
+//===----------------------------------------------------------------------===//
+
+#include "EntryPointScan.h"
+#include <gtest/gtest.h>
+
+using namespace capture_probe;
+
+namespace {
+
+int StandInCalls = 0;
+CUresult CUDAAPI tableStandIn(CUfunction, unsigned, unsigned, unsigned,
+                              unsigned, unsigned, unsigned, unsigned, CUstream,
+                              void **, void **) {
+  ++StandInCalls;
+  return CUDA_SUCCESS;
+}
+int Unrelated = 0;
+
+} // namespace
+
+// Not const and not static: in .data, where the runtime's table would be.
+void *ScanTestTable[4] = {nullptr, reinterpret_cast<void *>(&tableStandIn),
+                          &Unrelated, reinterpret_cast<void *>(&tableStandIn)};
+
+namespace {
+
+TEST(EntryPointScanTest, RedirectsEveryCopyInWritableData) {
+  std::vector<KnownEntryPoint> Known = {
+      {reinterpret_cast<uintptr_t>(&tableStandIn), LaunchEntry::Kernel, false}};
+  // Left alone: this test's own module holds the scan's code.
+  EntryPointScan Skipped = redirectEntryPoints(Known);
+  EXPECT_TRUE(Skipped.Replaced.empty());
+  EXPECT_EQ(ScanTestTable[1], reinterpret_cast<void *>(&tableStandIn));
+
+  EntryPointScan Scan = redirectEntryPoints(Known, /*ScanProbeModule=*/true);
+  EXPECT_EQ(Scan.EntryPoints, 1u);
+  EXPECT_GT(Scan.BytesScanned, 0u);
+  ASSERT_EQ(Scan.Replaced.size(), 2u);
+  EXPECT_EQ(Scan.Replaced[0].rfind("(program)+0x", 0), 0u) << Scan.Replaced[0];
+  EXPECT_NE(ScanTestTable[1], reinterpret_cast<void *>(&tableStandIn));
+  EXPECT_EQ(ScanTestTable[1], ScanTestTable[3]);
+  EXPECT_EQ(ScanTestTable[0], nullptr);
+  EXPECT_EQ(ScanTestTable[2], &Unrelated);
+  reinterpret_cast<decltype(&tableStandIn)>(ScanTestTable[1])(
+      nullptr, 1, 1, 1, 1, 1, 1, 0, nullptr, nullptr, nullptr);
+  EXPECT_EQ(StandInCalls, 1);
+
+  // Again: the wrappers are not copies of the entry point, and the real one
+  // the wrapper keeps is not redirected to the wrapper itself.
+  EntryPointScan Again = redirectEntryPoints(Known, true);
+  EXPECT_TRUE(Again.Replaced.empty());
+  reinterpret_cast<decltype(&tableStandIn)>(ScanTestTable[3])(
+      nullptr, 1, 1, 1, 1, 1, 1, 0, nullptr, nullptr, nullptr);
+  EXPECT_EQ(StandInCalls, 2);
+}
+
+} // namespace
