@@ -35,6 +35,13 @@ bool isDriverModule(const std::string &Name) {
   return false;
 }
 
+/// Whether a copy in module \p Name is the CUDA runtime's: the shared
+/// runtime's, or the program's (where the static runtime is linked). A copy
+/// in another library (cuBLASLt keeps its own) is that library's driver call.
+bool isRuntimeModule(const std::string &Name) {
+  return Name == "(program)" || Name.find("libcudart") != std::string::npos;
+}
+
 /// Whether one of the module's loaded segments holds \p Address.
 bool holds(const dl_phdr_info &Info, uintptr_t Address) {
   for (int I = 0; I < Info.dlpi_phnum; ++I) {
@@ -131,8 +138,8 @@ EntryPointScan redirectEntryPoints(const std::vector<KnownEntryPoint> &Entries,
         continue;
       for (const KnownEntryPoint &K : Entries) {
         void *P = reinterpret_cast<void *>(V);
-        if (K.Address != V ||
-            !wrapEntryPoint(K.Entry, K.PerThread, &P, /*ByRuntime=*/true))
+        if (K.Address != V || !wrapEntryPoint(K.Entry, K.PerThread, &P,
+                                              isRuntimeModule(S.Module)))
           continue;
         if (overwrite(A, P, S))
           Result.Replaced.push_back(where(S, A));

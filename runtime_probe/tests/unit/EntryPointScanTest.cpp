@@ -22,6 +22,10 @@ CUresult CUDAAPI tableStandIn(CUfunction, unsigned, unsigned, unsigned,
   return CUDA_SUCCESS;
 }
 int Unrelated = 0;
+int ByRuntimeCalls = 0;
+void countRuntimeLaunches(const WrappedLaunch &L, const CUresult *Result) {
+  ByRuntimeCalls += !Result && L.ByRuntime;
+}
 
 } // namespace
 
@@ -48,9 +52,12 @@ TEST(EntryPointScanTest, RedirectsEveryCopyInWritableData) {
   EXPECT_EQ(ScanTestTable[1], ScanTestTable[3]);
   EXPECT_EQ(ScanTestTable[0], nullptr);
   EXPECT_EQ(ScanTestTable[2], &Unrelated);
+  setLaunchObserver(countRuntimeLaunches);
   reinterpret_cast<decltype(&tableStandIn)>(ScanTestTable[1])(
       nullptr, 1, 1, 1, 1, 1, 1, 0, nullptr, nullptr, nullptr);
+  setLaunchObserver(nullptr);
   EXPECT_EQ(StandInCalls, 1);
+  EXPECT_EQ(ByRuntimeCalls, 1); // a copy in the program: the static runtime's
 
   // Again: the wrappers are not copies of the entry point, and the real one
   // the wrapper keeps is not redirected to the wrapper itself.
