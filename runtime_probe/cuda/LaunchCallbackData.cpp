@@ -20,17 +20,22 @@ struct Launch {
   void **Args;
 };
 
+/// cuLaunchKernel's and cuLaunchCooperativeKernel's parameters, which
+/// name their fields alike.
+template <typename Params> Launch fromParams(const void *Raw) {
+  auto *P = static_cast<const Params *>(Raw);
+  return {P->f,
+          dim3(P->gridDimX, P->gridDimY, P->gridDimZ),
+          dim3(P->blockDimX, P->blockDimY, P->blockDimZ),
+          P->sharedMemBytes,
+          P->hStream,
+          P->kernelParams};
+}
+
 Launch readLaunch(const WrappedLaunch &L) {
   switch (L.Entry) {
-  case LaunchEntry::Kernel: {
-    auto *P = static_cast<const cuLaunchKernel_params *>(L.Params);
-    return {P->f,
-            dim3(P->gridDimX, P->gridDimY, P->gridDimZ),
-            dim3(P->blockDimX, P->blockDimY, P->blockDimZ),
-            P->sharedMemBytes,
-            P->hStream,
-            P->kernelParams};
-  }
+  case LaunchEntry::Kernel:
+    return fromParams<cuLaunchKernel_params>(L.Params);
   case LaunchEntry::KernelEx: {
     auto *P = static_cast<const cuLaunchKernelEx_params *>(L.Params);
     const CUlaunchConfig &C = *P->config;
@@ -41,15 +46,8 @@ Launch readLaunch(const WrappedLaunch &L) {
             C.hStream,
             P->kernelParams};
   }
-  case LaunchEntry::Cooperative: {
-    auto *P = static_cast<const cuLaunchCooperativeKernel_params *>(L.Params);
-    return {P->f,
-            dim3(P->gridDimX, P->gridDimY, P->gridDimZ),
-            dim3(P->blockDimX, P->blockDimY, P->blockDimZ),
-            P->sharedMemBytes,
-            P->hStream,
-            P->kernelParams};
-  }
+  case LaunchEntry::Cooperative:
+    return fromParams<cuLaunchCooperativeKernel_params>(L.Params);
   }
   std::abort();
 }
