@@ -165,9 +165,10 @@ void printCallbackCounts() {
                DriverLaunchesOff ? "yes" : "no");
   std::fprintf(stderr,
                "capture-probe profile: at the start, %zu copies of %u launch "
-               "entry points redirected in %llu bytes of writable data:",
+               "entry points redirected in %llu bytes of writable data (%.1f "
+               "ms):",
                StartScan.Replaced.size(), StartScan.EntryPoints,
-               StartScan.BytesScanned);
+               StartScan.BytesScanned, StartScan.Milliseconds);
   for (const std::string &W : StartScan.Replaced)
     std::fprintf(stderr, " %s", W.c_str());
   std::fprintf(stderr, "\n");

@@ -10,6 +10,7 @@
 #include "EntryPointScan.h"
 #include "LaunchInterposer.h"
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <cstring>
 #include <dlfcn.h>
@@ -118,6 +119,7 @@ std::string where(const Segment &S, uintptr_t Address) {
 
 EntryPointScan redirectEntryPoints(const std::vector<KnownEntryPoint> &Entries,
                                    bool ScanProbeModule) {
+  auto Start = std::chrono::steady_clock::now();
   EntryPointScan Result;
   Result.EntryPoints = unsigned(Entries.size());
   if (Entries.empty())
@@ -146,6 +148,9 @@ EntryPointScan redirectEntryPoints(const std::vector<KnownEntryPoint> &Entries,
       }
     }
   }
+  Result.Milliseconds = std::chrono::duration<double, std::milli>(
+                            std::chrono::steady_clock::now() - Start)
+                            .count();
   return Result;
 }
 

@@ -37,6 +37,8 @@ struct EntryPointScan {
   /// Bytes of writable data read, and the entry points looked for.
   unsigned long long BytesScanned = 0;
   unsigned EntryPoints = 0;
+  /// How long the scan took.
+  double Milliseconds = 0;
 };
 
 /// Replaces every copy of \p Entries in the writable data of the loaded
