@@ -24,6 +24,7 @@
 #include "EntryPointScan.h"
 #include "LaunchCallbackData.h"
 #include "LaunchInterposer.h"
+#include "capture_probe/AllocationHolders.h"
 #include "capture_probe/ApiCatalog.h"
 #include "capture_probe/CallStack.h"
 #include "capture_probe/EventFolding.h"
@@ -444,7 +445,7 @@ GraphSummary inspectGraph(CUgraph Graph, unsigned What) {
 /// uses and its next launch.
 std::mutex MemoryLock;
 std::map<uint64_t, uint64_t> Allocations;
-std::unordered_map<uint64_t, std::vector<uint64_t>> HeldBy; // exec -> bases
+AllocationHolders Holders;
 /// Each live executable graph's buffers, by node (for a free of any part of
 /// a block: PyTorch's caching allocator, through TorchBridge).
 std::unordered_map<uint64_t, std::shared_ptr<const GraphBuffers>> ExecBuffers;
@@ -548,7 +549,7 @@ void onAlloc(void *const *P, int Result) {
 /// event for each of them, which are marked stale.
 void onFree(EventSink *Sink, Event &E, void *const *P) {
   uint64_t Base = uint64_t(uintptr_t(P[0]));
-  std::vector<std::pair<uint64_t, std::string>> Holders; // exec, node
+  std::vector<std::pair<uint64_t, std::string>> Stales; // exec, node
   {
     std::lock_guard<std::mutex> G(MemoryLock);
     auto A = E.Result == 0 ? Allocations.find(Base) : Allocations.end();
@@ -556,16 +557,14 @@ void onFree(EventSink *Sink, Event &E, void *const *P) {
       return;
     uint64_t Size = A->second;
     Allocations.erase(A);
-    for (const auto &KV : HeldBy)
-      if (std::find(KV.second.begin(), KV.second.end(), Base) !=
-              KV.second.end() &&
-          !Stale.count(KV.first)) {
-        Holders.emplace_back(KV.first, nodeUsing(KV.first, Base, Size));
-        Stale[KV.first] = true;
+    for (uint64_t X : Holders.holders(Base))
+      if (!Stale.count(X)) {
+        Stales.emplace_back(X, nodeUsing(X, Base, Size));
+        Stale[X] = true;
         AnyStale = true;
       }
   }
-  for (const auto &[X, Node] : Holders) {
+  for (const auto &[X, Node] : Stales) {
     Event F = E;
     F.Kind = EventKind::FreedWhileHeld;
     F.Exec = X;
@@ -624,10 +623,7 @@ void onInstantiate(EventSink *Sink, Event &E, void *const *P) {
   {
     std::lock_guard<std::mutex> G(MemoryLock);
     Stale.erase(E.Exec);
-    if (Bases.empty())
-      HeldBy.erase(E.Exec);
-    else
-      HeldBy[E.Exec] = std::move(Bases);
+    Holders.hold(E.Exec, std::move(Bases));
     if (Buffers->uses().empty())
       ExecBuffers.erase(E.Exec);
     else
@@ -656,7 +652,7 @@ void onExecDestroy(EventSink *Sink, Event &E, void *const *P) {
   E.Exec = uint64_t(uintptr_t(P[0]));
   {
     std::lock_guard<std::mutex> G(MemoryLock);
-    HeldBy.erase(E.Exec);
+    Holders.release(E.Exec);
     ExecBuffers.erase(E.Exec);
     Stale.erase(E.Exec);
   }
