@@ -46,7 +46,9 @@ TEST(EntryPointScanTest, RedirectsEveryCopyInWritableData) {
   EntryPointScan Scan = redirectEntryPoints(Known, /*ScanProbeModule=*/true);
   EXPECT_EQ(Scan.EntryPoints, 1u);
   EXPECT_GT(Scan.BytesScanned, 0u);
-  ASSERT_EQ(Scan.Replaced.size(), 2u);
+  // The table's two copies; an instrumented build (sanitizer coverage's
+  // table of function entries) holds the stand-in's address once more.
+  ASSERT_GE(Scan.Replaced.size(), 2u);
   EXPECT_EQ(Scan.Replaced[0].rfind("(program)+0x", 0), 0u) << Scan.Replaced[0];
   EXPECT_NE(ScanTestTable[1], reinterpret_cast<void *>(&tableStandIn));
   EXPECT_EQ(ScanTestTable[1], ScanTestTable[3]);
