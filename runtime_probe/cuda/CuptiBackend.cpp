@@ -16,6 +16,10 @@
 // no CUDA call of its own: stream kinds come from the stream-creation calls it
 // watches, error names from a table and cuGetErrorName (a runtime linked into
 // this library would initialise itself inside the program's callbacks).
+// Kernel launches also come as callbacks, but from the probe's wrappers of
+// the driver's launch entry points (LaunchInterposer.h, EntryPointScan.h),
+// written as CUPTI's by LaunchCallbackData.h; CUPTI's own launch callbacks
+// go off once the runtime's launches reach the wrappers.
 //
 //===----------------------------------------------------------------------===//
 

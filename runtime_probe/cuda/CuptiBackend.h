@@ -3,8 +3,10 @@
 // Subscribes to CUPTI's runtime and driver API callbacks and to graph-node
 // creation, and turns every outermost API call made while a capture is
 // active (and every begin, end and capture-mode switch) into an Event for
-// the sink. Used by the injection library (CUDA_INJECTION64_PATH) and,
-// in-process, by the test harness.
+// the sink; kernel launches reach it through the probe's wrappers of the
+// driver's launch entry points instead (LaunchInterposer.h). Used by the
+// injection library (CUDA_INJECTION64_PATH) and, in-process, by the test
+// harness.
 //
 //===----------------------------------------------------------------------===//
 
