@@ -1203,6 +1203,12 @@ bool startCupti(EventSink *Sink, std::string &Error) {
     Error = std::string(What) + ": " + (Msg ? Msg : "unknown CUPTI error");
     return false;
   };
+  if (Domains == "unsubscribed") {
+    // Measurement only: the probe loaded and the launches wrapped, CUPTI
+    // never subscribed (what being attached costs; no report to speak of).
+    setLaunchObserver(onWrappedLaunch);
+    return true;
+  }
   if (!Check(cuptiSubscribe(&Subscriber, callback, nullptr),
              "cuptiSubscribe") ||
       (Domains != "driver" && Domains != "none" &&

@@ -4,7 +4,7 @@
 Reads lines "kinds VARIANT kinds N (us per capture): KIND US ... total US"
 (launch_modes.sh, compare_probes.sh) and prints, per variant, the median
 microseconds per capture of each kind of call and the total's ratio to the
-variant "plain".
+variant "plain" (a kind a variant lacks counts 0).
 
 usage: kinds_summary.py FILE"""
 import re
@@ -29,12 +29,15 @@ def main():
     runs = read(sys.argv[1])
     if "plain" not in runs:
         sys.exit("kinds_summary.py: no plain runs in " + sys.argv[1])
-    kinds = list(runs["plain"][0])
+    kinds = []  # every variant's kinds, in the order first seen
+    for rs in runs.values():
+        kinds += [k for k in rs[0] if k not in kinds and k != "total"]
+    kinds.append("total")
     plain = statistics.median(r["total"] for r in runs["plain"])
     print(f"{'median us per capture':22}" + "".join(f"{k:>13}" for k in kinds)
           + "   ratio")
     for name, rs in runs.items():
-        med = {k: statistics.median(r[k] for r in rs) for k in kinds}
+        med = {k: statistics.median(r.get(k, 0.0) for r in rs) for k in kinds}
         print(f"{name + f' ({len(rs)})':22}"
               + "".join(f"{med[k]:13.2f}" for k in kinds)
               + f"   {med['total'] / plain:.3f}x plain")

@@ -7,7 +7,9 @@
 # callbacks kept, as before the wrappers; all-off: the driver's launch
 # callbacks off too), and with CAPTURE_PROBE_EMPTY_CALLBACKS=1 (CUPTI's
 # callbacks and the wrappers alone; empty-nonode: without the graph-node
-# callback too), alternating, ROUNDS times (VARIANTS picks); then one
+# callback too; empty-none-nonode: subscribed to CUPTI with nothing enabled;
+# empty-unsubscribed: the wrappers on, CUPTI never subscribed), alternating,
+# ROUNDS times (VARIANTS picks); then one
 # CAPTURE_PROBE_PROFILE=1 capture run per setting (where the time goes, and
 # how many launches reached the wrappers against CUPTI's launch callbacks).
 # usage: launch_modes.sh [ROUNDS]
@@ -38,7 +40,9 @@ kinds() {
     empty) CAPTURE_PROBE_EMPTY_CALLBACKS=1 probe all-off kinds 1000 ;;
     empty-nonode) CAPTURE_PROBE_NO_NODE_CALLBACK=1 CAPTURE_PROBE_EMPTY_CALLBACKS=1 \
       probe all-off kinds 1000 ;;
-    empty-runtime | empty-driver | empty-none)
+    empty-none-nonode) CAPTURE_PROBE_NO_NODE_CALLBACK=1 CAPTURE_PROBE_DOMAINS=none \
+      CAPTURE_PROBE_EMPTY_CALLBACKS=1 probe all-off kinds 1000 ;;
+    empty-runtime | empty-driver | empty-none | empty-unsubscribed)
       CAPTURE_PROBE_DOMAINS=${1#empty-} CAPTURE_PROBE_EMPTY_CALLBACKS=1 \
         probe all-off kinds 1000 ;;
     *) probe "$1" kinds 1000 ;;
