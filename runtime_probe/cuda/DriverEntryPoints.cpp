@@ -1,12 +1,13 @@
 //===- DriverEntryPoints.cpp - The driver's launch entry points -----------===//
 //
-// driverLaunchEntryPoints (EntryPointScan.h): the one part of the scan that
-// asks the driver, kept apart so that the scan itself builds and is tested
-// without one.
+// driverLaunchEntryPoints and driverFunctionEntryPoints (EntryPointScan.h):
+// the part of the scan that asks the driver, kept apart so that the scan
+// itself builds and is tested without one.
 //
 //===----------------------------------------------------------------------===//
 
 #include "EntryPointScan.h"
+#include "DriverInterposer.h"
 #include <algorithm>
 #include <dlfcn.h>
 
@@ -41,6 +42,20 @@ std::vector<KnownEntryPoint> driverLaunchEntryPoints() {
     }
   if (Driver)
     dlclose(Driver);
+  return Out;
+}
+
+std::vector<KnownEntryPoint>
+driverFunctionEntryPoints(bool (*Skip)(const char *Name)) {
+  std::vector<KnownEntryPoint> Out;
+  void *Driver = dlopen("libcuda.so.1", RTLD_LAZY | RTLD_NOLOAD);
+  if (!Driver)
+    return Out;
+  for (const DriverFunction &F : wrappableDriverFunctions())
+    if (void *P = dlsym(Driver, F.Name); P && !(Skip && Skip(F.Name)))
+      Out.push_back({reinterpret_cast<uintptr_t>(P), LaunchEntry::Kernel,
+                     false, F.Id});
+  dlclose(Driver);
   return Out;
 }
 

@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "EntryPointScan.h"
+#include "DriverInterposer.h"
 #include "LaunchInterposer.h"
 #include <algorithm>
 #include <chrono>
@@ -117,18 +118,31 @@ std::string where(const Segment &S, uintptr_t Address) {
 
 } // namespace
 
-EntryPointScan redirectEntryPoints(const std::vector<KnownEntryPoint> &Entries,
+bool wrapKnownEntryPoint(const std::vector<KnownEntryPoint> &Entries,
+                         void **Pfn, bool ByRuntime) {
+  uintptr_t V = reinterpret_cast<uintptr_t>(*Pfn);
+  auto It = std::lower_bound(
+      Entries.begin(), Entries.end(), V,
+      [](const KnownEntryPoint &K, uintptr_t A) { return K.Address < A; });
+  if (It == Entries.end() || It->Address != V)
+    return false;
+  return It->DriverId ? wrapDriverFunction(It->DriverId, Pfn, ByRuntime)
+                      : wrapEntryPoint(It->Entry, It->PerThread, Pfn, ByRuntime);
+}
+
+EntryPointScan redirectEntryPoints(const std::vector<KnownEntryPoint> &Given,
                                    bool ScanProbeModule) {
   auto Start = std::chrono::steady_clock::now();
   EntryPointScan Result;
-  Result.EntryPoints = unsigned(Entries.size());
-  if (Entries.empty())
+  Result.EntryPoints = unsigned(Given.size());
+  if (Given.empty())
     return Result;
-  uintptr_t Low = Entries[0].Address, High = Low;
-  for (const KnownEntryPoint &K : Entries) {
-    Low = std::min(Low, K.Address);
-    High = std::max(High, K.Address);
-  }
+  std::vector<KnownEntryPoint> Entries = Given;
+  std::sort(Entries.begin(), Entries.end(),
+            [](const KnownEntryPoint &A, const KnownEntryPoint &B) {
+              return A.Address < B.Address;
+            });
+  uintptr_t Low = Entries.front().Address, High = Entries.back().Address;
   Collected Found{{}, ScanProbeModule};
   dl_iterate_phdr(collectSegments, &Found);
   for (const Segment &S : Found.Segments) {
@@ -136,16 +150,14 @@ EntryPointScan redirectEntryPoints(const std::vector<KnownEntryPoint> &Entries,
     Result.BytesScanned += S.End > A ? S.End - A : 0;
     for (; A + sizeof(void *) <= S.End; A += sizeof(void *)) {
       uintptr_t V = readWord(A);
-      if (V < Low || V > High || isWrapperStorage(reinterpret_cast<void *>(A)))
+      void *Address = reinterpret_cast<void *>(A);
+      if (V < Low || V > High || isWrapperStorage(Address) ||
+          isDriverWrapperStorage(Address))
         continue;
-      for (const KnownEntryPoint &K : Entries) {
-        void *P = reinterpret_cast<void *>(V);
-        if (K.Address != V || !wrapEntryPoint(K.Entry, K.PerThread, &P,
-                                              isRuntimeModule(S.Module)))
-          continue;
-        if (overwrite(A, P, S))
-          Result.Replaced.push_back(where(S, A));
-      }
+      void *P = reinterpret_cast<void *>(V);
+      if (wrapKnownEntryPoint(Entries, &P, isRuntimeModule(S.Module)) &&
+          overwrite(A, P, S))
+        Result.Replaced.push_back(where(S, A));
     }
   }
   Result.Milliseconds = std::chrono::duration<double, std::milli>(

@@ -3,14 +3,15 @@
 // The CUDA runtime fetches its driver entry points (cuGetProcAddress) when
 // it loads the driver, before it calls cuInit, which is when the driver
 // loads the probe: the probe never sees those calls. What it can see is
-// where the runtime keeps them. This scan finds every copy of a launch
-// entry point (cuLaunchKernel, cuLaunchKernelEx, cuLaunchCooperativeKernel,
-// each plain and per-thread) in the writable data of the loaded modules
-// (the runtime's table, a GOT entry of a library linked against the
-// driver) and replaces it by the probe's wrapper (LaunchInterposer.h),
-// which calls the same entry point. The driver's, CUPTI's and the probe's
-// own modules are left alone. Only driverLaunchEntryPoints calls the driver
-// (DriverEntryPoints.cpp).
+// where the runtime keeps them. This scan finds every copy of a known entry
+// point in the writable data of the loaded modules (the runtime's table, a
+// GOT entry of a library linked against the driver) and replaces it by the
+// probe's wrapper, which calls the same entry point: a launch entry point
+// (cuLaunchKernel, cuLaunchKernelEx, cuLaunchCooperativeKernel, each plain
+// and per-thread) by LaunchInterposer's, any other driver function by
+// DriverInterposer's. The driver's, CUPTI's and the probe's own modules are
+// left alone. Only driverLaunchEntryPoints and driverFunctionEntryPoints
+// call the driver (DriverEntryPoints.cpp).
 //
 //===----------------------------------------------------------------------===//
 
@@ -19,16 +20,20 @@
 
 #include "LaunchInterposer.h"
 #include <cstdint>
+#include <cupti.h>
 #include <string>
 #include <vector>
 
 namespace capture_probe {
 
-/// A launch entry point as the driver hands it out.
+/// An entry point as the driver hands it out: a launch entry point
+/// (\p Entry, \p PerThread), or, if \p DriverId is set, the driver function
+/// of that CUPTI id (DriverInterposer.h).
 struct KnownEntryPoint {
   uintptr_t Address;
   LaunchEntry Entry;
   bool PerThread;
+  CUpti_CallbackId DriverId = 0;
 };
 
 struct EntryPointScan {
@@ -41,7 +46,7 @@ struct EntryPointScan {
   double Milliseconds = 0;
 };
 
-/// Replaces every copy of \p Entries in the writable data of the loaded
+/// Replaces every copy of \p Entries (any order) in the writable data of the loaded
 /// modules by its wrapper: the runtime's own (WrappedLaunch::ByRuntime) in
 /// the program (the static runtime) and in libcudart, a library's own
 /// driver calls elsewhere.
@@ -51,10 +56,20 @@ struct EntryPointScan {
 EntryPointScan redirectEntryPoints(const std::vector<KnownEntryPoint> &Entries,
                                    bool ScanProbeModule = false);
 
+/// Replaces \p *Pfn by the wrapper of the entry point it holds, if it is
+/// one of \p Entries (sorted by address). False if it is not, or cannot be.
+bool wrapKnownEntryPoint(const std::vector<KnownEntryPoint> &Entries,
+                         void **Pfn, bool ByRuntime);
+
 /// What the driver hands out for each launch entry point, through
 /// cuGetProcAddress (as the runtime asks for them) and as exported
 /// symbols. Asks the driver: call before CUPTI's callbacks are on.
 std::vector<KnownEntryPoint> driverLaunchEntryPoints();
+
+/// The exported address of every driver function DriverInterposer can wrap
+/// but those \p Skip names (the probe leaves lookups alone).
+std::vector<KnownEntryPoint>
+driverFunctionEntryPoints(bool (*Skip)(const char *Name));
 
 } // namespace capture_probe
 
