@@ -126,8 +126,9 @@ bool wrapKnownEntryPoint(const std::vector<KnownEntryPoint> &Entries,
       [](const KnownEntryPoint &K, uintptr_t A) { return K.Address < A; });
   if (It == Entries.end() || It->Address != V)
     return false;
-  return It->DriverId ? wrapDriverFunction(It->DriverId, Pfn, ByRuntime)
-                      : wrapEntryPoint(It->Entry, It->PerThread, Pfn, ByRuntime);
+  return It->DriverId
+             ? wrapDriverFunction(It->DriverId, Pfn, ByRuntime)
+             : wrapEntryPoint(It->Entry, It->PerThread, Pfn, ByRuntime);
 }
 
 EntryPointScan redirectEntryPoints(const std::vector<KnownEntryPoint> &Given,

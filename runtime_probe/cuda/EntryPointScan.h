@@ -46,13 +46,12 @@ struct EntryPointScan {
   double Milliseconds = 0;
 };
 
-/// Replaces every copy of \p Entries (any order) in the writable data of the loaded
-/// modules by its wrapper: the runtime's own (WrappedLaunch::ByRuntime) in
-/// the program (the static runtime) and in libcudart, a library's own
-/// driver calls elsewhere.
-/// The driver's and CUPTI's modules are left alone, and the probe's own
-/// (the one holding this code) unless \p ScanProbeModule (tests); the
-/// wrappers' own copies of the real entry points always are.
+/// Replaces every copy of \p Entries (any order) in the writable data of the
+/// loaded modules by its wrapper: the runtime's own (WrappedLaunch::ByRuntime)
+/// in the program (the static runtime) and in libcudart, a library's own driver
+/// calls elsewhere. The driver's and CUPTI's modules are left alone, and the
+/// probe's own (the one holding this code) unless \p ScanProbeModule (tests);
+/// the wrappers' own copies of the real entry points always are.
 EntryPointScan redirectEntryPoints(const std::vector<KnownEntryPoint> &Entries,
                                    bool ScanProbeModule = false);
 
