@@ -6,8 +6,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "EntryPointScan.h"
 #include "DriverInterposer.h"
+#include "EntryPointScan.h"
 #include <algorithm>
 #include <dlfcn.h>
 
@@ -53,8 +53,8 @@ driverFunctionEntryPoints(bool (*Skip)(const char *Name)) {
     return Out;
   for (const DriverFunction &F : wrappableDriverFunctions())
     if (void *P = dlsym(Driver, F.Name); P && !(Skip && Skip(F.Name)))
-      Out.push_back({reinterpret_cast<uintptr_t>(P), LaunchEntry::Kernel,
-                     false, F.Id});
+      Out.push_back(
+          {reinterpret_cast<uintptr_t>(P), LaunchEntry::Kernel, false, F.Id});
   dlclose(Driver);
   return Out;
 }

@@ -1,4 +1,4 @@
-//===- EntryPointScan.h - Launch entry points fetched before -*- C++ -*-===//
+//===- EntryPointScan.h - Entry points fetched before the probe -*- C++ -*-===//
 //
 // The CUDA runtime fetches its driver entry points (cuGetProcAddress) when
 // it loads the driver, before it calls cuInit, which is when the driver

@@ -85,8 +85,8 @@ TEST(DriverInterposerTest, WrapperCallsTheFunctionBetweenEntryAndExit) {
   Observed = {};
   RealCalls = 0;
   void *P = reinterpret_cast<void *>(&standInBegin);
-  ASSERT_TRUE(wrapDriverFunction(CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCapture_v2,
-                                 &P, /*ByRuntime=*/true));
+  ASSERT_TRUE(wrapDriverFunction(
+      CUPTI_DRIVER_TRACE_CBID_cuStreamBeginCapture_v2, &P, /*ByRuntime=*/true));
   ASSERT_NE(P, reinterpret_cast<void *>(&standInBegin));
   setCallObserver(observe);
   CUstream S = reinterpret_cast<CUstream>(0x1234);
@@ -134,11 +134,10 @@ TEST(DriverInterposerTest, FunctionWithoutParameters) {
   Observed = {};
   RealCalls = 0;
   void *P = reinterpret_cast<void *>(&standInSynchronize);
-  ASSERT_TRUE(wrapDriverFunction(CUPTI_DRIVER_TRACE_CBID_cuCtxSynchronize, &P,
-                                 false));
+  ASSERT_TRUE(
+      wrapDriverFunction(CUPTI_DRIVER_TRACE_CBID_cuCtxSynchronize, &P, false));
   setCallObserver(observe);
-  EXPECT_EQ(reinterpret_cast<decltype(&standInSynchronize)>(P)(),
-            CUDA_SUCCESS);
+  EXPECT_EQ(reinterpret_cast<decltype(&standInSynchronize)>(P)(), CUDA_SUCCESS);
   setCallObserver(nullptr);
   EXPECT_EQ(RealCalls, 1);
   EXPECT_EQ(Observed.Name, "cuCtxSynchronize");
@@ -149,8 +148,8 @@ TEST(DriverInterposerTest, FunctionWithoutParameters) {
 TEST(DriverInterposerTest, UnknownIdIsLeftAlone) {
   void *P = reinterpret_cast<void *>(&standInQuery);
   EXPECT_FALSE(wrapDriverFunction(CUPTI_DRIVER_TRACE_CBID_INVALID, &P, true));
-  EXPECT_FALSE(wrapDriverFunction(CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel, &P,
-                                  true));
+  EXPECT_FALSE(
+      wrapDriverFunction(CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel, &P, true));
   EXPECT_EQ(P, reinterpret_cast<void *>(&standInQuery));
 }
 
