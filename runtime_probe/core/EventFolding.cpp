@@ -24,8 +24,8 @@ bool CallFolder::sameCall(const Event &A, const Event &B) {
          A.Stream == B.Stream && A.NodesCreated == B.NodesCreated &&
          A.Kernel == B.Kernel && A.CudaEvent == B.CudaEvent &&
          A.AfterFailedCapture == B.AfterFailedCapture && A.Api == B.Api &&
-         A.ResultName == B.ResultName && A.Node == B.Node &&
-         A.Frames == B.Frames && A.PyFrames == B.PyFrames;
+         A.ByRuntime == B.ByRuntime && A.ResultName == B.ResultName &&
+         A.Node == B.Node && A.Frames == B.Frames && A.PyFrames == B.PyFrames;
 }
 
 void CallFolder::add(Event &&E, EventSink *Sink) {

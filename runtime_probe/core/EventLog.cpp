@@ -226,6 +226,8 @@ void appendEventJson(std::string &Out, const Event &E,
     W.strings("collectives", E.Collectives);
   if (E.AfterFailedCapture)
     W.boolean("after_failed_capture", true);
+  if (E.ByRuntime)
+    W.boolean("by_runtime", true);
   if (E.Repeats > 1) {
     W.number("repeats", E.Repeats);
     W.number("last_seq", E.LastSeq);
@@ -509,6 +511,7 @@ static void readOtherFields(const json &J, Event &E) {
   if (J.contains("collectives"))
     E.Collectives = J["collectives"].get<std::vector<std::string>>();
   E.AfterFailedCapture = J.value("after_failed_capture", false);
+  E.ByRuntime = J.value("by_runtime", false);
   E.Repeats = std::max<uint64_t>(J.value("repeats", uint64_t(1)), 1);
   E.LastSeq = E.Repeats > 1 ? J.value("last_seq", E.Seq) : 0;
   if (J.contains("py_frames"))

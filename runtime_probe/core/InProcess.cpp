@@ -49,6 +49,11 @@ bool ActiveCaptures::contains(uint64_t Stream) const {
   return std::find(Streams.begin(), Streams.end(), Stream) != Streams.end();
 }
 
+std::vector<uint64_t> ActiveCaptures::streams() const {
+  SpinGuard G(Lock);
+  return Streams;
+}
+
 void FirstCaptures::begin(uint64_t Stream,
                           const std::vector<std::string> &Frames) {
   std::string Chain;

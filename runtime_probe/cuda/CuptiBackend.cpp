@@ -25,6 +25,7 @@
 
 #include "CuptiBackend.h"
 #include "CallbackData.h"
+#include "DriverInterposer.h"
 #include "EntryPointScan.h"
 #include "LaunchCallbackData.h"
 #include "LaunchInterposer.h"
@@ -54,9 +55,14 @@
 namespace capture_probe {
 namespace {
 
+// The backend's state is reached from every driver call the program makes,
+// also from those made while the process exits, after static objects were
+// destroyed (the CUDA runtime's own exit handler frees and unloads; without
+// CUPTI the wrappers see those calls): what a callback can reach is
+// allocated once and never destroyed.
 std::atomic<EventSink *> TheSink{nullptr};
-ActiveCaptures Active;
-FirstCaptures First;
+ActiveCaptures &Active = *new ActiveCaptures;
+FirstCaptures &First = *new FirstCaptures;
 
 struct ThreadState {
   int Depth = 0;
@@ -69,6 +75,11 @@ struct ThreadState {
   /// The thread's outermost call in progress (while Depth > 0).
   CUpti_CallbackDomain OuterDomain = CUPTI_CB_DOMAIN_INVALID;
   CUpti_CallbackId OuterId = 0;
+  /// Without CUPTI (CallsThroughWrappers): whether the call in progress
+  /// came through a copy the runtime holds, and the nodes of the graphs
+  /// being captured at its entry (counting from then, else -1).
+  bool ByRuntime = false;
+  int64_t CapturingNodesAtEntry = -1;
 };
 thread_local ThreadState TS;
 
@@ -87,7 +98,14 @@ CUpti_SubscriberHandle Subscriber = nullptr;
 LaunchCallbacksOff LaunchOff = LaunchCallbacksOff::Runtime;
 std::atomic<bool> RuntimeLaunchesOff{false}, DriverLaunchesOff{false};
 /// The runtime's launch entry points found already fetched at the start.
-EntryPointScan StartScan;
+EntryPointScan &StartScan = *new EntryPointScan;
+/// CAPTURE_PROBE_CALLS=wrappers: CUPTI is never subscribed; every driver
+/// call the runtime or the program makes reaches the backend through the
+/// probe's wrappers (DriverInterposer.h), graph nodes are counted by asking
+/// the driver. KnownEntries (sorted by address) are the entry points wrapped,
+/// for those a later cuGetProcAddress hands out.
+bool CallsThroughWrappers = false;
+std::vector<KnownEntryPoint> &KnownEntries = *new std::vector<KnownEntryPoint>;
 
 /// Marks the probe's own driver calls, so that their callbacks are ignored.
 struct ProbeCall {
@@ -100,8 +118,10 @@ struct ProbeCall {
 constexpr int FallbackCalls = 256;
 
 std::mutex StateLock;
-std::map<uint64_t, bool> StreamNonBlocking; // by stream
-std::map<uint64_t, uint64_t> CaptureTarget; // stream -> graph (to-graph)
+std::map<uint64_t, bool> &StreamNonBlocking = // by stream
+    *new std::map<uint64_t, bool>;
+std::map<uint64_t, uint64_t> &CaptureTarget = // stream -> graph (to-graph)
+    *new std::map<uint64_t, uint64_t>;
 /// The graphs captured lately: their kernel nodes and the device addresses
 /// their nodes use, read in the walk made when the capture ended, so that
 /// instantiating one need not walk it again. The addresses are dropped when
@@ -111,7 +131,8 @@ struct CapturedGraph {
   uint64_t Kernels = 0;
   std::shared_ptr<const GraphBuffers> Addresses;
 };
-std::unordered_map<uint64_t, CapturedGraph> CapturedGraphs;
+std::unordered_map<uint64_t, CapturedGraph> &CapturedGraphs =
+    *new std::unordered_map<uint64_t, CapturedGraph>;
 
 /// CAPTURE_PROBE_PROFILE=1: where the probe spends its time, on stderr at
 /// exit (stacks, graph inspection, Python frames, writing).
@@ -168,14 +189,25 @@ void printCallbackCounts() {
                wrappedLaunches(true), wrappedLaunches(false),
                RuntimeLaunchesOff ? "yes" : "no",
                DriverLaunchesOff ? "yes" : "no");
+  if (CallsThroughWrappers)
+    std::fprintf(stderr,
+                 "capture-probe profile: without CUPTI, other driver calls "
+                 "through the probe's wrappers: %llu the runtime's, %llu "
+                 "others'\n",
+                 wrappedDriverCalls(true), wrappedDriverCalls(false));
   std::fprintf(stderr,
-               "capture-probe profile: at the start, %zu copies of %u launch "
-               "entry points redirected in %llu bytes of writable data (%.1f "
-               "ms):",
+               "capture-probe profile: at the start, %zu copies of %u "
+               "%sentry points redirected in %llu bytes of writable data "
+               "(%.1f ms):",
                StartScan.Replaced.size(), StartScan.EntryPoints,
+               CallsThroughWrappers ? "driver " : "launch ",
                StartScan.BytesScanned, StartScan.Milliseconds);
+  // By module: without CUPTI there are hundreds.
+  std::map<std::string, unsigned> ByModule;
   for (const std::string &W : StartScan.Replaced)
-    std::fprintf(stderr, " %s", W.c_str());
+    ++ByModule[W.substr(0, W.rfind('+'))];
+  for (const auto &[Module, N] : ByModule)
+    std::fprintf(stderr, " %s x%u", Module.c_str(), N);
   std::fprintf(stderr, "\n");
 }
 
@@ -196,7 +228,8 @@ struct PhaseTimer {
 };
 
 std::mutex LaunchLock;
-std::unordered_map<uint64_t, uint64_t> ExecLaunches; // exec -> launches
+std::unordered_map<uint64_t, uint64_t> &ExecLaunches = // exec -> launches
+    *new std::unordered_map<uint64_t, uint64_t>;
 std::atomic<uint64_t> EagerKernels{0};
 
 std::string resultName(CUpti_CallbackDomain Domain, int Result) {
@@ -287,7 +320,8 @@ struct KernelInfo {
   std::optional<std::vector<ParamWords>> PointerParams;
 };
 std::mutex KernelLock;
-std::unordered_map<uint64_t, KernelInfo> KernelCache;
+std::unordered_map<uint64_t, KernelInfo> &KernelCache =
+    *new std::unordered_map<uint64_t, KernelInfo>;
 
 void forgetKernels() {
   std::lock_guard<std::mutex> G(KernelLock);
@@ -448,12 +482,14 @@ GraphSummary inspectGraph(CUgraph Graph, unsigned What) {
 /// executable graph's nodes use, to catch a free of memory a graph still
 /// uses and its next launch.
 std::mutex MemoryLock;
-std::map<uint64_t, uint64_t> Allocations;
-AllocationHolders Holders;
+std::map<uint64_t, uint64_t> &Allocations = *new std::map<uint64_t, uint64_t>;
+AllocationHolders &Holders = *new AllocationHolders;
 /// Each live executable graph's buffers, by node (for a free of any part of
 /// a block: PyTorch's caching allocator, through TorchBridge).
-std::unordered_map<uint64_t, std::shared_ptr<const GraphBuffers>> ExecBuffers;
-std::unordered_map<uint64_t, bool> Stale; // exec -> freed memory it uses
+std::unordered_map<uint64_t, std::shared_ptr<const GraphBuffers>> &ExecBuffers =
+    *new std::unordered_map<uint64_t, std::shared_ptr<const GraphBuffers>>;
+std::unordered_map<uint64_t, bool> &Stale = // exec -> freed memory it uses
+    *new std::unordered_map<uint64_t, bool>;
 std::atomic<bool> AnyStale{false};
 
 /// The allocation holding \p Address, or 0 (MemoryLock held).
@@ -842,7 +878,7 @@ bool mayRecord(CUpti_CallbackDomain Domain, const CUpti_CallbackData *Data,
     return false;
   --TS.FallbackWindow;
   // The catalog is read once, the first time a capture has failed.
-  static const ApiCatalog Catalog = ApiCatalog::builtin();
+  static const ApiCatalog &Catalog = *new ApiCatalog(ApiCatalog::builtin());
   if (!Name || !Catalog.issuesStreamWork(Name))
     return false;
   Fallback = true;
@@ -858,8 +894,13 @@ bool readCall(CUpti_CallbackDomain Domain, CUpti_CallbackId Id,
   E.Kind = kindOf(Domain, Id);
   E.Api = Data->functionName ? Data->functionName : "?";
   E.Result = Result;
+  // Without CUPTI, the runtime's driver calls stand for the program's
+  // runtime calls, whose results the program sees (the same numbers).
+  E.ByRuntime = CallsThroughWrappers && TS.ByRuntime &&
+                Domain == CUPTI_CB_DOMAIN_DRIVER_API;
   if (E.Result != 0)
-    E.ResultName = resultName(Domain, E.Result);
+    E.ResultName = resultName(
+        E.ByRuntime ? CUPTI_CB_DOMAIN_RUNTIME_API : Domain, E.Result);
   E.NodesCreated = int(TS.NodesCreated - TS.NodesAtEntry);
   E.AfterFailedCapture = Fallback;
   if (Lifecycle L = lifecycleOf(Domain, Id);
@@ -879,8 +920,10 @@ bool readCall(CUpti_CallbackDomain Domain, CUpti_CallbackId Id,
   }
   if ((!Clean || (First.any() && E.PyFrames.empty())) && !EndedCleanly)
     E.Frames = timedFrames();
+  // Without CUPTI, the runtime's driver calls are the program's runtime
+  // calls (there are no runtime callbacks around them).
   if (E.Kind == EventKind::Call && Domain == CUPTI_CB_DOMAIN_DRIVER_API &&
-      madeByRuntimeLibrary(E.Frames))
+      !E.ByRuntime && madeByRuntimeLibrary(E.Frames))
     return false;
   if (E.Kind == EventKind::Call && Data->functionParams)
     readEventCall(Domain, Id, Data->functionParams, E);
@@ -1055,12 +1098,72 @@ bool isEntryPointLookup(CUpti_CallbackDomain Domain, CUpti_CallbackId Id) {
           Id == CUPTI_DRIVER_TRACE_CBID_cuGetProcAddress_v2);
 }
 
-/// A launch that reached a wrapper: handled as CUPTI's callback for it.
+/// The nodes of the graphs now being captured (without CUPTI's node
+/// callback, a call made nodes if their number grew).
+int64_t capturingNodes() {
+  ProbeCall P;
+  int64_t N = 0;
+  for (uint64_t S : Active.streams()) {
+    CUstreamCaptureStatus Status;
+    CUgraph Graph = nullptr;
+    size_t Count = 0;
+    if (cuStreamGetCaptureInfo(CUstream(uintptr_t(S)), &Status, nullptr, &Graph,
+                               nullptr, nullptr, nullptr) == CUDA_SUCCESS &&
+        Status == CU_STREAM_CAPTURE_STATUS_ACTIVE && Graph &&
+        cuGraphGetNodes(Graph, nullptr, &Count) == CUDA_SUCCESS)
+      N += int64_t(Count);
+  }
+  return N;
+}
+
+/// A call that reached a wrapper, handled as CUPTI's callback for it.
+/// Without CUPTI, the nodes it made are counted here.
+void onWrapped(CUpti_CallbackDomain Domain, CUpti_CallbackId Id,
+               const CUpti_CallbackData &Data, bool ByRuntime) {
+  if (TS.InProbe)
+    return;
+  bool Enter = Data.callbackSite == CUPTI_API_ENTER;
+  if (CallsThroughWrappers && TS.Depth == (Enter ? 0 : 1)) {
+    if (Enter) {
+      TS.ByRuntime = ByRuntime;
+      TS.CapturingNodesAtEntry = Active.any() ? capturingNodes() : -1;
+      if (Prof.On)
+        countCallback(Domain, Id);
+    } else if (TS.CapturingNodesAtEntry >= 0) {
+      int64_t Made = capturingNodes() - TS.CapturingNodesAtEntry;
+      TS.NodesCreated += uint64_t(std::max<int64_t>(Made, 0));
+    }
+  }
+  onApi(Domain, Id, &Data);
+}
+
+/// A launch that reached a wrapper.
 void onWrappedLaunch(const WrappedLaunch &L, const CUresult *Result) {
   if (EmptyCallbacks)
     return;
   LaunchCallback C(L, Result);
-  onApi(C.Domain, C.Id, &C.Data);
+  onWrapped(C.Domain, C.Id, C.Data, L.ByRuntime);
+}
+
+/// Another driver call that reached a wrapper (CUPTI never subscribed). An
+/// entry point cuGetProcAddress hands out is wrapped too.
+void onWrappedCall(const WrappedCall &C, const CUresult *Result) {
+  if (EmptyCallbacks)
+    return;
+  if (isEntryPointLookup(CUPTI_CB_DOMAIN_DRIVER_API, C.Id)) {
+    // Both versions' structs start {symbol, pfn, cudaVersion, flags}.
+    auto *P = static_cast<const cuGetProcAddress_params *>(C.Params);
+    if (Result && *Result == CUDA_SUCCESS && P->pfn && *P->pfn)
+      wrapKnownEntryPoint(KnownEntries, P->pfn, C.ByRuntime);
+    return;
+  }
+  CUresult Copy = Result ? *Result : CUDA_SUCCESS;
+  CUpti_CallbackData D = {};
+  D.callbackSite = Result ? CUPTI_API_EXIT : CUPTI_API_ENTER;
+  D.functionName = C.Name;
+  D.functionParams = C.Params;
+  D.functionReturnValue = Result ? &Copy : nullptr;
+  onWrapped(CUPTI_CB_DOMAIN_DRIVER_API, C.Id, D, C.ByRuntime);
 }
 
 void onResource(CUpti_CallbackId Id, const CUpti_ResourceData *Data) {
@@ -1180,6 +1283,61 @@ bool noteReleased(uint64_t Exec, uint64_t Address, uint64_t Size,
 
 void setCuptiSink(EventSink *Sink) { TheSink.store(Sink); }
 
+/// Driver functions left unwrapped without CUPTI: the lookups, as their
+/// callbacks are left off with it (but cuGetProcAddress, whose entry points
+/// are wrapped), and the runtime's own bookkeeping: binding its context to
+/// a thread and loading modules, which it does inside a program's runtime
+/// call (CUPTI's runtime callback around them says so; without it, they
+/// would be calls of their own).
+static bool unwrappedWithoutCupti(const char *Name) {
+  if (std::strncmp(Name, "cuGetProcAddress", 16) == 0)
+    return false;
+  for (const char *P :
+       {"cuInit", "cuCtxSetCurrent", "cuCtxPushCurrent", "cuCtxPopCurrent",
+        "cuDevicePrimaryCtx", "cuModuleLoad"})
+    if (std::strncmp(Name, P, std::strlen(P)) == 0)
+      return true;
+  return isLookup(Name);
+}
+
+/// CAPTURE_PROBE_CALLS=wrappers: every driver entry point already fetched
+/// is redirected to the probe's wrappers, and CUPTI is never subscribed.
+static bool startWithoutCupti() {
+  CallsThroughWrappers = true;
+  KnownEntries = driverLaunchEntryPoints();
+  std::vector<KnownEntryPoint> Functions =
+      driverFunctionEntryPoints(unwrappedWithoutCupti);
+  // For debugging: CAPTURE_PROBE_WRAP_RANGE=LO-HI wraps only the functions
+  // of those places in wrappableDriverFunctions (to bisect for a wrapper
+  // that misbehaves).
+  if (const char *Range = std::getenv("CAPTURE_PROBE_WRAP_RANGE")) {
+    unsigned Lo = 0, Hi = 0;
+    if (std::sscanf(Range, "%u-%u", &Lo, &Hi) == 2) {
+      const auto &All = wrappableDriverFunctions();
+      std::vector<bool> Keep(CUPTI_DRIVER_TRACE_CBID_SIZE, false);
+      for (unsigned I = Lo; I <= Hi && I < All.size(); ++I)
+        Keep[All[I].Id] = true;
+      Functions.erase(std::remove_if(Functions.begin(), Functions.end(),
+                                     [&](const KnownEntryPoint &K) {
+                                       return !Keep[K.DriverId];
+                                     }),
+                      Functions.end());
+    }
+  }
+  KnownEntries.insert(KnownEntries.end(), Functions.begin(), Functions.end());
+  std::sort(KnownEntries.begin(), KnownEntries.end(),
+            [](const KnownEntryPoint &A, const KnownEntryPoint &B) {
+              return A.Address < B.Address;
+            });
+  setLaunchObserver(onWrappedLaunch);
+  setCallObserver(onWrappedCall);
+  StartScan = redirectEntryPoints(KnownEntries);
+  const char *P = std::getenv("CAPTURE_PROBE_PROFILE");
+  Prof.On = P && *P && std::string(P) != "0";
+  std::atexit(writeLaunchCounts);
+  return true;
+}
+
 bool startCupti(EventSink *Sink, std::string &Error) {
   static std::atomic<bool> Started{false};
   setCuptiSink(Sink);
@@ -1203,6 +1361,9 @@ bool startCupti(EventSink *Sink, std::string &Error) {
     Error = std::string(What) + ": " + (Msg ? Msg : "unknown CUPTI error");
     return false;
   };
+  const char *CallsVar = std::getenv("CAPTURE_PROBE_CALLS");
+  if (CallsVar && std::string(CallsVar) == "wrappers")
+    return startWithoutCupti();
   if (Domains == "unsubscribed") {
     // Measurement only: the probe loaded and the launches wrapped, CUPTI
     // never subscribed (what being attached costs; no report to speak of).

@@ -86,10 +86,11 @@ const std::array<int, CUPTI_DRIVER_TRACE_CBID_SIZE> &rowOfId() {
 }
 
 bool isWrapper(const void *P) {
-  static const auto All = [] {
-    std::unordered_set<const void *> S;
+  // Never destroyed: wrappers are made while the process exits too.
+  static const auto &All = *[] {
+    auto *S = new std::unordered_set<const void *>;
     for (const Row &R : Table)
-      S.insert(R.Wrappers, R.Wrappers + 2);
+      S->insert(R.Wrappers, R.Wrappers + 2);
     return S;
   }();
   return All.count(P) != 0;
@@ -102,10 +103,10 @@ void setCallObserver(CallObserver O) {
 }
 
 const std::vector<DriverFunction> &wrappableDriverFunctions() {
-  static const std::vector<DriverFunction> All = [] {
-    std::vector<DriverFunction> V;
+  static const auto &All = *[] {
+    auto *V = new std::vector<DriverFunction>;
     for (const Row &R : Table)
-      V.push_back({R.Id, R.Name});
+      V->push_back({R.Id, R.Name});
     return V;
   }();
   return All;

@@ -8,7 +8,9 @@
 # callbacks off too), and with CAPTURE_PROBE_EMPTY_CALLBACKS=1 (CUPTI's
 # callbacks and the wrappers alone; empty-nonode: without the graph-node
 # callback too; empty-none-nonode: subscribed to CUPTI with nothing enabled;
-# empty-unsubscribed: the wrappers on, CUPTI never subscribed), alternating,
+# empty-unsubscribed: the wrappers on, CUPTI never subscribed; wrappers:
+# CAPTURE_PROBE_CALLS=wrappers, every driver call through the probe's
+# wrappers and no CUPTI; empty-wrappers: the same returning at once), alternating,
 # ROUNDS times (VARIANTS picks); then one
 # CAPTURE_PROBE_PROFILE=1 capture run per setting (where the time goes, and
 # how many launches reached the wrappers against CUPTI's launch callbacks).
@@ -45,6 +47,9 @@ kinds() {
     empty-runtime | empty-driver | empty-none | empty-unsubscribed)
       CAPTURE_PROBE_DOMAINS=${1#empty-} CAPTURE_PROBE_EMPTY_CALLBACKS=1 \
         probe all-off kinds 1000 ;;
+    wrappers) CAPTURE_PROBE_CALLS=wrappers probe runtime kinds 1000 ;;
+    empty-wrappers) CAPTURE_PROBE_CALLS=wrappers CAPTURE_PROBE_EMPTY_CALLBACKS=1 \
+      probe runtime kinds 1000 ;;
     *) probe "$1" kinds 1000 ;;
   esac
 }
@@ -54,7 +59,11 @@ for r in $(seq "$ROUNDS"); do
   done
 done | tee "$OUTDIR/modes.txt"
 python3 "$ROOT/runtime_probe/gpu/kinds_summary.py" "$OUTDIR/modes.txt"
-for v in ${PROFILES:-runtime on all-off}; do
+for v in ${PROFILES-runtime on all-off}; do
   echo "profile ($v):"
-  CAPTURE_PROBE_PROFILE=1 probe "$v" capture 1000 2>&1 | grep -v '^capture-probe: report'
+  if [ "$v" = wrappers ]; then
+    CAPTURE_PROBE_CALLS=wrappers CAPTURE_PROBE_PROFILE=1 probe runtime capture 1000
+  else
+    CAPTURE_PROBE_PROFILE=1 probe "$v" capture 1000
+  fi 2>&1 | grep -v '^capture-probe: report'
 done

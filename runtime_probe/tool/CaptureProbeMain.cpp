@@ -16,6 +16,7 @@
 #include "capture_probe/Lifecycle.h"
 #include "capture_probe/RankCompare.h"
 #include "capture_probe/Report.h"
+#include "capture_probe/RuntimeCalls.h"
 #include "capture_probe/Strings.h"
 #include "capture_probe/Symbolizer.h"
 #include <cerrno>
@@ -66,7 +67,13 @@ run options:
                       interposer over libamdhip64
   --library PATH      the injection library (default: found beside this tool)
   --catalog PATH      an extra API catalog file or directory (repeatable)
-  --no-symbolize      keep call sites as module+offset
+  --no-symbolize      keep call sites as module+offset (and, with
+                      --without-cupti, the runtime's calls as driver calls)
+  --without-cupti     (cuda) see the program's calls through wrappers of the
+                      driver's entry points, never subscribing to CUPTI:
+                      capture-heavy programs run about 1.45x plain instead of
+                      1.8x; runtime-only calls (cudaGetLastError) are not
+                      seen (docs/runtime-probe.md)
   --quiet             do not print the summary
   -h, --help          this help
   --version           print the version
@@ -147,6 +154,9 @@ struct RunOptions {
   std::string Library;
   std::vector<std::string> Catalogs;
   bool Symbolize = true, Quiet = false;
+  /// --without-cupti: the CUDA backend sees driver calls through its
+  /// wrappers only (CAPTURE_PROBE_CALLS=wrappers in the program).
+  bool WithoutCupti = false;
   std::vector<std::string> Program;
 };
 
@@ -200,6 +210,8 @@ int runProgram(const RunOptions &O, const std::string &LogDir,
       setenv("LD_PRELOAD", Pre.c_str(), 1);
     } else {
       setenv("CUDA_INJECTION64_PATH", O.Library.c_str(), 1);
+      if (O.WithoutCupti)
+        setenv("CAPTURE_PROBE_CALLS", "wrappers", 1);
       usePythonHook(O.Library);
     }
     std::vector<char *> Argv;
@@ -232,22 +244,48 @@ int runProgram(const RunOptions &O, const std::string &LogDir,
   return Status;
 }
 
+/// Resolves in \p S the stacks of the driver calls in \p Log that the CUDA
+/// runtime made for the program (logs of the probe without CUPTI), so that
+/// they can be named after the program's runtime calls (RuntimeCalls.h).
+void resolveRuntimeCallStacks(const std::string &Log, Symbolizer &S) {
+  std::vector<std::string> Frames;
+  std::string Error;
+  forEachEventInOrder(
+      Log,
+      [&](Event &&E) {
+        if (E.ByRuntime)
+          Frames.insert(Frames.end(), E.Frames.begin(), E.Frames.end());
+      },
+      Error);
+  if (!Frames.empty())
+    S.resolve(Frames);
+}
+
 /// The captures of \p Logs into \p R. One log per process; each is tracked
 /// on its own (sequence numbers and streams are per process), captures
-/// renumbered across them. A log that cannot be read, or lines that are not
-/// events, lose only themselves: what went wrong is returned, one line each.
+/// renumbered across them. With \p Names, the runtime's driver calls are
+/// named after the program's runtime calls first. A log that cannot be
+/// read, or lines that are not events, lose only themselves: what went wrong
+/// is returned, one line each.
 std::vector<std::string> addLogs(const std::vector<std::string> &Logs,
-                                 const ApiCatalog &Catalog, ProbeReport &R) {
+                                 const ApiCatalog &Catalog, Symbolizer *Names,
+                                 ProbeReport &R) {
   std::vector<std::string> Problems;
   unsigned NextId = 1;
   for (const std::string &Log : Logs) {
+    if (Names)
+      resolveRuntimeCallStacks(Log, *Names);
     // Streamed through the tracker: memory grows with the captures, not
     // with the events (bench/probe_reader.py).
     CaptureTracker Tracker(Catalog);
     SkippedLines Skipped;
     std::string Error;
-    if (!forEachEventInOrder(
-            Log, [&](Event &&E) { Tracker.consume(E); }, Error, &Skipped)) {
+    auto Consume = [&](Event &&E) {
+      if (Names && E.ByRuntime)
+        nameRuntimeCall(*Names, E);
+      Tracker.consume(E);
+    };
+    if (!forEachEventInOrder(Log, Consume, Error, &Skipped)) {
       Problems.push_back(Error);
       continue;
     }
@@ -340,7 +378,9 @@ int recordExit(int Status, ProbeReport &R) {
 void analyzeLogs(const RunOptions &O, const ApiCatalog &Catalog,
                  const std::string &LogDir, ProbeReport &R) {
   std::vector<std::string> Logs = filesEndingWith(LogDir, ".jsonl");
-  std::vector<std::string> LogProblems = addLogs(Logs, Catalog, R);
+  Symbolizer S;
+  std::vector<std::string> LogProblems =
+      addLogs(Logs, Catalog, O.Symbolize ? &S : nullptr, R);
   InductorSources Generated = inductorSources(LogDir);
   keepLogsIf(LogProblems, LogDir, R); // removes LogDir unless kept
   if (Logs.empty()) {
@@ -351,7 +391,6 @@ void analyzeLogs(const RunOptions &O, const ApiCatalog &Catalog,
     R.Note += std::string(R.Note.empty() ? "" : "; ") + "no event log: " + Why;
   }
   if (O.Symbolize) {
-    Symbolizer S;
     S.setInductorSources(std::move(Generated));
     S.symbolize(R);
   }
@@ -496,6 +535,8 @@ bool readOption(const std::vector<std::string> &Args, size_t &I, RunOptions &O,
   }
   if (A == "--no-symbolize")
     O.Symbolize = false;
+  else if (A == "--without-cupti")
+    O.WithoutCupti = true;
   else if (A == "--quiet")
     O.Quiet = true;
   else
@@ -520,6 +561,11 @@ bool parseRunOptions(const std::vector<std::string> &Args, RunOptions &O,
       return false;
   }
   O.Program.assign(Args.begin() + long(I), Args.end());
+  if (O.WithoutCupti && O.Backend != "cuda") {
+    Error = "--without-cupti is for the cuda backend (the hip backend uses "
+            "no CUPTI)";
+    return false;
+  }
   return true;
 }
 

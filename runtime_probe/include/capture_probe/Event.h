@@ -94,6 +94,12 @@ struct Event {
   std::vector<std::string> Collectives;
   /// Made by the thread within a few calls after its capture failed.
   bool AfterFailedCapture = false;
+  /// Without CUPTI (CAPTURE_PROBE_CALLS=wrappers): a driver call the CUDA
+  /// runtime made for one of the program's runtime calls. Api is the driver
+  /// function until the report names the runtime's from the stack
+  /// (RuntimeCalls.h); DriverApi then keeps it.
+  bool ByRuntime = false;
+  std::string DriverApi;
   /// Calls: how many identical calls of one thread in a row this event
   /// stands for (clean captured work folded by the backend, EventFolding.h),
   /// and the last one's sequence number (0 when Repeats is 1).

@@ -27,6 +27,8 @@ public:
   bool end(uint64_t Stream);
   bool any() const { return Count.load(std::memory_order_relaxed) > 0; }
   bool contains(uint64_t Stream) const;
+  /// The streams now capturing.
+  std::vector<uint64_t> streams() const;
 
 private:
   std::atomic<int> Count{0};

@@ -136,6 +136,57 @@ with tempfile.TemporaryDirectory() as tmp:
     if not os.path.exists(os.path.join(tmp, "capture-probe-report.json")):
         failures.append("no default report written")
 
+    # --without-cupti: the program runs with CAPTURE_PROBE_CALLS=wrappers,
+    # and a driver call the runtime made is named after the runtime call on
+    # its stack (a stand-in libcudart with a cudaMalloc), classified as that.
+    rt_src = os.path.join(tmp, "rt.c")
+    open(rt_src, "w").write(
+        "int cudaMallocHelper(void **p, unsigned long n);\n"
+        "int cudaMalloc(void **p, unsigned long n) {\n"
+        "  return cudaMallocHelper(p, n) + 1;\n}\n"
+        "int cudaMallocHelper(void **p, unsigned long n) {\n"
+        "  *p = 0; return (int)n;\n}\n")
+    rt = os.path.join(tmp, "libcudart.so.99")
+    cc = subprocess.run(["cc", "-shared", "-fPIC", "-O0", "-o", rt, rt_src],
+                        capture_output=True, text=True)
+    sym = subprocess.run(["nm", rt], capture_output=True, text=True).stdout
+    addr = [int(l.split()[0], 16) for l in sym.splitlines()
+            if l.endswith(" cudaMalloc")]
+    if cc.returncode != 0 or not addr:
+        failures.append(f"--without-cupti: cannot build the stand-in runtime: "
+                        f"{cc.stderr} {sym}")
+    else:
+        seen_env = os.path.join(tmp, "calls-env")
+        wprog = os.path.join(tmp, "wrapped.py")
+        call = ('{"seq":2,"thread":7,"kind":"call","api":"cuMemAlloc_v2",'
+                '"result":900,"result_name":"cudaErrorStreamCaptureUnsupported",'
+                '"by_runtime":true,"frames":["%s+0x%x","/no/such/app+0x10"]}'
+                % (rt, addr[0] + 4))
+        open(wprog, "w").write(
+            "import os\n"
+            f"open({seen_env!r}, 'w').write(os.environ.get('CAPTURE_PROBE_CALLS', ''))\n"
+            "p = os.environ['CAPTURE_PROBE_LOG'].replace('%p', str(os.getpid()))\n"
+            "open(p, 'w').write('\\n'.join([\n"
+            "  '{\"seq\":1,\"thread\":7,\"kind\":\"begin\",\"api\":\"cuStreamBeginCapture_v2\",\"result\":0,\"stream\":16,\"mode\":\"global\"}',\n"
+            f"  {call!r},\n"
+            "  '{\"seq\":3,\"thread\":7,\"kind\":\"end\",\"api\":\"cuStreamEndCapture\",\"result\":901,\"stream\":16}']) + '\\n')\n")
+        for symbolize, api in ((True, "cudaMalloc"), (False, "cuMemAlloc_v2")):
+            named = os.path.join(tmp, f"named-{symbolize}.json")
+            p = run("run", "--without-cupti", "--library", fake, "--report",
+                    named, *([] if symbolize else ["--no-symbolize"]), "--",
+                    sys.executable, wprog)
+            calls = (json.load(open(named))["captures"][0]["calls"]
+                     if os.path.exists(named) else [])
+            if p.returncode != 0 or [c["api"] for c in calls] != [api] or \
+                    "allocation" not in calls[0].get("classes", []) and symbolize:
+                failures.append(f"--without-cupti (symbolize {symbolize}): "
+                                f"exit {p.returncode}, calls {calls}\n{p.stderr}")
+        if open(seen_env).read() != "wrappers":
+            failures.append("--without-cupti: the program did not see "
+                            "CAPTURE_PROBE_CALLS=wrappers")
+    expect(["run", "--backend", "hip", "--without-cupti", "--", "true"], 2,
+           "--without-cupti is for the cuda backend")
+
 for f in failures:
     print("FAIL:", f)
 print(f"capture-probe command line: {len(failures)} failures")

@@ -129,3 +129,14 @@ TEST(FirstCaptures, OnlyTheFirstCaptureAtAChainKeepsCleanStacks) {
   First.begin(12, {"app+0x30", "app+0x20"}); // another chain
   EXPECT_TRUE(First.any());
 }
+
+TEST(ActiveCaptures, ListsTheStreamsNowCapturing) {
+  ActiveCaptures Active;
+  EXPECT_TRUE(Active.streams().empty());
+  Active.begin(10);
+  Active.begin(20);
+  EXPECT_EQ(Active.streams(), (std::vector<uint64_t>{10, 20}));
+  EXPECT_TRUE(Active.end(10));
+  EXPECT_FALSE(Active.end(10));
+  EXPECT_EQ(Active.streams(), (std::vector<uint64_t>{20}));
+}
