@@ -1116,19 +1116,36 @@ int64_t capturingNodes() {
   return N;
 }
 
+/// Whether \p Stream is capturing.
+bool isCapturing(CUstream Stream) {
+  ProbeCall P;
+  CUstreamCaptureStatus Status;
+  return cuStreamIsCapturing(Stream, &Status) == CUDA_SUCCESS &&
+         Status == CU_STREAM_CAPTURE_STATUS_ACTIVE;
+}
+
 /// A call that reached a wrapper, handled as CUPTI's callback for it.
-/// Without CUPTI, the nodes it made are counted here.
+/// Without CUPTI, the nodes it made are counted here: those of a kernel
+/// launch from its stream (a launch that succeeded on a capturing stream
+/// made one node: one driver call), those of other calls from the graphs
+/// being captured before and after (four).
 void onWrapped(CUpti_CallbackDomain Domain, CUpti_CallbackId Id,
-               const CUpti_CallbackData &Data, bool ByRuntime) {
+               const CUpti_CallbackData &Data, bool ByRuntime,
+               const CUstream *LaunchStream = nullptr) {
   if (TS.InProbe)
     return;
   bool Enter = Data.callbackSite == CUPTI_API_ENTER;
   if (CallsThroughWrappers && TS.Depth == (Enter ? 0 : 1)) {
     if (Enter) {
       TS.ByRuntime = ByRuntime;
-      TS.CapturingNodesAtEntry = Active.any() ? capturingNodes() : -1;
+      TS.CapturingNodesAtEntry =
+          Active.any() && !LaunchStream ? capturingNodes() : -1;
       if (Prof.On)
         countCallback(Domain, Id);
+    } else if (LaunchStream) {
+      if (Active.any() && returnValue(Domain, &Data) == 0 &&
+          isCapturing(*LaunchStream))
+        ++TS.NodesCreated;
     } else if (TS.CapturingNodesAtEntry >= 0) {
       int64_t Made = capturingNodes() - TS.CapturingNodesAtEntry;
       TS.NodesCreated += uint64_t(std::max<int64_t>(Made, 0));
@@ -1142,7 +1159,7 @@ void onWrappedLaunch(const WrappedLaunch &L, const CUresult *Result) {
   if (EmptyCallbacks)
     return;
   LaunchCallback C(L, Result);
-  onWrapped(C.Domain, C.Id, C.Data, L.ByRuntime);
+  onWrapped(C.Domain, C.Id, C.Data, L.ByRuntime, &C.Stream);
 }
 
 /// Another driver call that reached a wrapper (CUPTI never subscribed). An

@@ -105,6 +105,10 @@ LaunchCallback::LaunchCallback(const WrappedLaunch &L, const CUresult *Result) {
     asRuntimeLaunch(L, *this);
   else
     asDriverLaunch(L, *this);
+  // A per-thread entry point's null stream is the thread's own.
+  Stream = readLaunch(L).Stream;
+  if (!Stream && L.PerThread)
+    Stream = CU_STREAM_PER_THREAD;
   Data.callbackSite = Result ? CUPTI_API_EXIT : CUPTI_API_ENTER;
   if (!Result)
     return;

@@ -29,6 +29,9 @@ struct LaunchCallback {
   cudaLaunchKernel_v7000_params Runtime = {};
   cudaError_t RuntimeResult = cudaSuccess;
   CUresult DriverResult = CUDA_SUCCESS;
+  /// The stream the kernel was launched on (CU_STREAM_PER_THREAD for a
+  /// per-thread entry point's null stream).
+  CUstream Stream = nullptr;
 
   LaunchCallback(const WrappedLaunch &L, const CUresult *Result);
   LaunchCallback(const LaunchCallback &) = delete;

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Overhead of the injected probe: each workload of probe-bench run plain,
-under `capture-probe run`, and under compute-sanitizer (the reference
-point), in alternating order, ROUNDS times (default 7); medians of the
+under `capture-probe run` (with CUPTI, and --without-cupti), and under
+compute-sanitizer (the reference point), in alternating order, ROUNDS times
+(default 7); medians of the
 workload's own time (CUDA events), of the CPU time of its thread (the
 capture workload is host-bound: a run preempted on a shared machine is not
 charged for the wait) and of the whole process's wall time, and the median
@@ -46,6 +47,9 @@ runners = {
     "plain": lambda w: [bench, w[0], str(w[1])],
     "probe": lambda w: [probe, "run", "--quiet", "--no-symbolize", "--report",
                         report, "--", bench, w[0], str(w[1])],
+    "probe-without-cupti": lambda w: [probe, "run", "--quiet", "--no-symbolize",
+                                      "--without-cupti", "--report", report,
+                                      "--", bench, w[0], str(w[1])],
     "compute-sanitizer": lambda w: [sanitizer, "--print-limit", "1", bench,
                                     w[0], str(w[1] // 10)],
 }
@@ -112,7 +116,9 @@ for w in workloads:
                      f"{statistics.median(v['wall']):6.2f} s   ({len(v['wall'])} runs)")
     if "plain" not in got:
         continue
-    for k, name in (("probe", "probe"), ("probe-baseline", "baseline probe"),
+    for k, name in (("probe", "probe"),
+                    ("probe-without-cupti", "probe --without-cupti"),
+                    ("probe-baseline", "baseline probe"),
                     ("compute-sanitizer", "compute-sanitizer")):
         if k in got:
             lines.append(ratio_line(w, name, got, k))

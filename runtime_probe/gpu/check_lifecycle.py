@@ -151,8 +151,13 @@ rc, r = probe_run("sticky")
 caps = r["captures"]
 calls = caps[0]["calls"] if caps else []
 last = [c for c in calls if c["api"] == "cudaGetLastError"]
-check(last and last[0].get("reports_earlier_error") and not last[0]["classes"],
-      f"sticky: {[(c['api'], c['result'], c['classes']) for c in calls]}")
+if os.environ.get("CAPTURE_PROBE_CALLS") == "wrappers":
+    # Without CUPTI the probe sees driver calls only, and cudaGetLastError
+    # makes none (docs/runtime-probe.md).
+    print("sticky: cudaGetLastError not checked without CUPTI")
+else:
+    check(last and last[0].get("reports_earlier_error") and not last[0]["classes"],
+          f"sticky: {[(c['api'], c['result'], c['classes']) for c in calls]}")
 firsts = [c for c in calls if c.get("first_error")]
 check(len(firsts) == 1 and firsts[0]["api"] == "cudaStreamSynchronize",
       f"sticky: first errors {[c['api'] for c in firsts]}")
