@@ -10,6 +10,7 @@
 #ifndef CAPTURE_PROBE_LOADEDMODULES_H
 #define CAPTURE_PROBE_LOADEDMODULES_H
 
+#include "capture_probe/InProcess.h" // moduleGeneration
 #include <cstdint>
 #include <mutex>
 #include <string>
@@ -43,10 +44,6 @@ private:
 
 /// The process's map (never destroyed: used from callbacks until exit).
 LoadedModules &loadedModules();
-
-/// Changes whenever a library is loaded or unloaded (the dynamic linker's
-/// counts of both), so that what was learnt about addresses can be dropped.
-uint64_t moduleGeneration();
 
 } // namespace capture_probe
 

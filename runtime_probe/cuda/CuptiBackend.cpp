@@ -106,6 +106,13 @@ EntryPointScan &StartScan = *new EntryPointScan;
 /// for those a later cuGetProcAddress hands out.
 bool CallsThroughWrappers = false;
 std::vector<KnownEntryPoint> &KnownEntries = *new std::vector<KnownEntryPoint>;
+/// The modules scanned so far, and the dynamic linker's generation then: a
+/// library loaded later (Triton's launchers) is scanned before the next
+/// capture begins. What later scans redirected, for the profile.
+ScannedModules &Scanned = *new ScannedModules;
+std::atomic<uint64_t> ScannedGeneration{0};
+std::mutex ScanLock;
+std::atomic<unsigned> LaterModules{0}, LaterCopies{0};
 
 /// Marks the probe's own driver calls, so that their callbacks are ignored.
 struct ProbeCall {
@@ -193,8 +200,10 @@ void printCallbackCounts() {
     std::fprintf(stderr,
                  "capture-probe profile: without CUPTI, other driver calls "
                  "through the probe's wrappers: %llu the runtime's, %llu "
-                 "others'\n",
-                 wrappedDriverCalls(true), wrappedDriverCalls(false));
+                 "others'; modules loaded after the start: %u scanned, %u "
+                 "copies redirected\n",
+                 wrappedDriverCalls(true), wrappedDriverCalls(false),
+                 LaterModules.load(), LaterCopies.load());
   std::fprintf(stderr,
                "capture-probe profile: at the start, %zu copies of %u "
                "%sentry points redirected in %llu bytes of writable data "
@@ -1124,6 +1133,19 @@ bool isCapturing(CUstream Stream) {
          Status == CU_STREAM_CAPTURE_STATUS_ACTIVE;
 }
 
+/// Without CUPTI: before a capture begins, the copies of driver entry points
+/// in modules loaded since the last scan are redirected too.
+void scanModulesLoadedSince() {
+  uint64_t Generation = moduleGeneration();
+  if (Generation == ScannedGeneration.load(std::memory_order_acquire))
+    return;
+  std::lock_guard<std::mutex> G(ScanLock);
+  EntryPointScan S = redirectEntryPoints(KnownEntries, false, &Scanned);
+  LaterModules += S.Modules;
+  LaterCopies += unsigned(S.Replaced.size());
+  ScannedGeneration.store(Generation, std::memory_order_release);
+}
+
 /// A call that reached a wrapper, handled as CUPTI's callback for it.
 /// Without CUPTI, the nodes it made are counted here: those of a kernel
 /// launch from its stream (a launch that succeeded on a capturing stream
@@ -1137,6 +1159,8 @@ void onWrapped(CUpti_CallbackDomain Domain, CUpti_CallbackId Id,
   bool Enter = Data.callbackSite == CUPTI_API_ENTER;
   if (CallsThroughWrappers && TS.Depth == (Enter ? 0 : 1)) {
     if (Enter) {
+      if (kindOf(Domain, Id) == EventKind::BeginCapture)
+        scanModulesLoadedSince();
       TS.ByRuntime = ByRuntime;
       TS.CapturingNodesAtEntry =
           Active.any() && !LaunchStream ? capturingNodes() : -1;
@@ -1348,7 +1372,8 @@ static bool startWithoutCupti() {
             });
   setLaunchObserver(onWrappedLaunch);
   setCallObserver(onWrappedCall);
-  StartScan = redirectEntryPoints(KnownEntries);
+  ScannedGeneration = moduleGeneration();
+  StartScan = redirectEntryPoints(KnownEntries, false, &Scanned);
   const char *P = std::getenv("CAPTURE_PROBE_PROFILE");
   Prof.On = P && *P && std::string(P) != "0";
   std::atexit(writeLaunchCounts);

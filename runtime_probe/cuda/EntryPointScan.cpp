@@ -58,6 +58,8 @@ bool holds(const dl_phdr_info &Info, uintptr_t Address) {
 struct Collected {
   std::vector<Segment> Segments;
   bool ScanProbeModule;
+  ScannedModules *Scanned;
+  unsigned Modules = 0;
 };
 
 int collectSegments(dl_phdr_info *Info, size_t, void *Arg) {
@@ -67,6 +69,10 @@ int collectSegments(dl_phdr_info *Info, size_t, void *Arg) {
       (!Out->ScanProbeModule &&
        holds(*Info, reinterpret_cast<uintptr_t>(&redirectEntryPoints))))
     return 0;
+  if (Out->Scanned &&
+      !Out->Scanned->emplace(Name, uintptr_t(Info->dlpi_addr)).second)
+    return 0; // read by an earlier scan
+  ++Out->Modules;
   uintptr_t RelroStart = 0, RelroEnd = 0;
   for (int I = 0; I < Info->dlpi_phnum; ++I)
     if (Info->dlpi_phdr[I].p_type == PT_GNU_RELRO) {
@@ -132,7 +138,8 @@ bool wrapKnownEntryPoint(const std::vector<KnownEntryPoint> &Entries,
 }
 
 EntryPointScan redirectEntryPoints(const std::vector<KnownEntryPoint> &Given,
-                                   bool ScanProbeModule) {
+                                   bool ScanProbeModule,
+                                   ScannedModules *Scanned) {
   auto Start = std::chrono::steady_clock::now();
   EntryPointScan Result;
   Result.EntryPoints = unsigned(Given.size());
@@ -144,8 +151,9 @@ EntryPointScan redirectEntryPoints(const std::vector<KnownEntryPoint> &Given,
               return A.Address < B.Address;
             });
   uintptr_t Low = Entries.front().Address, High = Entries.back().Address;
-  Collected Found{{}, ScanProbeModule};
+  Collected Found{{}, ScanProbeModule, Scanned};
   dl_iterate_phdr(collectSegments, &Found);
+  Result.Modules = Found.Modules;
   for (const Segment &S : Found.Segments) {
     uintptr_t A = (S.Start + 7) & ~uintptr_t(7);
     Result.BytesScanned += S.End > A ? S.End - A : 0;

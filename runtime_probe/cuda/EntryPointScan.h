@@ -21,7 +21,9 @@
 #include "LaunchInterposer.h"
 #include <cstdint>
 #include <cupti.h>
+#include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace capture_probe {
@@ -36,12 +38,17 @@ struct KnownEntryPoint {
   CUpti_CallbackId DriverId = 0;
 };
 
+/// The modules scans have read, by name and load address.
+using ScannedModules = std::set<std::pair<std::string, uintptr_t>>;
+
 struct EntryPointScan {
   /// "module+0xoffset" of each copy replaced.
   std::vector<std::string> Replaced;
   /// Bytes of writable data read, and the entry points looked for.
   unsigned long long BytesScanned = 0;
   unsigned EntryPoints = 0;
+  /// Modules read.
+  unsigned Modules = 0;
   /// How long the scan took.
   double Milliseconds = 0;
 };
@@ -52,8 +59,11 @@ struct EntryPointScan {
 /// calls elsewhere. The driver's and CUPTI's modules are left alone, and the
 /// probe's own (the one holding this code) unless \p ScanProbeModule (tests);
 /// the wrappers' own copies of the real entry points always are.
+/// With \p Scanned, the modules it holds are left alone and those read are
+/// added: a later scan reads only the modules loaded since.
 EntryPointScan redirectEntryPoints(const std::vector<KnownEntryPoint> &Entries,
-                                   bool ScanProbeModule = false);
+                                   bool ScanProbeModule = false,
+                                   ScannedModules *Scanned = nullptr);
 
 /// Replaces \p *Pfn by the wrapper of the entry point it holds, if it is
 /// one of \p Entries (sorted by address). False if it is not, or cannot be.

@@ -19,6 +19,10 @@ namespace capture_probe {
 uint64_t currentThreadId();
 uint64_t nextSequence();
 
+/// Changes whenever a library is loaded or unloaded (the dynamic linker's
+/// counts of both), so that what was learnt about addresses can be dropped.
+uint64_t moduleGeneration();
+
 /// Streams with a capture begun and not yet ended, process-wide.
 class ActiveCaptures {
 public:

@@ -8,6 +8,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "EntryPointScan.h"
+#include "DriverInterposer.h"
+#include <dlfcn.h>
 #include <gtest/gtest.h>
 
 using namespace capture_probe;
@@ -68,6 +70,39 @@ TEST(EntryPointScanTest, RedirectsEveryCopyInWritableData) {
   reinterpret_cast<decltype(&tableStandIn)>(ScanTestTable[3])(
       nullptr, 1, 1, 1, 1, 1, 1, 0, nullptr, nullptr, nullptr);
   EXPECT_EQ(StandInCalls, 2);
+}
+
+TEST(EntryPointScanTest, ALaterScanReadsOnlyModulesLoadedSince) {
+  ScannedModules Scanned;
+  // An address no data holds: inside a function.
+  std::vector<KnownEntryPoint> Nothing = {
+      {reinterpret_cast<uintptr_t>(&tableStandIn) + 1, LaunchEntry::Kernel,
+       false}};
+  EntryPointScan First = redirectEntryPoints(Nothing, false, &Scanned);
+  EXPECT_GT(First.Modules, 0u);
+  EntryPointScan Again = redirectEntryPoints(Nothing, false, &Scanned);
+  EXPECT_EQ(Again.Modules, 0u);
+  EXPECT_EQ(Again.BytesScanned, 0u);
+
+  void *Module = dlopen(SCAN_TEST_MODULE, RTLD_NOW | RTLD_LOCAL);
+  ASSERT_NE(Module, nullptr) << dlerror();
+  void *Fn = dlsym(Module, "scanTestSynchronize");
+  auto **Table = static_cast<void **>(dlsym(Module, "ScanTestModuleTable"));
+  ASSERT_TRUE(Fn && Table && Table[0] == Fn);
+  std::vector<KnownEntryPoint> Known = {
+      {reinterpret_cast<uintptr_t>(Fn), LaunchEntry::Kernel, false,
+       CUPTI_DRIVER_TRACE_CBID_cuStreamSynchronize}};
+  EntryPointScan Later = redirectEntryPoints(Known, false, &Scanned);
+  EXPECT_EQ(Later.Modules, 1u);
+  ASSERT_EQ(Later.Replaced.size(), 1u);
+  EXPECT_NE(Later.Replaced[0].find("capture-probe-scan-test-module"),
+            std::string::npos)
+      << Later.Replaced[0];
+  ASSERT_NE(Table[0], Fn);
+  // The wrapper calls the library's function (no observer installed).
+  EXPECT_EQ(reinterpret_cast<CUresult(CUDAAPI *)(CUstream)>(Table[0])(
+                reinterpret_cast<CUstream>(8)),
+            CUresult(700));
 }
 
 } // namespace
