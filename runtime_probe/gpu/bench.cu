@@ -13,27 +13,8 @@
 // probe does), excluding start-up and a
 // warm-up (one replay; 100 captures): a first capture's one-time costs (the
 // driver's, and the probe's first stack walk) are not what N measures.
-#include <cstdio>
-#include <cstdlib>
+#include "capture_kinds.cuh"
 #include <cstring>
-#include <cuda_runtime.h>
-#include <time.h>
-
-__global__ void axpy(float *y, const float *x, float a, int n) {
-  int i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i < n)
-    y[i] += a * x[i];
-}
-
-#define CHECK(call)                                                            \
-  do {                                                                         \
-    cudaError_t e_ = (call);                                                   \
-    if (e_ != cudaSuccess) {                                                   \
-      std::fprintf(stderr, "%s:%d: %s\n", __FILE__, __LINE__,                  \
-                   cudaGetErrorString(e_));                                    \
-      std::exit(1);                                                            \
-    }                                                                          \
-  } while (0)
 
 static cudaGraph_t captureOnce(cudaStream_t s, float *y, const float *x,
                                int n) {
@@ -43,50 +24,6 @@ static cudaGraph_t captureOnce(cudaStream_t s, float *y, const float *x,
     axpy<<<(n + 255) / 256, 256, 0, s>>>(y, x, 0.001f * k, n);
   CHECK(cudaStreamEndCapture(s, &g));
   return g;
-}
-
-static double nowUs() {
-  timespec T;
-  clock_gettime(CLOCK_MONOTONIC, &T);
-  return T.tv_sec * 1e6 + T.tv_nsec / 1e3;
-}
-
-/// The capture workload with each call timed; prints microseconds per
-/// capture by kind of call.
-static void timeKinds(cudaStream_t s, float *y, const float *x, int n,
-                      int iters) {
-  const char *Names[] = {"begin",       "launches",     "end",
-                         "instantiate", "exec-destroy", "destroy"};
-  double Sum[6] = {};
-  for (int i = -100; i < iters; ++i) { // 100 warm-up captures
-    double T[7];
-    cudaGraph_t g;
-    cudaGraphExec_t e;
-    T[0] = nowUs();
-    CHECK(cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal));
-    T[1] = nowUs();
-    for (int k = 0; k < 20; ++k)
-      axpy<<<(n + 255) / 256, 256, 0, s>>>(y, x, 0.001f * k, n);
-    T[2] = nowUs();
-    CHECK(cudaStreamEndCapture(s, &g));
-    T[3] = nowUs();
-    CHECK(cudaGraphInstantiate(&e, g, 0));
-    T[4] = nowUs();
-    CHECK(cudaGraphExecDestroy(e));
-    T[5] = nowUs();
-    CHECK(cudaGraphDestroy(g));
-    T[6] = nowUs();
-    if (i >= 0)
-      for (int k = 0; k < 6; ++k)
-        Sum[k] += T[k + 1] - T[k];
-  }
-  double Total = 0;
-  std::printf("kinds %d (us per capture):", iters);
-  for (int k = 0; k < 6; ++k) {
-    std::printf(" %s %.2f", Names[k], Sum[k] / iters);
-    Total += Sum[k] / iters;
-  }
-  std::printf(" total %.2f\n", Total);
 }
 
 static double threadCpuMs() {
@@ -117,7 +54,7 @@ int main(int argc, char **argv) {
   float ms = 0;
   double cpu0 = 0, cpu1 = 0;
   if (!std::strcmp(argv[1], "kinds")) {
-    timeKinds(s, y, x, n, iters);
+    timeCaptureKinds(s, y, x, n, iters);
     return 0;
   }
   if (!std::strcmp(argv[1], "replay")) {
@@ -154,7 +91,6 @@ int main(int argc, char **argv) {
     CHECK(cudaEventSynchronize(t1));
     CHECK(cudaEventElapsedTime(&ms, t0, t1));
   }
-  std::printf("%s %d: %.3f ms, cpu %.3f ms\n", argv[1], iters, ms,
-              cpu1 - cpu0);
+  std::printf("%s %d: %.3f ms, cpu %.3f ms\n", argv[1], iters, ms, cpu1 - cpu0);
   return 0;
 }
