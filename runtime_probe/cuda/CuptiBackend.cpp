@@ -19,7 +19,11 @@
 // Kernel launches also come as callbacks, but from the probe's wrappers of
 // the driver's launch entry points (LaunchInterposer.h, EntryPointScan.h),
 // written as CUPTI's by LaunchCallbackData.h; CUPTI's own launch callbacks
-// go off once the runtime's launches reach the wrappers.
+// go off once the runtime's launches reach the wrappers. Without CUPTI
+// (CAPTURE_PROBE_CALLS=wrappers, capture-probe run --without-cupti) every
+// other driver call comes through DriverInterposer.h's wrappers as a
+// driver-domain callback, and the nodes a call made are counted by asking
+// the driver (onWrapped).
 //
 //===----------------------------------------------------------------------===//
 
@@ -99,6 +103,25 @@ LaunchCallbacksOff LaunchOff = LaunchCallbacksOff::Runtime;
 std::atomic<bool> RuntimeLaunchesOff{false}, DriverLaunchesOff{false};
 /// The runtime's launch entry points found already fetched at the start.
 EntryPointScan &StartScan = *new EntryPointScan;
+/// For debugging: CAPTURE_PROBE_WRAP_RANGE=LO-HI keeps of \p Functions only
+/// those of places LO to HI in wrappableDriverFunctions (to bisect for a
+/// wrapper that misbehaves).
+static void keepWrapRange(std::vector<KnownEntryPoint> &Functions) {
+  const char *Range = std::getenv("CAPTURE_PROBE_WRAP_RANGE");
+  unsigned Lo = 0, Hi = 0;
+  if (!Range || std::sscanf(Range, "%u-%u", &Lo, &Hi) != 2)
+    return;
+  const auto &All = wrappableDriverFunctions();
+  std::vector<bool> Keep(CUPTI_DRIVER_TRACE_CBID_SIZE, false);
+  for (unsigned I = Lo; I <= Hi && I < All.size(); ++I)
+    Keep[All[I].Id] = true;
+  Functions.erase(std::remove_if(Functions.begin(), Functions.end(),
+                                 [&](const KnownEntryPoint &K) {
+                                   return !Keep[K.DriverId];
+                                 }),
+                  Functions.end());
+}
+
 /// CAPTURE_PROBE_CALLS=wrappers: CUPTI is never subscribed; every driver
 /// call the runtime or the program makes reaches the backend through the
 /// probe's wrappers (DriverInterposer.h), graph nodes are counted by asking
@@ -1324,6 +1347,12 @@ bool noteReleased(uint64_t Exec, uint64_t Address, uint64_t Size,
 
 void setCuptiSink(EventSink *Sink) { TheSink.store(Sink); }
 
+/// Whether environment variable \p Name is set and not "0".
+static bool envSet(const char *Name) {
+  const char *V = std::getenv(Name);
+  return V && *V && std::string(V) != "0";
+}
+
 /// Driver functions left unwrapped without CUPTI: the lookups, as their
 /// callbacks are left off with it (but cuGetProcAddress, whose entry points
 /// are wrapped), and the runtime's own bookkeeping: binding its context to
@@ -1348,23 +1377,7 @@ static bool startWithoutCupti() {
   KnownEntries = driverLaunchEntryPoints();
   std::vector<KnownEntryPoint> Functions =
       driverFunctionEntryPoints(unwrappedWithoutCupti);
-  // For debugging: CAPTURE_PROBE_WRAP_RANGE=LO-HI wraps only the functions
-  // of those places in wrappableDriverFunctions (to bisect for a wrapper
-  // that misbehaves).
-  if (const char *Range = std::getenv("CAPTURE_PROBE_WRAP_RANGE")) {
-    unsigned Lo = 0, Hi = 0;
-    if (std::sscanf(Range, "%u-%u", &Lo, &Hi) == 2) {
-      const auto &All = wrappableDriverFunctions();
-      std::vector<bool> Keep(CUPTI_DRIVER_TRACE_CBID_SIZE, false);
-      for (unsigned I = Lo; I <= Hi && I < All.size(); ++I)
-        Keep[All[I].Id] = true;
-      Functions.erase(std::remove_if(Functions.begin(), Functions.end(),
-                                     [&](const KnownEntryPoint &K) {
-                                       return !Keep[K.DriverId];
-                                     }),
-                      Functions.end());
-    }
-  }
+  keepWrapRange(Functions);
   KnownEntries.insert(KnownEntries.end(), Functions.begin(), Functions.end());
   std::sort(KnownEntries.begin(), KnownEntries.end(),
             [](const KnownEntryPoint &A, const KnownEntryPoint &B) {
@@ -1374,27 +1387,19 @@ static bool startWithoutCupti() {
   setCallObserver(onWrappedCall);
   ScannedGeneration = moduleGeneration();
   StartScan = redirectEntryPoints(KnownEntries, false, &Scanned);
-  const char *P = std::getenv("CAPTURE_PROBE_PROFILE");
-  Prof.On = P && *P && std::string(P) != "0";
+  Prof.On = envSet("CAPTURE_PROBE_PROFILE");
   std::atexit(writeLaunchCounts);
   return true;
 }
 
-bool startCupti(EventSink *Sink, std::string &Error) {
-  static std::atomic<bool> Started{false};
-  setCuptiSink(Sink);
-  if (Started.exchange(true))
-    return true;
-  const char *Empty = std::getenv("CAPTURE_PROBE_EMPTY_CALLBACKS");
-  EmptyCallbacks = Empty && *Empty && std::string(Empty) != "0";
-  // Measurement only: what the graph-node callback costs (calls are then
-  // never known to have made nodes).
-  const char *NoNodes = std::getenv("CAPTURE_PROBE_NO_NODE_CALLBACK");
-  bool NoNodeCallback = NoNodes && *NoNodes && std::string(NoNodes) != "0";
+/// Subscribes to CUPTI and enables the callbacks the backend acts on (for
+/// measurement, CAPTURE_PROBE_DOMAINS=runtime, driver or none enables only
+/// that API domain, and CAPTURE_PROBE_NO_NODE_CALLBACK=1 leaves the
+/// graph-node callback off: calls are then never known to have made nodes).
+/// False, with \p Error, if CUPTI refuses.
+static bool subscribe(std::string &Error) {
   const char *DomainsVar = std::getenv("CAPTURE_PROBE_DOMAINS");
   std::string Domains = DomainsVar ? DomainsVar : "";
-  // Before the callbacks are on: the scan asks cuGetProcAddress itself.
-  StartScan = redirectEntryPoints(driverLaunchEntryPoints());
   auto Check = [&](CUptiResult R, const char *What) {
     if (R == CUPTI_SUCCESS)
       return true;
@@ -1403,27 +1408,39 @@ bool startCupti(EventSink *Sink, std::string &Error) {
     Error = std::string(What) + ": " + (Msg ? Msg : "unknown CUPTI error");
     return false;
   };
-  const char *CallsVar = std::getenv("CAPTURE_PROBE_CALLS");
-  if (CallsVar && std::string(CallsVar) == "wrappers")
+  return Check(cuptiSubscribe(&Subscriber, callback, nullptr),
+               "cuptiSubscribe") &&
+         (Domains == "driver" || Domains == "none" ||
+          Check(cuptiEnableDomain(1, Subscriber, CUPTI_CB_DOMAIN_RUNTIME_API),
+                "enabling runtime API callbacks")) &&
+         (Domains == "runtime" || Domains == "none" ||
+          Check(cuptiEnableDomain(1, Subscriber, CUPTI_CB_DOMAIN_DRIVER_API),
+                "enabling driver API callbacks")) &&
+         (envSet("CAPTURE_PROBE_NO_NODE_CALLBACK") ||
+          Check(cuptiEnableCallback(1, Subscriber, CUPTI_CB_DOMAIN_RESOURCE,
+                                    CUPTI_CBID_RESOURCE_GRAPHNODE_CREATED),
+                "enabling graph-node callbacks"));
+}
+
+bool startCupti(EventSink *Sink, std::string &Error) {
+  static std::atomic<bool> Started{false};
+  setCuptiSink(Sink);
+  if (Started.exchange(true))
+    return true;
+  EmptyCallbacks = envSet("CAPTURE_PROBE_EMPTY_CALLBACKS");
+  const char *Calls = std::getenv("CAPTURE_PROBE_CALLS");
+  if (Calls && std::string(Calls) == "wrappers")
     return startWithoutCupti();
-  if (Domains == "unsubscribed") {
+  // Before the callbacks are on: the scan asks cuGetProcAddress itself.
+  StartScan = redirectEntryPoints(driverLaunchEntryPoints());
+  const char *Domains = std::getenv("CAPTURE_PROBE_DOMAINS");
+  if (Domains && std::string(Domains) == "unsubscribed") {
     // Measurement only: the probe loaded and the launches wrapped, CUPTI
     // never subscribed (what being attached costs; no report to speak of).
     setLaunchObserver(onWrappedLaunch);
     return true;
   }
-  if (!Check(cuptiSubscribe(&Subscriber, callback, nullptr),
-             "cuptiSubscribe") ||
-      (Domains != "driver" && Domains != "none" &&
-       !Check(cuptiEnableDomain(1, Subscriber, CUPTI_CB_DOMAIN_RUNTIME_API),
-              "enabling runtime API callbacks")) ||
-      (Domains != "runtime" && Domains != "none" &&
-       !Check(cuptiEnableDomain(1, Subscriber, CUPTI_CB_DOMAIN_DRIVER_API),
-              "enabling driver API callbacks")) ||
-      (!NoNodeCallback &&
-       !Check(cuptiEnableCallback(1, Subscriber, CUPTI_CB_DOMAIN_RESOURCE,
-                                  CUPTI_CBID_RESOURCE_GRAPHNODE_CREATED),
-              "enabling graph-node callbacks"))) {
+  if (!subscribe(Error)) {
     Started = false;
     return false;
   }
@@ -1432,8 +1449,7 @@ bool startCupti(EventSink *Sink, std::string &Error) {
   setLaunchObserver(onWrappedLaunch);
   if (!StartScan.Replaced.empty())
     runtimeLaunchesWrapped();
-  const char *P = std::getenv("CAPTURE_PROBE_PROFILE");
-  Prof.On = P && *P && std::string(P) != "0";
+  Prof.On = envSet("CAPTURE_PROBE_PROFILE");
   std::atexit(writeLaunchCounts);
   return true;
 }
