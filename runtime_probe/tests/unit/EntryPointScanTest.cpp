@@ -94,15 +94,17 @@ TEST(EntryPointScanTest, ALaterScanReadsOnlyModulesLoadedSince) {
        CUPTI_DRIVER_TRACE_CBID_cuStreamSynchronize}};
   EntryPointScan Later = redirectEntryPoints(Known, false, &Scanned);
   EXPECT_EQ(Later.Modules, 1u);
-  ASSERT_EQ(Later.Replaced.size(), 1u);
-  EXPECT_NE(Later.Replaced[0].find("capture-probe-scan-test-module"),
-            std::string::npos)
-      << Later.Replaced[0];
+  // The table's copy; an instrumented build (sanitizer coverage) holds the
+  // function's address once more, in the same module.
+  ASSERT_GE(Later.Replaced.size(), 1u);
+  for (const std::string &Where : Later.Replaced)
+    EXPECT_NE(Where.find("capture-probe-scan-test-module"), std::string::npos)
+        << Where;
   ASSERT_NE(Table[0], Fn);
   // The wrapper calls the library's function (no observer installed).
   EXPECT_EQ(reinterpret_cast<CUresult(CUDAAPI *)(CUstream)>(Table[0])(
                 reinterpret_cast<CUstream>(8)),
-            CUresult(700));
+            CUDA_ERROR_NOT_READY);
 }
 
 } // namespace

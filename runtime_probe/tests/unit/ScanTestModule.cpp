@@ -7,7 +7,12 @@
 //
 //===----------------------------------------------------------------------===//
 
-extern "C" int scanTestSynchronize(void *Stream) { return Stream ? 700 : 0; }
+#include <cuda.h>
+
+// Of cuStreamSynchronize's type: the scan test calls it through its wrapper.
+extern "C" CUresult scanTestSynchronize(CUstream Stream) {
+  return Stream ? CUDA_ERROR_NOT_READY : CUDA_SUCCESS;
+}
 
 extern "C" {
 void *ScanTestModuleTable[2] = {reinterpret_cast<void *>(&scanTestSynchronize),
