@@ -71,7 +71,7 @@ run options:
                       --without-cupti, the runtime's calls as driver calls)
   --without-cupti     (cuda) see the program's calls through wrappers of the
                       driver's entry points, never subscribing to CUPTI:
-                      capture-heavy programs run about 1.45x plain instead of
+                      capture-heavy programs run about 1.5x plain instead of
                       1.8x; runtime-only calls (cudaGetLastError) are not
                       seen (docs/runtime-probe.md)
   --quiet             do not print the summary
