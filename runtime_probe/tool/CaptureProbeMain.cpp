@@ -379,8 +379,13 @@ void analyzeLogs(const RunOptions &O, const ApiCatalog &Catalog,
                  const std::string &LogDir, ProbeReport &R) {
   std::vector<std::string> Logs = filesEndingWith(LogDir, ".jsonl");
   Symbolizer S;
+  // Only the probe without CUPTI logs the runtime's driver calls to name:
+  // with CUPTI, the logs are not read twice.
+  const char *Calls = getenv("CAPTURE_PROBE_CALLS");
+  bool WithoutCupti =
+      O.WithoutCupti || (Calls && std::string(Calls) == "wrappers");
   std::vector<std::string> LogProblems =
-      addLogs(Logs, Catalog, O.Symbolize ? &S : nullptr, R);
+      addLogs(Logs, Catalog, O.Symbolize && WithoutCupti ? &S : nullptr, R);
   InductorSources Generated = inductorSources(LogDir);
   keepLogsIf(LogProblems, LogDir, R); // removes LogDir unless kept
   if (Logs.empty()) {
