@@ -29,6 +29,7 @@
 
 #include "CuptiBackend.h"
 #include "CallbackData.h"
+#include "DlsymInterposer.h"
 #include "DriverInterposer.h"
 #include "EntryPointScan.h"
 #include "LaunchCallbackData.h"
@@ -223,10 +224,11 @@ void printCallbackCounts() {
     std::fprintf(stderr,
                  "capture-probe profile: without CUPTI, other driver calls "
                  "through the probe's wrappers: %llu the runtime's, %llu "
-                 "others'; modules loaded after the start: %u scanned, %u "
+                 "others'; lookups in a handle through the probe's dlsym: "
+                 "%llu; modules loaded after the start: %u scanned, %u "
                  "copies redirected\n",
                  wrappedDriverCalls(true), wrappedDriverCalls(false),
-                 LaterModules.load(), LaterCopies.load());
+                 wrappedLookups(), LaterModules.load(), LaterCopies.load());
   std::fprintf(stderr,
                "capture-probe profile: at the start, %zu copies of %u "
                "%sentry points redirected in %llu bytes of writable data "
@@ -1163,7 +1165,8 @@ void scanModulesLoadedSince() {
   if (Generation == ScannedGeneration.load(std::memory_order_acquire))
     return;
   std::lock_guard<std::mutex> G(ScanLock);
-  EntryPointScan S = redirectEntryPoints(KnownEntries, false, &Scanned);
+  EntryPointScan S =
+      redirectEntryPoints(KnownEntries, false, &Scanned, /*Imports=*/true);
   LaterModules += S.Modules;
   LaterCopies += unsigned(S.Replaced.size());
   ScannedGeneration.store(Generation, std::memory_order_release);
@@ -1228,6 +1231,13 @@ void onWrappedCall(const WrappedCall &C, const CUresult *Result) {
   D.functionParams = C.Params;
   D.functionReturnValue = Result ? &Copy : nullptr;
   onWrapped(CUPTI_CB_DOMAIN_DRIVER_API, C.Id, D, C.ByRuntime);
+}
+
+/// Without CUPTI: a module looked up a symbol (dlsym in a handle, as a
+/// library embedding the static runtime finds cuGetProcAddress): a driver
+/// entry point is handed out as its wrapper.
+void onLookup(void **Result, bool ByRuntime) {
+  wrapKnownEntryPoint(KnownEntries, Result, ByRuntime);
 }
 
 void onResource(CUpti_CallbackId Id, const CUpti_ResourceData *Data) {
@@ -1385,8 +1395,10 @@ static bool startWithoutCupti() {
             });
   setLaunchObserver(onWrappedLaunch);
   setCallObserver(onWrappedCall);
+  setLookupObserver(onLookup);
   ScannedGeneration = moduleGeneration();
-  StartScan = redirectEntryPoints(KnownEntries, false, &Scanned);
+  StartScan =
+      redirectEntryPoints(KnownEntries, false, &Scanned, /*Imports=*/true);
   Prof.On = envSet("CAPTURE_PROBE_PROFILE");
   std::atexit(writeLaunchCounts);
   return true;

@@ -8,7 +8,9 @@
 //===----------------------------------------------------------------------===//
 
 #include "EntryPointScan.h"
+#include "DlsymInterposer.h"
 #include "DriverInterposer.h"
+#include "ImportSlots.h"
 #include "LaunchInterposer.h"
 #include <algorithm>
 #include <chrono>
@@ -55,12 +57,40 @@ bool holds(const dl_phdr_info &Info, uintptr_t Address) {
   return false;
 }
 
+/// An import slot of an entry point or a lookup function (ImportSlots.h).
+struct Import {
+  std::string Symbol, Module;
+  uintptr_t Slot;
+  /// What the slot held when listed; bound: not the module's own PLT code.
+  uintptr_t Value;
+  bool Bound;
+};
+
 struct Collected {
   std::vector<Segment> Segments;
   bool ScanProbeModule;
   ScannedModules *Scanned;
+  /// Exported names of the entry points looked for (sorted), if the import
+  /// slots are listed too.
+  const std::vector<std::string> *Symbols;
+  std::vector<Import> Imports;
+  const dl_phdr_info *Current = nullptr;
   unsigned Modules = 0;
 };
+
+bool wantedImport(const char *Name, void *Arg) {
+  auto *Out = static_cast<Collected *>(Arg);
+  return isLookupFunction(Name) ||
+         std::binary_search(Out->Symbols->begin(), Out->Symbols->end(), Name);
+}
+
+void foundImport(const char *Name, uintptr_t Slot, void *Arg) {
+  auto *Out = static_cast<Collected *>(Arg);
+  uintptr_t Value = *reinterpret_cast<const uintptr_t *>(Slot);
+  std::string Module = Out->Current->dlpi_name ? Out->Current->dlpi_name : "";
+  Out->Imports.push_back({Name, Module.empty() ? "(program)" : Module, Slot,
+                          Value, !holds(*Out->Current, Value)});
+}
 
 int collectSegments(dl_phdr_info *Info, size_t, void *Arg) {
   auto *Out = static_cast<Collected *>(Arg);
@@ -87,6 +117,10 @@ int collectSegments(dl_phdr_info *Info, size_t, void *Arg) {
     Out->Segments.push_back({Start, Start + P.p_memsz, RelroStart, RelroEnd,
                              uintptr_t(Info->dlpi_addr),
                              Name.empty() ? "(program)" : Name});
+  }
+  if (Out->Symbols) {
+    Out->Current = Info;
+    forEachImportSlot(*Info, wantedImport, foundImport, Out);
   }
   return 0;
 }
@@ -122,6 +156,50 @@ std::string where(const Segment &S, uintptr_t Address) {
   return S.Module + Offset;
 }
 
+const Segment *segmentOf(const std::vector<Segment> &Segments,
+                         uintptr_t Address) {
+  for (const Segment &S : Segments)
+    if (Address >= S.Start && Address + sizeof(void *) <= S.End)
+      return &S;
+  return nullptr;
+}
+
+/// What the dynamic linker binds \p Symbol to for a call from \p Module:
+/// the global definition, else the module's own dependencies'.
+uintptr_t bindingOf(const std::string &Symbol, const std::string &Module) {
+  if (void *Global = dlsym(RTLD_DEFAULT, Symbol.c_str()))
+    return reinterpret_cast<uintptr_t>(Global);
+  void *Handle = dlopen(Module == "(program)" ? nullptr : Module.c_str(),
+                        RTLD_LAZY | RTLD_NOLOAD);
+  if (!Handle)
+    return 0;
+  void *Local = dlsym(Handle, Symbol.c_str());
+  dlclose(Handle);
+  return reinterpret_cast<uintptr_t>(Local);
+}
+
+/// The wrapper for import slot \p I, or null: a lookup function's, or an
+/// entry point's where the slot is not yet bound and would be bound to it
+/// (a bound one is a copy the value scan replaces).
+void *importWrapper(const Import &I,
+                    const std::vector<KnownEntryPoint> &Entries,
+                    bool ByRuntime) {
+  if (isLookupFunction(I.Symbol.c_str()))
+    return lookupWrapper(I.Symbol.c_str(), reinterpret_cast<void *>(I.Value),
+                         I.Bound, ByRuntime);
+  if (I.Bound)
+    return nullptr;
+  uintptr_t Target = bindingOf(I.Symbol, I.Module);
+  auto It = std::find_if(Entries.begin(), Entries.end(),
+                         [&](const KnownEntryPoint &K) {
+                           return K.Symbol && I.Symbol == K.Symbol;
+                         });
+  if (It == Entries.end() || It->Address != Target)
+    return nullptr;
+  void *P = reinterpret_cast<void *>(Target);
+  return wrapKnownEntryPoint(Entries, &P, ByRuntime) ? P : nullptr;
+}
+
 } // namespace
 
 bool wrapKnownEntryPoint(const std::vector<KnownEntryPoint> &Entries,
@@ -139,7 +217,7 @@ bool wrapKnownEntryPoint(const std::vector<KnownEntryPoint> &Entries,
 
 EntryPointScan redirectEntryPoints(const std::vector<KnownEntryPoint> &Given,
                                    bool ScanProbeModule,
-                                   ScannedModules *Scanned) {
+                                   ScannedModules *Scanned, bool Imports) {
   auto Start = std::chrono::steady_clock::now();
   EntryPointScan Result;
   Result.EntryPoints = unsigned(Given.size());
@@ -151,7 +229,12 @@ EntryPointScan redirectEntryPoints(const std::vector<KnownEntryPoint> &Given,
               return A.Address < B.Address;
             });
   uintptr_t Low = Entries.front().Address, High = Entries.back().Address;
-  Collected Found{{}, ScanProbeModule, Scanned};
+  std::vector<std::string> Symbols;
+  for (const KnownEntryPoint &K : Entries)
+    if (K.Symbol)
+      Symbols.push_back(K.Symbol);
+  std::sort(Symbols.begin(), Symbols.end());
+  Collected Found{{}, ScanProbeModule, Scanned, Imports ? &Symbols : nullptr};
   dl_iterate_phdr(collectSegments, &Found);
   Result.Modules = Found.Modules;
   for (const Segment &S : Found.Segments) {
@@ -168,6 +251,13 @@ EntryPointScan redirectEntryPoints(const std::vector<KnownEntryPoint> &Given,
           overwrite(A, P, S))
         Result.Replaced.push_back(where(S, A));
     }
+  }
+  for (const Import &I : Found.Imports) {
+    const Segment *S = segmentOf(Found.Segments, I.Slot);
+    void *Wrapper =
+        S ? importWrapper(I, Entries, isRuntimeModule(I.Module)) : nullptr;
+    if (Wrapper && overwrite(I.Slot, Wrapper, *S))
+      Result.Replaced.push_back(where(*S, I.Slot) + " (" + I.Symbol + ")");
   }
   Result.Milliseconds = std::chrono::duration<double, std::milli>(
                             std::chrono::steady_clock::now() - Start)

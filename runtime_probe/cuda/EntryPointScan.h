@@ -30,12 +30,15 @@ namespace capture_probe {
 
 /// An entry point as the driver hands it out: a launch entry point
 /// (\p Entry, \p PerThread), or, if \p DriverId is set, the driver function
-/// of that CUPTI id (DriverInterposer.h).
+/// of that CUPTI id (DriverInterposer.h). \p Symbol: the name the driver
+/// exports it by, if it is that export (a module's import of that name
+/// binds to it).
 struct KnownEntryPoint {
   uintptr_t Address;
   LaunchEntry Entry;
   bool PerThread;
   CUpti_CallbackId DriverId = 0;
+  const char *Symbol = nullptr;
 };
 
 /// The modules scans have read, by name and load address.
@@ -61,9 +64,16 @@ struct EntryPointScan {
 /// the wrappers' own copies of the real entry points always are.
 /// With \p Scanned, the modules it holds are left alone and those read are
 /// added: a later scan reads only the modules loaded since.
+///
+/// With \p Imports, each module's import slots (ImportSlots.h) are
+/// redirected too: a slot of an exported entry point (\p Symbol) not yet
+/// bound, where the dynamic linker would bind it to that entry point, and
+/// the slots of dlsym and dlvsym (DlsymInterposer.h: entry points a module
+/// looks up after the scan; the caller installs the lookup observer).
 EntryPointScan redirectEntryPoints(const std::vector<KnownEntryPoint> &Entries,
                                    bool ScanProbeModule = false,
-                                   ScannedModules *Scanned = nullptr);
+                                   ScannedModules *Scanned = nullptr,
+                                   bool Imports = false);
 
 /// Replaces \p *Pfn by the wrapper of the entry point it holds, if it is
 /// one of \p Entries (sorted by address). False if it is not, or cannot be.

@@ -8,7 +8,9 @@
 //===----------------------------------------------------------------------===//
 
 #include "EntryPointScan.h"
+#include "DlsymInterposer.h"
 #include "DriverInterposer.h"
+#include <algorithm>
 #include <dlfcn.h>
 #include <gtest/gtest.h>
 
@@ -105,6 +107,85 @@ TEST(EntryPointScanTest, ALaterScanReadsOnlyModulesLoadedSince) {
   EXPECT_EQ(reinterpret_cast<CUresult(CUDAAPI *)(CUstream)>(Table[0])(
                 reinterpret_cast<CUstream>(8)),
             CUDA_ERROR_NOT_READY);
+}
+
+// Lookups the test's observer wraps (as the backend does with its list).
+std::vector<KnownEntryPoint> &LookupEntries = *new std::vector<KnownEntryPoint>;
+int QueryCalls = 0;
+void countQueries(const WrappedCall &C, const CUresult *Result) {
+  QueryCalls += !Result && C.Id == CUPTI_DRIVER_TRACE_CBID_cuEventQuery;
+}
+
+TEST(EntryPointScanTest, RedirectsImportsNotYetBoundAndLookupsInAHandle) {
+  // Everything loaded so far is left alone: only the new modules are read.
+  ScannedModules Scanned;
+  std::vector<KnownEntryPoint> Nothing = {
+      {reinterpret_cast<uintptr_t>(&tableStandIn) + 1, LaunchEntry::Kernel,
+       false}};
+  redirectEntryPoints(Nothing, false, &Scanned);
+  void *Module = dlopen(IMPORT_TEST_MODULE, RTLD_LAZY | RTLD_LOCAL);
+  ASSERT_NE(Module, nullptr) << dlerror();
+  void *Query = dlsym(Module, "cuEventQuery"); // the stand-in driver's
+  using QueryFn = CUresult (*)(CUevent);
+  using LookupFn = void *(*)(void *, const char *);
+  using RelativeLookupFn = void *(*)(const char *);
+  auto CallQuery = reinterpret_cast<QueryFn>(dlsym(Module, "importTestQuery"));
+  auto Lookup = reinterpret_cast<LookupFn>(dlsym(Module, "importTestLookup"));
+  auto Next =
+      reinterpret_cast<RelativeLookupFn>(dlsym(Module, "importTestLookupNext"));
+  auto Default = reinterpret_cast<RelativeLookupFn>(
+      dlsym(Module, "importTestLookupDefault"));
+  ASSERT_TRUE(Query && CallQuery && Lookup && Next && Default);
+
+  LookupEntries = {{reinterpret_cast<uintptr_t>(Query), LaunchEntry::Kernel,
+                    false, CUPTI_DRIVER_TRACE_CBID_cuEventQuery,
+                    "cuEventQuery"}};
+  setLookupObserver([](void **Result, bool ByRuntime) {
+    wrapKnownEntryPoint(LookupEntries, Result, ByRuntime);
+  });
+  EntryPointScan Scan =
+      redirectEntryPoints(LookupEntries, false, &Scanned, /*Imports=*/true);
+  EXPECT_EQ(Scan.Modules, 2u); // the module and the stand-in driver
+  auto Has = [&](const char *Symbol) {
+    return std::any_of(Scan.Replaced.begin(), Scan.Replaced.end(),
+                       [&](const std::string &W) {
+                         return W.find("capture-probe-import-test-module") !=
+                                    std::string::npos &&
+                                W.find(Symbol) != std::string::npos;
+                       });
+  };
+  // The import's slot, not yet bound (no copy of the address to find).
+  EXPECT_TRUE(Has("(cuEventQuery)"));
+  EXPECT_TRUE(Has("(dlsym)"));
+
+  // The module's call reaches the wrapper, then the stand-in.
+  setCallObserver(countQueries);
+  EXPECT_EQ(CallQuery(reinterpret_cast<CUevent>(8)), CUDA_ERROR_NOT_READY);
+  EXPECT_EQ(QueryCalls, 1);
+
+  // A lookup in a handle hands out the wrapper; others are left as found.
+  unsigned long long Before = wrappedLookups();
+  void *Looked = Lookup(Module, "cuEventQuery");
+  ASSERT_NE(Looked, nullptr);
+  EXPECT_NE(Looked, Query);
+  EXPECT_EQ(reinterpret_cast<QueryFn>(Looked)(nullptr), CUDA_SUCCESS);
+  EXPECT_EQ(QueryCalls, 2);
+  EXPECT_EQ(Lookup(Module, "importTestShadowed"),
+            dlsym(Module, "importTestShadowed"));
+  EXPECT_EQ(wrappedLookups(), Before + 2);
+  setCallObserver(nullptr);
+
+  // Lookups relative to the caller still see the module as the caller:
+  // RTLD_NEXT finds the stand-in driver's definition, RTLD_DEFAULT the
+  // module's own (neither is visible from this program).
+  void *NextFound = Next("importTestShadowed");
+  void *DefaultFound = Default("importTestShadowed");
+  ASSERT_TRUE(NextFound && DefaultFound);
+  EXPECT_EQ(reinterpret_cast<int (*)()>(NextFound)(), 2);
+  EXPECT_EQ(reinterpret_cast<int (*)()>(DefaultFound)(), 1);
+  EXPECT_EQ(dlsym(RTLD_DEFAULT, "importTestShadowed"), nullptr);
+  EXPECT_EQ(wrappedLookups(), Before + 2);
+  setLookupObserver(nullptr);
 }
 
 } // namespace

@@ -1,0 +1,26 @@
+//===- ImportTestModule.cpp - Imports and lookups the scan redirects ------===//
+//
+// Loaded by EntryPointScanTest after its first scan, linked with -z lazy
+// against the stand-in driver (ImportTestDriver.cpp): a driver function
+// imported and not yet called (its slot still holds this module's PLT
+// code), and dlsym called from here, in a handle and relative to this
+// module.
+//
+//===----------------------------------------------------------------------===//
+
+#include <cuda.h>
+#include <dlfcn.h>
+
+extern "C" {
+CUresult importTestQuery(CUevent Event) { return cuEventQuery(Event); }
+
+void *importTestLookup(void *Handle, const char *Name) {
+  return dlsym(Handle, Name);
+}
+void *importTestLookupNext(const char *Name) { return dlsym(RTLD_NEXT, Name); }
+void *importTestLookupDefault(const char *Name) {
+  return dlsym(RTLD_DEFAULT, Name);
+}
+
+int importTestShadowed() { return 1; }
+}
