@@ -228,6 +228,8 @@ void appendEventJson(std::string &Out, const Event &E,
     W.boolean("after_failed_capture", true);
   if (E.ByRuntime)
     W.boolean("by_runtime", true);
+  if (E.Caller)
+    W.number("caller", E.Caller);
   if (E.Repeats > 1) {
     W.number("repeats", E.Repeats);
     W.number("last_seq", E.LastSeq);
@@ -512,6 +514,7 @@ static void readOtherFields(const json &J, Event &E) {
     E.Collectives = J["collectives"].get<std::vector<std::string>>();
   E.AfterFailedCapture = J.value("after_failed_capture", false);
   E.ByRuntime = J.value("by_runtime", false);
+  E.Caller = J.value("caller", uint64_t(0));
   E.Repeats = std::max<uint64_t>(J.value("repeats", uint64_t(1)), 1);
   E.LastSeq = E.Repeats > 1 ? J.value("last_seq", E.Seq) : 0;
   if (J.contains("py_frames"))

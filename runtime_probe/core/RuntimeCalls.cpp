@@ -36,16 +36,47 @@ runtimeCallOf(const std::vector<SourceFrame> &Frames) {
   return Outermost;
 }
 
-bool nameRuntimeCall(const Symbolizer &S, Event &E) {
+static std::optional<std::string>
+runtimeCallOf(const Symbolizer &S, const std::vector<std::string> &Raw) {
   std::vector<SourceFrame> Frames;
-  for (const std::string &Raw : E.Frames)
-    for (SourceFrame &F : S.frames(Raw))
+  for (const std::string &R : Raw)
+    for (SourceFrame &F : S.frames(R))
       Frames.push_back(std::move(F));
-  std::optional<std::string> Name = runtimeCallOf(Frames);
+  return runtimeCallOf(Frames);
+}
+
+static void rename(Event &E, std::string Name) {
+  E.DriverApi = std::move(E.Api);
+  E.Api = std::move(Name);
+}
+
+bool nameRuntimeCall(const Symbolizer &S, Event &E) {
+  std::optional<std::string> Name = runtimeCallOf(S, E.Frames);
   if (!Name)
     return false;
-  E.DriverApi = std::move(E.Api);
-  E.Api = std::move(*Name);
+  rename(E, std::move(*Name));
+  return true;
+}
+
+void RuntimeCallNames::learn(const Symbolizer &S, uint64_t Caller,
+                             const std::vector<std::string> &Frames) {
+  if (!Caller || Frames.empty())
+    return;
+  std::optional<std::string> Name = runtimeCallOf(S, Frames);
+  if (!Name)
+    return;
+  auto [It, New] = ByCaller.try_emplace(Caller, Name);
+  if (!New && It->second != Name)
+    It->second.reset(); // two runtime calls reach the driver there
+}
+
+bool RuntimeCallNames::name(const Symbolizer &S, Event &E) const {
+  if (!E.Frames.empty())
+    return nameRuntimeCall(S, E);
+  auto It = ByCaller.find(E.Caller);
+  if (!E.Caller || It == ByCaller.end() || !It->second)
+    return false;
+  rename(E, *It->second);
   return true;
 }
 

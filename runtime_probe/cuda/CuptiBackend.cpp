@@ -84,6 +84,7 @@ struct ThreadState {
   /// came through a copy the runtime holds, and the nodes of the graphs
   /// being captured at its entry (counting from then, else -1).
   bool ByRuntime = false;
+  const void *Caller = nullptr; // where the runtime made the call
   int64_t CapturingNodesAtEntry = -1;
 };
 thread_local ThreadState TS;
@@ -932,6 +933,8 @@ bool readCall(CUpti_CallbackDomain Domain, CUpti_CallbackId Id,
   // runtime calls, whose results the program sees (the same numbers).
   E.ByRuntime = CallsThroughWrappers && TS.ByRuntime &&
                 Domain == CUPTI_CB_DOMAIN_DRIVER_API;
+  if (E.ByRuntime)
+    E.Caller = uint64_t(uintptr_t(TS.Caller));
   if (E.Result != 0)
     E.ResultName = resultName(
         E.ByRuntime ? CUPTI_CB_DOMAIN_RUNTIME_API : Domain, E.Result);
@@ -1179,7 +1182,8 @@ void scanModulesLoadedSince() {
 /// being captured before and after (four).
 void onWrapped(CUpti_CallbackDomain Domain, CUpti_CallbackId Id,
                const CUpti_CallbackData &Data, bool ByRuntime,
-               const CUstream *LaunchStream = nullptr) {
+               const CUstream *LaunchStream = nullptr,
+               const void *Caller = nullptr) {
   if (TS.InProbe)
     return;
   bool Enter = Data.callbackSite == CUPTI_API_ENTER;
@@ -1188,6 +1192,7 @@ void onWrapped(CUpti_CallbackDomain Domain, CUpti_CallbackId Id,
       if (kindOf(Domain, Id) == EventKind::BeginCapture)
         scanModulesLoadedSince();
       TS.ByRuntime = ByRuntime;
+      TS.Caller = Caller;
       TS.CapturingNodesAtEntry =
           Active.any() && !LaunchStream ? capturingNodes() : -1;
       if (Prof.On)
@@ -1230,7 +1235,8 @@ void onWrappedCall(const WrappedCall &C, const CUresult *Result) {
   D.functionName = C.Name;
   D.functionParams = C.Params;
   D.functionReturnValue = Result ? &Copy : nullptr;
-  onWrapped(CUPTI_CB_DOMAIN_DRIVER_API, C.Id, D, C.ByRuntime);
+  onWrapped(CUPTI_CB_DOMAIN_DRIVER_API, C.Id, D, C.ByRuntime, nullptr,
+            C.Caller);
 }
 
 /// Without CUPTI: a module looked up a symbol (dlsym in a handle, as a

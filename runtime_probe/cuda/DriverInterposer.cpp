@@ -24,13 +24,13 @@ std::atomic<unsigned long long> Calls[2];
 /// The real call between the observer's entry and exit.
 template <typename Fn, typename... Args>
 CUresult observed(CUpti_CallbackId Id, const char *Name, bool ByRuntime,
-                  const void *Params, Args... A) {
+                  const void *Params, const void *Caller, Args... A) {
   auto RealFn = reinterpret_cast<Fn>(Real[Id].load(std::memory_order_acquire));
   Calls[ByRuntime].fetch_add(1, std::memory_order_relaxed);
   CallObserver O = Observer.load(std::memory_order_acquire);
   if (!O)
     return RealFn(A...);
-  WrappedCall C{Id, Name, ByRuntime, Params};
+  WrappedCall C{Id, Name, ByRuntime, Params, Caller};
   O(C, nullptr);
   CUresult R = RealFn(A...);
   O(C, &R);
@@ -43,12 +43,13 @@ CUresult observed(CUpti_CallbackId Id, const char *Name, bool ByRuntime,
     NAME##_params P{CAPTURE_PROBE_UNPAREN ARGS};                               \
     return observed<CUresult(CUDAAPI *) PARAMS>(                               \
         CUPTI_DRIVER_TRACE_CBID_##NAME, #NAME, ByRuntime, &P,                  \
-        CAPTURE_PROBE_UNPAREN ARGS);                                           \
+        __builtin_return_address(0), CAPTURE_PROBE_UNPAREN ARGS);              \
   }
 #define CAPTURE_PROBE_DRIVER_FN0(NAME)                                         \
   template <bool ByRuntime> CUresult CUDAAPI wrap_##NAME() {                   \
     return observed<CUresult(CUDAAPI *)()>(CUPTI_DRIVER_TRACE_CBID_##NAME,     \
-                                           #NAME, ByRuntime, nullptr);         \
+                                           #NAME, ByRuntime, nullptr,          \
+                                           __builtin_return_address(0));       \
   }
 #include "DriverWrappers.inc"
 #undef CAPTURE_PROBE_DRIVER_FN

@@ -34,6 +34,9 @@ struct WrappedCall {
   /// The function's CUPTI parameter struct (NAME_params), filled from the
   /// call's arguments; null for a function without parameters.
   const void *Params;
+  /// The return address in the code that called through the wrapper: where
+  /// in the runtime a driver call was made.
+  const void *Caller;
 };
 
 /// Called at a wrapped call's entry (\p Result null) and exit.

@@ -27,6 +27,7 @@
 #include <dirent.h>
 #include <fcntl.h>
 #include <fstream>
+#include <set>
 #include <sstream>
 #include <string>
 #include <sys/stat.h>
@@ -245,20 +246,29 @@ int runProgram(const RunOptions &O, const std::string &LogDir,
 }
 
 /// Resolves in \p S the stacks of the driver calls in \p Log that the CUDA
-/// runtime made for the program (logs of the probe without CUPTI), so that
-/// they can be named after the program's runtime calls (RuntimeCalls.h).
-void resolveRuntimeCallStacks(const std::string &Log, Symbolizer &S) {
+/// runtime made for the program (logs of the probe without CUPTI), and
+/// learns from them the runtime calls they name (RuntimeCalls.h).
+RuntimeCallNames learnRuntimeCalls(const std::string &Log, Symbolizer &S) {
+  // Each distinct (place, stack) once: a loop makes the same call often.
+  std::set<std::pair<uint64_t, std::vector<std::string>>> Stacks;
   std::vector<std::string> Frames;
   std::string Error;
   forEachEventInOrder(
       Log,
       [&](Event &&E) {
-        if (E.ByRuntime)
+        if (!E.ByRuntime || E.Frames.empty())
+          return;
+        if (Stacks.emplace(E.Caller, E.Frames).second)
           Frames.insert(Frames.end(), E.Frames.begin(), E.Frames.end());
       },
       Error);
-  if (!Frames.empty())
-    S.resolve(Frames);
+  RuntimeCallNames Names;
+  if (Frames.empty())
+    return Names;
+  S.resolve(Frames);
+  for (const auto &[Caller, Stack] : Stacks)
+    Names.learn(S, Caller, Stack);
+  return Names;
 }
 
 /// The captures of \p Logs into \p R. One log per process; each is tracked
@@ -273,8 +283,9 @@ std::vector<std::string> addLogs(const std::vector<std::string> &Logs,
   std::vector<std::string> Problems;
   unsigned NextId = 1;
   for (const std::string &Log : Logs) {
+    RuntimeCallNames Learnt;
     if (Names)
-      resolveRuntimeCallStacks(Log, *Names);
+      Learnt = learnRuntimeCalls(Log, *Names);
     // Streamed through the tracker: memory grows with the captures, not
     // with the events (bench/probe_reader.py).
     CaptureTracker Tracker(Catalog);
@@ -282,7 +293,7 @@ std::vector<std::string> addLogs(const std::vector<std::string> &Logs,
     std::string Error;
     auto Consume = [&](Event &&E) {
       if (Names && E.ByRuntime)
-        nameRuntimeCall(*Names, E);
+        Learnt.name(*Names, E);
       Tracker.consume(E);
     };
     if (!forEachEventInOrder(Log, Consume, Error, &Skipped)) {

@@ -100,6 +100,10 @@ struct Event {
   /// (RuntimeCalls.h); DriverApi then keeps it.
   bool ByRuntime = false;
   std::string DriverApi;
+  /// By the runtime: where in it the driver call was made (a return
+  /// address, 0 if unknown). Calls without a stack are named after the
+  /// calls with one made at the same place.
+  uint64_t Caller = 0;
   /// Calls: how many identical calls of one thread in a row this event
   /// stands for (clean captured work folded by the backend, EventFolding.h),
   /// and the last one's sequence number (0 when Repeats is 1).

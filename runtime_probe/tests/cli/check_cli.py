@@ -145,40 +145,60 @@ with tempfile.TemporaryDirectory() as tmp:
         "int cudaMalloc(void **p, unsigned long n) {\n"
         "  return cudaMallocHelper(p, n) + 1;\n}\n"
         "int cudaMallocHelper(void **p, unsigned long n) {\n"
-        "  *p = 0; return (int)n;\n}\n")
+        "  *p = 0; return (int)n;\n}\n"
+        "int cudaFree(void *p) {\n"
+        "  return cudaMallocHelper(&p, 1) + 2;\n}\n")
     rt = os.path.join(tmp, "libcudart.so.99")
     cc = subprocess.run(["cc", "-shared", "-fPIC", "-O0", "-o", rt, rt_src],
                         capture_output=True, text=True)
     sym = subprocess.run(["nm", rt], capture_output=True, text=True).stdout
     addr = [int(l.split()[0], 16) for l in sym.splitlines()
             if l.endswith(" cudaMalloc")]
-    if cc.returncode != 0 or not addr:
+    free_addr = [int(l.split()[0], 16) for l in sym.splitlines()
+                 if l.endswith(" cudaFree")]
+    if cc.returncode != 0 or not addr or not free_addr:
         failures.append(f"--without-cupti: cannot build the stand-in runtime: "
                         f"{cc.stderr} {sym}")
     else:
         seen_env = os.path.join(tmp, "calls-env")
         wprog = os.path.join(tmp, "wrapped.py")
+        # Its stack names it; a call without a stack made at the same place
+        # in the runtime (caller) is named after it; one made elsewhere is
+        # not, nor one made where two runtime calls were seen.
         call = ('{"seq":2,"thread":7,"kind":"call","api":"cuMemAlloc_v2",'
                 '"result":900,"result_name":"cudaErrorStreamCaptureUnsupported",'
-                '"by_runtime":true,"frames":["%s+0x%x","/no/such/app+0x10"]}'
+                '"by_runtime":true,"caller":4096,"frames":["%s+0x%x","/no/such/app+0x10"]}'
                 % (rt, addr[0] + 4))
+        same = ('{"seq":3,"thread":7,"kind":"call","api":"cuMemAlloc_v2",'
+                '"result":900,"by_runtime":true,"caller":4096}')
+        other = ('{"seq":4,"thread":7,"kind":"call","api":"cuMemAlloc_v2",'
+                 '"result":900,"by_runtime":true,"caller":8192}')
+        shared = [('{"seq":%d,"thread":7,"kind":"call","api":"cuMemAlloc_v2",'
+                   '"result":900,"by_runtime":true,"caller":12288%s}'
+                   % (seq, frames)) for seq, frames in (
+                       (5, ',"frames":["%s+0x%x"]' % (rt, addr[0] + 4)),
+                       (6, ',"frames":["%s+0x%x"]' % (rt, free_addr[0] + 4)),
+                       (7, ""))]
         open(wprog, "w").write(
             "import os\n"
             f"open({seen_env!r}, 'w').write(os.environ.get('CAPTURE_PROBE_CALLS', ''))\n"
             "p = os.environ['CAPTURE_PROBE_LOG'].replace('%p', str(os.getpid()))\n"
             "open(p, 'w').write('\\n'.join([\n"
             "  '{\"seq\":1,\"thread\":7,\"kind\":\"begin\",\"api\":\"cuStreamBeginCapture_v2\",\"result\":0,\"stream\":16,\"mode\":\"global\"}',\n"
-            f"  {call!r},\n"
-            "  '{\"seq\":3,\"thread\":7,\"kind\":\"end\",\"api\":\"cuStreamEndCapture\",\"result\":901,\"stream\":16}']) + '\\n')\n")
-        for symbolize, api in ((True, "cudaMalloc"), (False, "cuMemAlloc_v2")):
+            f"  {call!r}, {same!r}, {other!r}, {shared[0]!r}, {shared[1]!r}, {shared[2]!r},\n"
+            "  '{\"seq\":8,\"thread\":7,\"kind\":\"end\",\"api\":\"cuStreamEndCapture\",\"result\":901,\"stream\":16}']) + '\\n')\n")
+        for symbolize, apis in ((True, ["cudaMalloc"] * 3 + ["cudaFree"] +
+                                 ["cuMemAlloc_v2"] * 2),
+                                (False, ["cuMemAlloc_v2"] * 6)):
             named = os.path.join(tmp, f"named-{symbolize}.json")
             p = run("run", "--without-cupti", "--library", fake, "--report",
                     named, *([] if symbolize else ["--no-symbolize"]), "--",
                     sys.executable, wprog)
             calls = (json.load(open(named))["captures"][0]["calls"]
                      if os.path.exists(named) else [])
-            if p.returncode != 0 or [c["api"] for c in calls] != [api] or \
-                    "allocation" not in calls[0].get("classes", []) and symbolize:
+            seen = sorted(c["api"] for c in calls for _ in range(c.get("repeats", 1)))
+            if p.returncode != 0 or seen != sorted(apis) or \
+                    symbolize and "allocation" not in calls[0].get("classes", []):
                 failures.append(f"--without-cupti (symbolize {symbolize}): "
                                 f"exit {p.returncode}, calls {calls}\n{p.stderr}")
         if open(seen_env).read() != "wrappers":
