@@ -25,8 +25,8 @@ bool CallFolder::sameCall(const Event &A, const Event &B) {
          A.Kernel == B.Kernel && A.CudaEvent == B.CudaEvent &&
          A.AfterFailedCapture == B.AfterFailedCapture && A.Api == B.Api &&
          A.ByRuntime == B.ByRuntime && A.Caller == B.Caller &&
-         A.ResultName == B.ResultName &&
-         A.Node == B.Node && A.Frames == B.Frames && A.PyFrames == B.PyFrames;
+         A.ResultName == B.ResultName && A.Node == B.Node &&
+         A.Frames == B.Frames && A.PyFrames == B.PyFrames;
 }
 
 void CallFolder::add(Event &&E, EventSink *Sink) {

@@ -38,20 +38,23 @@ using DlvsymFn = void *(*)(void *, const char *, const char *);
 
 } // namespace
 
+// clang-format off (not stable on this macro)
 #define CAPTURE_PROBE_LOOKUPS(RT)                                              \
-  CAPTURE_PROBE_HIDDEN __attribute__((used)) void                              \
-      *capture_probe_wrapped_dlsym_##RT(void *Handle, const char *Name) {      \
+  CAPTURE_PROBE_HIDDEN                                                         \
+  __attribute__((used)) void *capture_probe_wrapped_dlsym_##RT(                \
+      void *Handle, const char *Name) {                                        \
     return observed(                                                           \
         reinterpret_cast<DlsymFn>(capture_probe_real_dlsym)(Handle, Name),     \
         RT);                                                                   \
   }                                                                            \
-  CAPTURE_PROBE_HIDDEN __attribute__((used)) void                              \
-      *capture_probe_wrapped_dlvsym_##RT(void *Handle, const char *Name,       \
-                                         const char *Version) {                \
+  CAPTURE_PROBE_HIDDEN                                                         \
+  __attribute__((used)) void *capture_probe_wrapped_dlvsym_##RT(               \
+      void *Handle, const char *Name, const char *Version) {                   \
     return observed(reinterpret_cast<DlvsymFn>(capture_probe_real_dlvsym)(     \
                         Handle, Name, Version),                                \
                     RT);                                                       \
   }
+// clang-format on
 CAPTURE_PROBE_LOOKUPS(0)
 CAPTURE_PROBE_LOOKUPS(1)
 #undef CAPTURE_PROBE_LOOKUPS
@@ -87,9 +90,10 @@ CAPTURE_PROBE_LOOKUPS(1)
       ".p2align 4\n"                                                           \
       ".globl " NAME "\n"                                                      \
       ".hidden " NAME "\n"                                                     \
-      ".type " NAME ", %function\n" NAME ":\n" CAPTURE_PROBE_THUNK_BODY(       \
-          WRAPPED, REAL) ".size " NAME ", .-" NAME "\n"                        \
-                         ".popsection\n");
+      ".type " NAME ", %function\n" NAME                                       \
+      ":\n" CAPTURE_PROBE_THUNK_BODY(WRAPPED, REAL) ".size " NAME ", .-" NAME  \
+                                                    "\n"                       \
+                                                    ".popsection\n");
 CAPTURE_PROBE_THUNK("capture_probe_dlsym_thunk_0",
                     "capture_probe_wrapped_dlsym_0", "capture_probe_real_dlsym")
 CAPTURE_PROBE_THUNK("capture_probe_dlsym_thunk_1",
@@ -111,9 +115,9 @@ namespace {
 
 struct LookupFunction {
   const char *Name;
-  void *Library;       // the C library's function
-  void **Real;         // where the thunks find it
-  void *Thunks[2];     // for the others' modules, for the runtime's
+  void *Library;   // the C library's function
+  void **Real;     // where the thunks find it
+  void *Thunks[2]; // for the others' modules, for the runtime's
 };
 
 const LookupFunction *lookupFunction(const char *Name) {

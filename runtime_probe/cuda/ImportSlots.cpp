@@ -97,11 +97,9 @@ void walk(const Tables &T, const ElfW(Rela) * Relocations, size_t Bytes,
 
 } // namespace
 
-void forEachImportSlot(const dl_phdr_info &Info,
-                       bool (*Wanted)(const char *Name, void *Ctx),
-                       void (*Found)(const char *Name, uintptr_t Slot,
-                                     void *Ctx),
-                       void *Ctx) {
+void forEachImportSlot(
+    const dl_phdr_info &Info, bool (*Wanted)(const char *Name, void *Ctx),
+    void (*Found)(const char *Name, uintptr_t Slot, void *Ctx), void *Ctx) {
   Tables T;
   if (!readDynamic(Info, T))
     return;

@@ -1,4 +1,4 @@
-//===- ImportSlots.h - Where a module keeps its imported functions -*- C++ -*-===//
+//===- ImportSlots.h - Where a module keeps its imports ---------*- C++ -*-===//
 //
 // A module calls an imported function through a slot of its global offset
 // table: a JUMP_SLOT relocation (a call through the PLT, bound at the first
@@ -25,11 +25,9 @@ namespace capture_probe {
 /// \p Wanted(Name, Ctx) accepts. Reads only the module's own loaded
 /// dynamic section, relocations and symbol tables: safe inside
 /// dl_iterate_phdr's callback.
-void forEachImportSlot(const dl_phdr_info &Info,
-                       bool (*Wanted)(const char *Name, void *Ctx),
-                       void (*Found)(const char *Name, uintptr_t Slot,
-                                     void *Ctx),
-                       void *Ctx);
+void forEachImportSlot(
+    const dl_phdr_info &Info, bool (*Wanted)(const char *Name, void *Ctx),
+    void (*Found)(const char *Name, uintptr_t Slot, void *Ctx), void *Ctx);
 
 } // namespace capture_probe
 
