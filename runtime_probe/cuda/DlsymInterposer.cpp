@@ -16,8 +16,10 @@
 #define CAPTURE_PROBE_HIDDEN extern "C" __attribute__((visibility("hidden")))
 
 // Set once, before any slot holds a thunk; read by the thunks.
-CAPTURE_PROBE_HIDDEN void *capture_probe_real_dlsym = nullptr;
-CAPTURE_PROBE_HIDDEN void *capture_probe_real_dlvsym = nullptr;
+extern "C" {
+__attribute__((visibility("hidden"))) void *capture_probe_real_dlsym = nullptr;
+__attribute__((visibility("hidden"))) void *capture_probe_real_dlvsym = nullptr;
+}
 
 namespace {
 
@@ -152,11 +154,9 @@ bool isLookupFunction(const char *Name) {
   return std::strcmp(Name, "dlsym") == 0 || std::strcmp(Name, "dlvsym") == 0;
 }
 
-void *lookupWrapper(const char *Name, const void *Current, bool Bound,
-                    bool ByRuntime) {
+void *lookupWrapper(const char *Name, const void *Current, bool ByRuntime) {
   const LookupFunction *F = lookupFunction(Name);
-  if (!F || Current == F->Thunks[0] || Current == F->Thunks[1] ||
-      (Bound && Current != F->Library))
+  if (!F || Current != F->Library)
     return nullptr;
   __atomic_store_n(F->Real, F->Library, __ATOMIC_RELEASE);
   return F->Thunks[ByRuntime];

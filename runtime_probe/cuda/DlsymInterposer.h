@@ -34,14 +34,12 @@ void setLookupObserver(LookupObserver O);
 /// dlvsym).
 bool isLookupFunction(const char *Name);
 
-/// The wrapper of lookup function \p Name to put in a slot that holds
-/// \p Current (\p Bound: the function itself, else the module's own PLT
-/// code, not yet bound), for the runtime's module or another. Null if
-/// \p Name is not one, if these wrappers do not exist on this architecture,
-/// if \p Current is a wrapper already, or if the slot is bound to another
-/// definition than the C library's (an interposer of dlsym: left alone).
-void *lookupWrapper(const char *Name, const void *Current, bool Bound,
-                    bool ByRuntime);
+/// The wrapper of lookup function \p Name to put in a slot bound to
+/// \p Current, for the runtime's module or another. Null if \p Name is not
+/// one, if these wrappers do not exist on this architecture, if \p Current
+/// is a wrapper already, or if it is another definition than the C
+/// library's (an interposer of dlsym: left alone).
+void *lookupWrapper(const char *Name, const void *Current, bool ByRuntime);
 
 /// Lookups in a handle the wrappers made so far.
 unsigned long long wrappedLookups();

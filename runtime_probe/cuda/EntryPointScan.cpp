@@ -184,9 +184,13 @@ uintptr_t bindingOf(const std::string &Symbol, const std::string &Module) {
 void *importWrapper(const Import &I,
                     const std::vector<KnownEntryPoint> &Entries,
                     bool ByRuntime) {
-  if (isLookupFunction(I.Symbol.c_str()))
-    return lookupWrapper(I.Symbol.c_str(), reinterpret_cast<void *>(I.Value),
-                         I.Bound, ByRuntime);
+  if (isLookupFunction(I.Symbol.c_str())) {
+    // Not yet bound: as the dynamic linker would bind it (an interposer of
+    // dlsym is left alone).
+    uintptr_t Current = I.Bound ? I.Value : bindingOf(I.Symbol, I.Module);
+    return lookupWrapper(I.Symbol.c_str(), reinterpret_cast<void *>(Current),
+                         ByRuntime);
+  }
   if (I.Bound)
     return nullptr;
   uintptr_t Target = bindingOf(I.Symbol, I.Module);
