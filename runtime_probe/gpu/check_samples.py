@@ -6,6 +6,7 @@ with zero findings. Prints each sample's summary (nodes by type, lifecycle,
 coverage).
 
 usage: check_samples.py CAPTURE_PROBE SAMPLES_ROOT OUT_DIR
+       check_samples.py --folders   (the sample folders it needs)
   SAMPLES_ROOT holds Common/ and Samples/ of cuda-samples (pinned commit in
   docs/runtime-probe.md: commit c94ff366).
 
@@ -18,7 +19,6 @@ import os
 import subprocess
 import sys
 
-probe, root, out_dir = sys.argv[1:4]
 samples = [
     ("simpleCudaGraphs", "3_CUDA_Features/simpleCudaGraphs", ["simpleCudaGraphs.cu"], []),
     ("graphConditionalNodes", "3_CUDA_Features/graphConditionalNodes", ["graphConditionalNodes.cu"], []),
@@ -29,6 +29,12 @@ samples = [
      ["conjugateGradientCudaGraphs.cu"], ["-lcublas", "-lcusparse"]),
     ("cudaGraphsPerfScaling", "6_Performance/cudaGraphsPerfScaling", ["cudaGraphPerfScaling.cu"], []),
 ]
+if sys.argv[1:] == ["--folders"]:
+    print("\n".join(sorted({rel for _, rel, _, _ in samples})))
+    sys.exit(0)
+if len(sys.argv) != 4:
+    sys.exit(__doc__)
+probe, root, out_dir = sys.argv[1:4]
 # Arguments of each run of a sample (one run with none by default).
 METHODS = {"jacobiCudaGraphs": [["-gpumethod=0"], ["-gpumethod=1"],
                                 ["-gpumethod=2"]]}

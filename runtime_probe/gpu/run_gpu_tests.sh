@@ -15,8 +15,13 @@
 #            under the probe: the dropped and rebound tensors are
 #            freed-while-held at the right lines, the kept one is not;
 #            torch_correct.py silent with the PyTorch hook watching
-#   samples  (with SAMPLES=DIR: NVIDIA/cuda-samples exported there) the graph
-#            samples, built with -lineinfo, under --fail-on any
+#   samples  (with SAMPLES=DIR: NVIDIA/cuda-samples exported there by
+#            export_samples.sh) the graph samples, built with -lineinfo,
+#            under --fail-on any
+#   transparency (with SAMPLES=DIR) samples that capture nothing (streams,
+#            libraries, the driver API called directly) plain and under both
+#            modes of the probe: same exit and verdict, no class, the same
+#            eager kernel counts in both modes (check_transparency.py)
 #   ranks    (two GPUs) a two-rank NCCL program captured per rank, reports
 #            compared with capture-probe compare (same, and diverging)
 #   example  examples/decode_loop under the probe (report kept for --confirm)
@@ -76,6 +81,13 @@ if [ -n "${SAMPLES:-}" ]; then
   suite samples python3 "$ROOT/runtime_probe/gpu/check_samples.py" "$PROBE" "$SAMPLES" "$OUTDIR"
 else
   RESULTS+=("SKIP  samples (set SAMPLES to an export of NVIDIA/cuda-samples)")
+fi
+if [ -z "${SAMPLES:-}" ]; then
+  RESULTS+=("SKIP  transparency (set SAMPLES to an export of NVIDIA/cuda-samples)")
+elif [ "${CAPTURE_PROBE_CALLS:-}" = wrappers ]; then
+  RESULTS+=("SKIP  transparency (compares both modes itself; not with CAPTURE_PROBE_CALLS=wrappers)")
+else
+  suite transparency python3 "$ROOT/runtime_probe/gpu/check_transparency.py" "$PROBE" "$SAMPLES" "$OUTDIR"
 fi
 if [ "$(nvidia-smi -L | grep -c '^GPU')" -ge 2 ] && python3 -c 'import torch.distributed' 2>/dev/null; then
   suite ranks python3 "$ROOT/runtime_probe/gpu/check_ranks.py" "$PROBE" "$OUTDIR"
