@@ -11,7 +11,8 @@ For each program: every run's exit status and verdict words (passed,
 failed, waived) must be those of the plain run, no report may hold a class
 (none of them captures), and the two modes' counts of kernels launched
 outside graphs must agree (a launch the wrappers miss, through an entry
-point fetched where the probe does not look, shows up here). One program
+point fetched where the probe does not look, shows up here), but for a
+program whose work varies from run to run (VARYING). One program
 is also built against the shared runtime (-cudart shared).
 
 usage: check_transparency.py CAPTURE_PROBE SAMPLES_ROOT OUT_DIR
@@ -58,6 +59,9 @@ PROGRAMS = [
      ["vectorAddMMAP.cpp", "multidevicealloc_memmap.cpp"], ["-lcuda"],
      [("vectorAdd_kernel.cu", "vectorAdd_kernel64.fatbin")]),
 ]
+# Programs whose kernel counts vary from run to run: their counts are shown,
+# not compared.
+VARYING = {"UnifiedMemoryStreams": "its task sizes are seeded with time(NULL)"}
 if sys.argv[1:] == ["--folders"]:
     print("\n".join(sorted({rel for _, rel, *_ in PROGRAMS})))
     sys.exit(0)
@@ -121,7 +125,9 @@ def run_one(spec):
         elif r.get("classes"):
             problems.append(f"{name} {mode}: classes {r['classes']} in a program "
                             f"that captures nothing")
-    if len(set(outside.values())) > 1:
+    if name in VARYING:
+        lines.append(f"{'':24s} (counts not compared: {VARYING[name]})")
+    elif len(set(outside.values())) > 1:
         problems.append(f"{name}: kernels outside graphs differ between modes: "
                         f"{outside}")
     return lines, problems
