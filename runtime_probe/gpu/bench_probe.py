@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Overhead of the injected probe: each workload of probe-bench run plain,
-under `capture-probe run` (with CUPTI, and --without-cupti), and under
+under `capture-probe run` (--with-cupti, and --without-cupti), and under
 compute-sanitizer (the reference point), in alternating order, ROUNDS times
 (default 7); medians of the
 workload's own time (CUDA events), of the CPU time of its thread (the
@@ -45,8 +45,9 @@ pin = ["taskset", "-c", str(max(os.sched_getaffinity(0)))] \
     if shutil.which("taskset") else []
 runners = {
     "plain": lambda w: [bench, w[0], str(w[1])],
-    "probe": lambda w: [probe, "run", "--quiet", "--no-symbolize", "--report",
-                        report, "--", bench, w[0], str(w[1])],
+    "probe": lambda w: [probe, "run", "--quiet", "--no-symbolize",
+                        "--with-cupti", "--report", report, "--", bench, w[0],
+                        str(w[1])],
     "probe-without-cupti": lambda w: [probe, "run", "--quiet", "--no-symbolize",
                                       "--without-cupti", "--report", report,
                                       "--", bench, w[0], str(w[1])],
@@ -54,9 +55,11 @@ runners = {
                                     w[0], str(w[1] // 10)],
 }
 if baseline:
+    # With CUPTI, as this probe's "probe" runner: through the environment,
+    # which older versions pass on to the program too.
     runners["probe-baseline"] = lambda w: [
-        baseline, "run", "--quiet", "--no-symbolize", "--report", report,
-        "--", bench, w[0], str(w[1])]
+        "env", "CAPTURE_PROBE_CALLS=cupti", baseline, "run", "--quiet",
+        "--no-symbolize", "--report", report, "--", bench, w[0], str(w[1])]
 def measure(w):
     """Runs every runner ROUNDS times on workload w, alternating the order;
     returns {runner: {"workload": [...], "cpu": [...], "wall": [...]}}."""
@@ -116,7 +119,7 @@ for w in workloads:
                      f"{statistics.median(v['wall']):6.2f} s   ({len(v['wall'])} runs)")
     if "plain" not in got:
         continue
-    for k, name in (("probe", "probe"),
+    for k, name in (("probe", "probe --with-cupti"),
                     ("probe-without-cupti", "probe --without-cupti"),
                     ("probe-baseline", "baseline probe"),
                     ("compute-sanitizer", "compute-sanitizer")):

@@ -23,9 +23,10 @@ def line_of(marker):
     raise SystemExit(f"marker {marker} not in lifecycle.cu")
 
 
-def probe_run(scenario, binary="lifecycle", fail_on=None):
-    report = os.path.join(out_dir, f"lifecycle-{binary}-{scenario}.json")
-    cmd = [probe, "run", "--report", report]
+def probe_run(scenario, binary="lifecycle", fail_on=None, flags=()):
+    report = os.path.join(out_dir, f"lifecycle-{binary}-{scenario}"
+                          f"{''.join(flags)}.json")
+    cmd = [probe, "run", *flags, "--report", report]
     if fail_on:
         cmd += ["--fail-on", fail_on]
     cmd += ["--", os.path.join(gpu_dir, binary), scenario]
@@ -151,10 +152,18 @@ rc, r = probe_run("sticky")
 caps = r["captures"]
 calls = caps[0]["calls"] if caps else []
 last = [c for c in calls if c["api"] == "cudaGetLastError"]
-if os.environ.get("CAPTURE_PROBE_CALLS") == "wrappers":
-    # Without CUPTI the probe sees driver calls only, and cudaGetLastError
-    # makes none (docs/runtime-probe.md).
-    print("sticky: cudaGetLastError not checked without CUPTI")
+if os.environ.get("CAPTURE_PROBE_CALLS") != "cupti":
+    # Without CUPTI (the default) the probe sees driver calls only, and
+    # cudaGetLastError makes none (docs/runtime-probe.md): the note is
+    # checked with --with-cupti.
+    print("sticky: cudaGetLastError is not seen without CUPTI; with --with-cupti:")
+    _, r_cupti = probe_run("sticky", flags=("--with-cupti",))
+    caps_cupti = r_cupti["captures"]
+    calls_cupti = caps_cupti[0]["calls"] if caps_cupti else []
+    last = [c for c in calls_cupti if c["api"] == "cudaGetLastError"]
+    check(last and last[0].get("reports_earlier_error") and not last[0]["classes"],
+          f"sticky --with-cupti: "
+          f"{[(c['api'], c['result'], c['classes']) for c in calls_cupti]}")
 else:
     check(last and last[0].get("reports_earlier_error") and not last[0]["classes"],
           f"sticky: {[(c['api'], c['result'], c['classes']) for c in calls]}")

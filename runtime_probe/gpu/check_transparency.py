@@ -5,7 +5,8 @@ callbacks, zero-copy and managed memory, stream-ordered allocation,
 priorities, cuBLAS, cuFFT, cuRAND, cuSPARSE, and programs calling the
 driver API directly from a module they load) built from an export of
 NVIDIA/cuda-samples (never committed), each run plain, under
-`capture-probe run` with CUPTI and under `capture-probe run --without-cupti`.
+`capture-probe run --with-cupti` and under `capture-probe run --without-cupti`
+(the default).
 
 For each program: every run's exit status and verdict words (passed,
 failed, waived) must be those of the plain run, no report may hold a class
@@ -70,7 +71,7 @@ if len(sys.argv) != 4:
 probe, root, out_dir = sys.argv[1:4]
 build = os.path.join(out_dir, "transparency-build")
 os.makedirs(build, exist_ok=True)
-MODES = {"cupti": [], "without-cupti": ["--without-cupti"]}
+MODES = {"cupti": ["--with-cupti"], "without-cupti": ["--without-cupti"]}
 VERDICT = re.compile(r"(?i)\b(passed|pass|failed|fail|waived)\b")
 
 

@@ -4,8 +4,8 @@
 #   bench_probe.py with --baseline (plain, this probe, the other one and
 #   compute-sanitizer in the same rounds), and
 #   probe-bench kinds (microseconds per capture by kind of call) plain, under
-#   both probes, and under this probe with CAPTURE_PROBE_EMPTY_CALLBACKS=1
-#   (CUPTI's callbacks alone), alternating, then one CAPTURE_PROBE_PROFILE=1
+#   both probes with CUPTI (CAPTURE_PROBE_CALLS=cupti), and under this probe
+#   with CAPTURE_PROBE_EMPTY_CALLBACKS=1 (CUPTI's callbacks alone), alternating, then one CAPTURE_PROBE_PROFILE=1
 #   capture run of each probe (where the probe's own time goes).
 # usage: compare_probes.sh OTHER_RUNTIME_PROBE_SOURCE [ROUNDS]
 #   (the other version's runtime_probe/ folder, with checks/catalog and
@@ -41,9 +41,9 @@ R="$OUTDIR/kinds-report.json"
 kinds() { # NAME: one run of probe-bench kinds 1000
   case $1 in
     plain) "${PIN[@]}" "$BENCH" kinds 1000 ;;
-    this) "${PIN[@]}" "$BUILD/capture-probe" run --quiet --no-symbolize --report "$R" -- "$BENCH" kinds 1000 ;;
-    other) "${PIN[@]}" "$OTHER/capture-probe" run --quiet --no-symbolize --report "$R" -- "$BENCH" kinds 1000 ;;
-    empty) CAPTURE_PROBE_EMPTY_CALLBACKS=1 "${PIN[@]}" "$BUILD/capture-probe" run --quiet --no-symbolize --report "$R" -- "$BENCH" kinds 1000 ;;
+    this) CAPTURE_PROBE_CALLS=cupti "${PIN[@]}" "$BUILD/capture-probe" run --quiet --no-symbolize --report "$R" -- "$BENCH" kinds 1000 ;;
+    other) CAPTURE_PROBE_CALLS=cupti "${PIN[@]}" "$OTHER/capture-probe" run --quiet --no-symbolize --report "$R" -- "$BENCH" kinds 1000 ;;
+    empty) CAPTURE_PROBE_CALLS=cupti CAPTURE_PROBE_EMPTY_CALLBACKS=1 "${PIN[@]}" "$BUILD/capture-probe" run --quiet --no-symbolize --report "$R" -- "$BENCH" kinds 1000 ;;
   esac
 }
 for r in 1 2 3 4 5; do
@@ -54,7 +54,7 @@ done | tee "$OUTDIR/kinds.txt"
 for p in this other; do
   dir=$BUILD; [ $p = other ] && dir=$OTHER
   echo "profile ($p):"
-  CAPTURE_PROBE_PROFILE=1 "${PIN[@]}" "$dir/capture-probe" run --quiet --no-symbolize \
+  CAPTURE_PROBE_CALLS=cupti CAPTURE_PROBE_PROFILE=1 "${PIN[@]}" "$dir/capture-probe" run --quiet --no-symbolize \
     --report "$R" -- "$BENCH" capture 1000 2>&1 | grep -v '^capture-probe: report'
   ls -la "$R"
 done

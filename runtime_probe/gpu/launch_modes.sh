@@ -31,8 +31,10 @@ PROBE="$BUILD/capture-probe"
 PIN=()
 command -v taskset >/dev/null && PIN=(taskset -c "$(($(nproc) - 1))")
 R="$OUTDIR/modes-report.json"
-probe() { # SETTING ARGS...: probe-bench ARGS under the probe
+probe() { # SETTING ARGS...: probe-bench ARGS under the probe (with CUPTI
+  # unless the variant sets CAPTURE_PROBE_CALLS=wrappers)
   local setting=$1; shift
+  CAPTURE_PROBE_CALLS=${CAPTURE_PROBE_CALLS:-cupti} \
   CAPTURE_PROBE_LAUNCH_CALLBACKS=$setting "${PIN[@]}" "$PROBE" run --quiet \
     --no-symbolize --report "$R" -- "$BENCH" "$@"
 }

@@ -28,9 +28,10 @@
 #   bench    (with --bench) the probe's overhead vs plain and compute-sanitizer
 #   report-size (with --bench) the report of a 12-layer model under
 #            torch.compile and per-layer torch.cuda.graph (report_size.py)
-# CAPTURE_PROBE_CALLS=wrappers runs the suites with the probe without CUPTI
-# (what capture-probe run --without-cupti does; the harness, which subscribes
-# to CUPTI in-process, is skipped).
+# The suites run the probe as capture-probe run does by default, without
+# CUPTI; CAPTURE_PROBE_CALLS=cupti runs them with CUPTI (what --with-cupti
+# does). CAPTURE_PROBE_CALLS=wrappers is the default made explicit (the
+# harness, which subscribes to CUPTI in-process, is then skipped).
 # ONLY=suite,suite runs a subset. Reports and logs go to $OUT (the device tool's folder) or build-gpu/out.
 set -uo pipefail
 ROOT="$(cd "$(dirname "$0")/../.." && pwd)"
@@ -84,8 +85,8 @@ else
 fi
 if [ -z "${SAMPLES:-}" ]; then
   RESULTS+=("SKIP  transparency (set SAMPLES to an export of NVIDIA/cuda-samples)")
-elif [ "${CAPTURE_PROBE_CALLS:-}" = wrappers ]; then
-  RESULTS+=("SKIP  transparency (compares both modes itself; not with CAPTURE_PROBE_CALLS=wrappers)")
+elif [ "${CAPTURE_PROBE_CALLS:-}" = cupti ]; then
+  RESULTS+=("SKIP  transparency (compares both modes itself: run in the default pass)")
 else
   suite transparency python3 "$ROOT/runtime_probe/gpu/check_transparency.py" "$PROBE" "$SAMPLES" "$OUTDIR"
 fi

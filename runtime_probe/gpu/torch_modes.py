@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Kernels the probe sees in correct PyTorch, with CUPTI and without it.
 
-The probe without CUPTI (capture-probe run --without-cupti) sees launches
+The probe without CUPTI (capture-probe run's default) sees launches
 through the driver entry points it redirected; a launch through a copy its
 scan did not find is missing from the report. This compares what the two
 modes count for torch_correct.py, fairly: one plain run first (Inductor
@@ -28,7 +28,7 @@ if warm.returncode != 0:
     print(warm.stderr[-3000:])
     sys.exit(1)
 
-MODES = {"cupti": [], "without-cupti": ["--without-cupti"]}
+MODES = {"cupti": ["--with-cupti"], "without-cupti": ["--without-cupti"]}
 counts = {m: [] for m in MODES}
 failed = False
 for r in range(rounds):

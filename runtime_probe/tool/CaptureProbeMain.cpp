@@ -64,17 +64,21 @@ run options:
                       never-launched, capture-churn, instantiate-per-launch,
                       silent-fallback, lifecycle (the four before),
                       freed-while-held, any
-  --backend cuda|hip  cuda (default): CUPTI injection; hip: LD_PRELOAD
-                      interposer over libamdhip64
+  --backend cuda|hip  cuda (default): injected by the CUDA driver; hip:
+                      LD_PRELOAD interposer over libamdhip64
   --library PATH      the injection library (default: found beside this tool)
   --catalog PATH      an extra API catalog file or directory (repeatable)
-  --no-symbolize      keep call sites as module+offset (and, with
-                      --without-cupti, the runtime's calls as driver calls)
-  --without-cupti     (cuda) see the program's calls through wrappers of the
+  --no-symbolize      keep call sites as module+offset (and, without
+                      CUPTI, the runtime's calls as driver calls)
+  --with-cupti        (cuda) see the program's calls through CUPTI's
+                      callbacks: also the runtime calls that reach no driver
+                      function (cudaGetLastError: the sticky-error note), at
+                      about 1.8x plain for capture-heavy programs
+  --without-cupti     (cuda, the default) see them through wrappers of the
                       driver's entry points, never subscribing to CUPTI:
-                      capture-heavy programs run about 1.5x plain instead of
-                      1.8x; runtime-only calls (cudaGetLastError) are not
-                      seen (docs/runtime-probe.md)
+                      about 1.4x plain (docs/runtime-probe.md). Without
+                      either, CAPTURE_PROBE_CALLS=cupti|wrappers in the
+                      environment chooses
   --quiet             do not print the summary
   -h, --help          this help
   --version           print the version
@@ -155,9 +159,11 @@ struct RunOptions {
   std::string Library;
   std::vector<std::string> Catalogs;
   bool Symbolize = true, Quiet = false;
-  /// --without-cupti: the CUDA backend sees driver calls through its
-  /// wrappers only (CAPTURE_PROBE_CALLS=wrappers in the program).
-  bool WithoutCupti = false;
+  /// How the CUDA backend sees the program's calls, CAPTURE_PROBE_CALLS in
+  /// the program: "wrappers" (--without-cupti, the default: wrappers of the
+  /// driver's entry points only) or "cupti" (--with-cupti: CUPTI's
+  /// callbacks); empty until an option or the environment chooses.
+  std::string Calls;
   std::vector<std::string> Program;
 };
 
@@ -211,8 +217,7 @@ int runProgram(const RunOptions &O, const std::string &LogDir,
       setenv("LD_PRELOAD", Pre.c_str(), 1);
     } else {
       setenv("CUDA_INJECTION64_PATH", O.Library.c_str(), 1);
-      if (O.WithoutCupti)
-        setenv("CAPTURE_PROBE_CALLS", "wrappers", 1);
+      setenv("CAPTURE_PROBE_CALLS", O.Calls.c_str(), 1);
       usePythonHook(O.Library);
     }
     std::vector<char *> Argv;
@@ -392,9 +397,7 @@ void analyzeLogs(const RunOptions &O, const ApiCatalog &Catalog,
   Symbolizer S;
   // Only the probe without CUPTI logs the runtime's driver calls to name:
   // with CUPTI, the logs are not read twice.
-  const char *Calls = getenv("CAPTURE_PROBE_CALLS");
-  bool WithoutCupti =
-      O.WithoutCupti || (Calls && std::string(Calls) == "wrappers");
+  bool WithoutCupti = O.Calls == "wrappers";
   std::vector<std::string> LogProblems =
       addLogs(Logs, Catalog, O.Symbolize && WithoutCupti ? &S : nullptr, R);
   InductorSources Generated = inductorSources(LogDir);
@@ -551,12 +554,32 @@ bool readOption(const std::vector<std::string> &Args, size_t &I, RunOptions &O,
   }
   if (A == "--no-symbolize")
     O.Symbolize = false;
-  else if (A == "--without-cupti")
-    O.WithoutCupti = true;
+  else if (A == "--without-cupti" || A == "--with-cupti") {
+    std::string Calls = A == "--with-cupti" ? "cupti" : "wrappers";
+    if (!O.Calls.empty() && O.Calls != Calls)
+      return Bad("--with-cupti and --without-cupti contradict each other");
+    O.Calls = Calls;
+  }
   else if (A == "--quiet")
     O.Quiet = true;
   else
     return Bad("unknown option '" + A + "' (see --help)");
+  return true;
+}
+
+/// How the CUDA backend sees calls, where no option said: the environment's
+/// CAPTURE_PROBE_CALLS (the GPU suites choose so), else without CUPTI.
+bool chooseCalls(RunOptions &O, std::string &Error) {
+  if (!O.Calls.empty())
+    return true;
+  const char *Env = getenv("CAPTURE_PROBE_CALLS");
+  std::string Calls = Env && *Env ? Env : "wrappers";
+  if (Calls != "wrappers" && Calls != "cupti") {
+    Error = "CAPTURE_PROBE_CALLS='" + Calls +
+            "' in the environment: expected cupti or wrappers";
+    return false;
+  }
+  O.Calls = Calls;
   return true;
 }
 
@@ -577,12 +600,15 @@ bool parseRunOptions(const std::vector<std::string> &Args, RunOptions &O,
       return false;
   }
   O.Program.assign(Args.begin() + long(I), Args.end());
-  if (O.WithoutCupti && O.Backend != "cuda") {
-    Error = "--without-cupti is for the cuda backend (the hip backend uses "
-            "no CUPTI)";
-    return false;
+  if (O.Backend != "cuda") {
+    if (!O.Calls.empty()) {
+      Error = "--with-cupti and --without-cupti are for the cuda backend (the "
+              "hip backend uses no CUPTI)";
+      return false;
+    }
+    return true;
   }
-  return true;
+  return chooseCalls(O, Error);
 }
 
 /// The probe library: --library's, else the one beside this tool; made

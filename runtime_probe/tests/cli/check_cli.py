@@ -204,8 +204,37 @@ with tempfile.TemporaryDirectory() as tmp:
         if open(seen_env).read() != "wrappers":
             failures.append("--without-cupti: the program did not see "
                             "CAPTURE_PROBE_CALLS=wrappers")
-    expect(["run", "--backend", "hip", "--without-cupti", "--", "true"], 2,
-           "--without-cupti is for the cuda backend")
+        # Which way the program's calls are seen: without CUPTI by default;
+        # --with-cupti, or CAPTURE_PROBE_CALLS in the environment where no
+        # option says.
+        for flags, env, want in (([], None, "wrappers"),
+                                 (["--with-cupti"], None, "cupti"),
+                                 (["--without-cupti"], "cupti", "wrappers"),
+                                 (["--with-cupti"], "wrappers", "cupti"),
+                                 ([], "cupti", "cupti"),
+                                 ([], "wrappers", "wrappers")):
+            os.remove(seen_env)
+            p = subprocess.run(
+                [probe, "run", "--quiet", "--library", fake, *flags, "--report",
+                 os.path.join(tmp, "calls.json"), "--", sys.executable, wprog],
+                capture_output=True, text=True, timeout=60,
+                env=dict(os.environ, **({"CAPTURE_PROBE_CALLS": env} if env else {})))
+            seen = open(seen_env).read() if os.path.exists(seen_env) else None
+            if p.returncode != 0 or seen != want:
+                failures.append(f"run {flags} with CAPTURE_PROBE_CALLS={env}: "
+                                f"exit {p.returncode}, the program saw {seen!r}, "
+                                f"expected {want!r}\n{p.stderr}")
+        p = subprocess.run([probe, "run", "--library", fake, "--", "true"],
+                           capture_output=True, text=True, timeout=60,
+                           env=dict(os.environ, CAPTURE_PROBE_CALLS="both"))
+        if p.returncode != 2 or "CAPTURE_PROBE_CALLS='both'" not in p.stderr:
+            failures.append(f"CAPTURE_PROBE_CALLS=both: exit {p.returncode}, "
+                            f"{p.stderr!r}")
+    expect(["run", "--with-cupti", "--without-cupti", "--", "true"], 2,
+           "--with-cupti and --without-cupti contradict each other")
+    for flag in ("--without-cupti", "--with-cupti"):
+        expect(["run", "--backend", "hip", flag, "--", "true"], 2,
+               "--with-cupti and --without-cupti are for the cuda backend")
 
 for f in failures:
     print("FAIL:", f)
