@@ -5,8 +5,9 @@
 #   compute-sanitizer in the same rounds), and
 #   probe-bench kinds (microseconds per capture by kind of call) plain, under
 #   both probes with CUPTI (CAPTURE_PROBE_CALLS=cupti), and under this probe
-#   with CAPTURE_PROBE_EMPTY_CALLBACKS=1 (CUPTI's callbacks alone), alternating, then one CAPTURE_PROBE_PROFILE=1
-#   capture run of each probe (where the probe's own time goes).
+#   with CAPTURE_PROBE_EMPTY_CALLBACKS=1 (CUPTI's callbacks alone),
+#   alternating, then one CAPTURE_PROBE_PROFILE=1 capture run of each probe
+#   (where the probe's own time goes).
 # usage: compare_probes.sh OTHER_RUNTIME_PROBE_SOURCE [ROUNDS]
 #   (the other version's runtime_probe/ folder, with checks/catalog and
 #   cmake/ beside it, as `git archive REV runtime_probe checks/catalog
