@@ -20,7 +20,7 @@
 // the driver's launch entry points (LaunchInterposer.h, EntryPointScan.h),
 // written as CUPTI's by LaunchCallbackData.h; CUPTI's own launch callbacks
 // go off once the runtime's launches reach the wrappers. Without CUPTI
-// (CAPTURE_PROBE_CALLS=wrappers, capture-probe run --without-cupti) every
+// (CAPTURE_PROBE_CALLS=wrappers, capture-probe run's default) every
 // other driver call comes through DriverInterposer.h's wrappers as a
 // driver-domain callback, and the nodes a call made are counted by asking
 // the driver (onWrapped).

@@ -4,9 +4,11 @@
 // creation, and turns every outermost API call made while a capture is
 // active (and every begin, end and capture-mode switch) into an Event for
 // the sink; kernel launches reach it through the probe's wrappers of the
-// driver's launch entry points instead (LaunchInterposer.h). Used by the
-// injection library (CUDA_INJECTION64_PATH) and, in-process, by the test
-// harness.
+// driver's launch entry points instead (LaunchInterposer.h). With
+// CAPTURE_PROBE_CALLS=wrappers (what capture-probe run sets by default) it
+// never subscribes: every driver call comes through the probe's wrappers
+// (DriverInterposer.h). Used by the injection library (CUDA_INJECTION64_PATH)
+// and, in-process and with CUPTI, by the test harness.
 //
 //===----------------------------------------------------------------------===//
 
@@ -21,8 +23,9 @@
 namespace capture_probe {
 
 /// Starts recording into \p Sink (which must outlive the process or the
-/// next stopCupti). Idempotent: a second call only swaps the sink. Returns
-/// false and sets \p Error if CUPTI refuses (another subscriber, no driver).
+/// next stopCupti), through CUPTI unless CAPTURE_PROBE_CALLS=wrappers.
+/// Idempotent: a second call only swaps the sink. Returns false and sets
+/// \p Error if CUPTI refuses (another subscriber, no driver).
 bool startCupti(EventSink *Sink, std::string &Error);
 void setCuptiSink(EventSink *Sink);
 
