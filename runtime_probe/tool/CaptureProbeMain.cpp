@@ -559,8 +559,7 @@ bool readOption(const std::vector<std::string> &Args, size_t &I, RunOptions &O,
     if (!O.Calls.empty() && O.Calls != Calls)
       return Bad("--with-cupti and --without-cupti contradict each other");
     O.Calls = Calls;
-  }
-  else if (A == "--quiet")
+  } else if (A == "--quiet")
     O.Quiet = true;
   else
     return Bad("unknown option '" + A + "' (see --help)");
