@@ -131,11 +131,13 @@ TEST(EntryPointScanTest, RedirectsImportsNotYetBoundAndLookupsInAHandle) {
   using RelativeLookupFn = void *(*)(const char *);
   auto CallQuery = reinterpret_cast<QueryFn>(dlsym(Module, "importTestQuery"));
   auto Lookup = reinterpret_cast<LookupFn>(dlsym(Module, "importTestLookup"));
+  auto Versioned =
+      reinterpret_cast<LookupFn>(dlsym(Module, "importTestLookupVersioned"));
   auto Next =
       reinterpret_cast<RelativeLookupFn>(dlsym(Module, "importTestLookupNext"));
   auto Default = reinterpret_cast<RelativeLookupFn>(
       dlsym(Module, "importTestLookupDefault"));
-  ASSERT_TRUE(Query && CallQuery && Lookup && Next && Default);
+  ASSERT_TRUE(Query && CallQuery && Lookup && Versioned && Next && Default);
 
   LookupEntries = {{reinterpret_cast<uintptr_t>(Query), LaunchEntry::Kernel,
                     false, CUPTI_DRIVER_TRACE_CBID_cuEventQuery,
@@ -157,6 +159,7 @@ TEST(EntryPointScanTest, RedirectsImportsNotYetBoundAndLookupsInAHandle) {
   // The import's slot, not yet bound (no copy of the address to find).
   EXPECT_TRUE(Has("(cuEventQuery)"));
   EXPECT_TRUE(Has("(dlsym)"));
+  EXPECT_TRUE(Has("(dlvsym)"));
 
   // The module's call reaches the wrapper, then the stand-in.
   setCallObserver(countQueries);
@@ -172,7 +175,8 @@ TEST(EntryPointScanTest, RedirectsImportsNotYetBoundAndLookupsInAHandle) {
   EXPECT_EQ(QueryCalls, 2);
   EXPECT_EQ(Lookup(Module, "importTestShadowed"),
             dlsym(Module, "importTestShadowed"));
-  EXPECT_EQ(wrappedLookups(), Before + 2);
+  EXPECT_EQ(Versioned(Module, "cuEventQuery"), Looked);
+  EXPECT_EQ(wrappedLookups(), Before + 3);
   setCallObserver(nullptr);
 
   // Lookups relative to the caller still see the module as the caller:
@@ -184,7 +188,7 @@ TEST(EntryPointScanTest, RedirectsImportsNotYetBoundAndLookupsInAHandle) {
   EXPECT_EQ(reinterpret_cast<int (*)()>(NextFound)(), 2);
   EXPECT_EQ(reinterpret_cast<int (*)()>(DefaultFound)(), 1);
   EXPECT_EQ(dlsym(RTLD_DEFAULT, "importTestShadowed"), nullptr);
-  EXPECT_EQ(wrappedLookups(), Before + 2);
+  EXPECT_EQ(wrappedLookups(), Before + 3);
   setLookupObserver(nullptr);
 }
 

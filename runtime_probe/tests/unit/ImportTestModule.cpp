@@ -3,8 +3,8 @@
 // Loaded by EntryPointScanTest after its first scan, linked with -z lazy
 // against the stand-in driver (ImportTestDriver.cpp): a driver function
 // imported and not yet called (its slot still holds this module's PLT
-// code), and dlsym called from here, in a handle and relative to this
-// module.
+// code), and dlsym and dlvsym called from here, in a handle and relative to
+// this module.
 //
 //===----------------------------------------------------------------------===//
 
@@ -16,6 +16,10 @@ CUresult importTestQuery(CUevent Event) { return cuEventQuery(Event); }
 
 void *importTestLookup(void *Handle, const char *Name) {
   return dlsym(Handle, Name);
+}
+void *importTestLookupVersioned(void *Handle, const char *Name) {
+  // The stand-in driver has no symbol versions: any version finds Name.
+  return dlvsym(Handle, Name, "ANY_1.0");
 }
 void *importTestLookupNext(const char *Name) { return dlsym(RTLD_NEXT, Name); }
 void *importTestLookupDefault(const char *Name) {
