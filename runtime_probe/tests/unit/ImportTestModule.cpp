@@ -18,8 +18,8 @@ void *importTestLookup(void *Handle, const char *Name) {
   return dlsym(Handle, Name);
 }
 void *importTestLookupVersioned(void *Handle, const char *Name) {
-  // The stand-in driver has no symbol versions: any version finds Name.
-  return dlvsym(Handle, Name, "ANY_1.0");
+  // The stand-in driver's version (ImportTestDriver.map).
+  return dlvsym(Handle, Name, "CAPTURE_TEST_1.0");
 }
 void *importTestLookupNext(const char *Name) { return dlsym(RTLD_NEXT, Name); }
 void *importTestLookupDefault(const char *Name) {
