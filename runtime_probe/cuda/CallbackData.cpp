@@ -221,46 +221,48 @@ int returnValue(CUpti_CallbackDomain Domain, const CUpti_CallbackData *Data) {
              : int(*static_cast<const CUresult *>(Data->functionReturnValue));
 }
 
-/// Which part of the graph and memory lifecycle a call is, if any.
-Lifecycle lifecycleOf(CUpti_CallbackDomain Domain, CUpti_CallbackId Id) {
-  if (Domain == CUPTI_CB_DOMAIN_RUNTIME_API) {
-    switch (Id) {
-    case CUPTI_RUNTIME_TRACE_CBID_cudaGraphInstantiate_v10000:
-    case CUPTI_RUNTIME_TRACE_CBID_cudaGraphInstantiate_v12000:
-    case CUPTI_RUNTIME_TRACE_CBID_cudaGraphInstantiateWithFlags_v11040:
-    case CUPTI_RUNTIME_TRACE_CBID_cudaGraphInstantiateWithParams_v12000:
-    case CUPTI_RUNTIME_TRACE_CBID_cudaGraphInstantiateWithParams_ptsz_v12000:
-      return Lifecycle::Instantiate;
-    case CUPTI_RUNTIME_TRACE_CBID_cudaGraphLaunch_v10000:
-    case CUPTI_RUNTIME_TRACE_CBID_cudaGraphLaunch_ptsz_v10000:
-      return Lifecycle::Launch;
-    case CUPTI_RUNTIME_TRACE_CBID_cudaGraphExecUpdate_v10020:
-      return Lifecycle::Update;
-    case CUPTI_RUNTIME_TRACE_CBID_cudaGraphExecDestroy_v10000:
-      return Lifecycle::ExecDestroy;
-    case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000:
-    case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_ptsz_v7000:
-    case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernelExC_v11060:
-    case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernelExC_ptsz_v11060:
-    case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchCooperativeKernel_v9000:
-    case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchCooperativeKernel_ptsz_v9000:
-    // CUDA 13's <<<>>> launch (the kernel handle first, as cudaLaunchKernel's
-    // host stub).
-    case CUPTI_RUNTIME_TRACE_CBID___cudaLaunchKernel_v13000:
-    case CUPTI_RUNTIME_TRACE_CBID___cudaLaunchKernel_ptsz_v13000:
-      return Lifecycle::Kernel;
-    case CUPTI_RUNTIME_TRACE_CBID_cudaMalloc_v3020:
-    case CUPTI_RUNTIME_TRACE_CBID_cudaMallocAsync_v11020:
-    case CUPTI_RUNTIME_TRACE_CBID_cudaMallocAsync_ptsz_v11020:
-      return Lifecycle::Alloc;
-    case CUPTI_RUNTIME_TRACE_CBID_cudaFree_v3020:
-    case CUPTI_RUNTIME_TRACE_CBID_cudaFreeAsync_v11020:
-    case CUPTI_RUNTIME_TRACE_CBID_cudaFreeAsync_ptsz_v11020:
-      return Lifecycle::Free;
-    default:
-      return Lifecycle::None;
-    }
+/// Which part of the lifecycle runtime call \p Id is, if any.
+static Lifecycle runtimeLifecycleOf(CUpti_CallbackId Id) {
+  switch (Id) {
+  case CUPTI_RUNTIME_TRACE_CBID_cudaGraphInstantiate_v10000:
+  case CUPTI_RUNTIME_TRACE_CBID_cudaGraphInstantiate_v12000:
+  case CUPTI_RUNTIME_TRACE_CBID_cudaGraphInstantiateWithFlags_v11040:
+  case CUPTI_RUNTIME_TRACE_CBID_cudaGraphInstantiateWithParams_v12000:
+  case CUPTI_RUNTIME_TRACE_CBID_cudaGraphInstantiateWithParams_ptsz_v12000:
+    return Lifecycle::Instantiate;
+  case CUPTI_RUNTIME_TRACE_CBID_cudaGraphLaunch_v10000:
+  case CUPTI_RUNTIME_TRACE_CBID_cudaGraphLaunch_ptsz_v10000:
+    return Lifecycle::Launch;
+  case CUPTI_RUNTIME_TRACE_CBID_cudaGraphExecUpdate_v10020:
+    return Lifecycle::Update;
+  case CUPTI_RUNTIME_TRACE_CBID_cudaGraphExecDestroy_v10000:
+    return Lifecycle::ExecDestroy;
+  case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000:
+  case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_ptsz_v7000:
+  case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernelExC_v11060:
+  case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernelExC_ptsz_v11060:
+  case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchCooperativeKernel_v9000:
+  case CUPTI_RUNTIME_TRACE_CBID_cudaLaunchCooperativeKernel_ptsz_v9000:
+  // CUDA 13's <<<>>> launch (the kernel handle first, as cudaLaunchKernel's
+  // host stub).
+  case CUPTI_RUNTIME_TRACE_CBID___cudaLaunchKernel_v13000:
+  case CUPTI_RUNTIME_TRACE_CBID___cudaLaunchKernel_ptsz_v13000:
+    return Lifecycle::Kernel;
+  case CUPTI_RUNTIME_TRACE_CBID_cudaMalloc_v3020:
+  case CUPTI_RUNTIME_TRACE_CBID_cudaMallocAsync_v11020:
+  case CUPTI_RUNTIME_TRACE_CBID_cudaMallocAsync_ptsz_v11020:
+    return Lifecycle::Alloc;
+  case CUPTI_RUNTIME_TRACE_CBID_cudaFree_v3020:
+  case CUPTI_RUNTIME_TRACE_CBID_cudaFreeAsync_v11020:
+  case CUPTI_RUNTIME_TRACE_CBID_cudaFreeAsync_ptsz_v11020:
+    return Lifecycle::Free;
+  default:
+    return Lifecycle::None;
   }
+}
+
+/// Which part of the lifecycle driver call \p Id is, if any.
+static Lifecycle driverLifecycleOf(CUpti_CallbackId Id) {
   switch (Id) {
   case CUPTI_DRIVER_TRACE_CBID_cuGraphInstantiate:
   case CUPTI_DRIVER_TRACE_CBID_cuGraphInstantiate_v2:
@@ -294,6 +296,11 @@ Lifecycle lifecycleOf(CUpti_CallbackDomain Domain, CUpti_CallbackId Id) {
   default:
     return Lifecycle::None;
   }
+}
+
+Lifecycle lifecycleOf(CUpti_CallbackDomain Domain, CUpti_CallbackId Id) {
+  return Domain == CUPTI_CB_DOMAIN_RUNTIME_API ? runtimeLifecycleOf(Id)
+                                               : driverLifecycleOf(Id);
 }
 
 /// Whether a graph call may change a graph's nodes (\p Rest: its name past

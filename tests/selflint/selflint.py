@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """The project's self-lint (issue 25, item 7): clang-tidy-19 with
 tests/selflint/clang-tidy.yaml over the analyses, the driver and the probe's
-core and command (checks/core, checks/python, checks/findings, tool/driver,
-runtime_probe/core, runtime_probe/tool), using the build's
-compile_commands.json.
+core, CUDA backend and command (checks/core, checks/python, checks/findings,
+tool/driver, runtime_probe/core, runtime_probe/cuda, runtime_probe/tool),
+using the build's compile_commands.json.
 
 Every warning fails, but for functions longer than 60 lines listed in
 tests/selflint/long-functions.txt ("FILE FUNCTION" per line): the functions
@@ -36,7 +36,8 @@ from concurrent.futures import ThreadPoolExecutor
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.abspath(__file__))))
 SCOPE = ("checks/core/", "checks/python/lib/", "checks/findings/",
-         "tool/driver/", "runtime_probe/core/", "runtime_probe/tool/")
+         "tool/driver/", "runtime_probe/core/", "runtime_probe/cuda/",
+         "runtime_probe/tool/")
 WARNING = re.compile(r"^(/\S+?):(\d+):(\d+): warning: (.*) \[([\w.-]+)\]$")
 TOO_LONG = re.compile(r"function '([^']+)' exceeds recommended size")
 
